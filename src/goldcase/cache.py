@@ -1,0 +1,85 @@
+"""A content-hash cache under ``.goldcase-cache/``: safe to delete, never trusted across
+goldcase versions, and never a reason for a command to fail."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from goldcase import __version__
+
+_IGNORE = "# created by goldcase; safe to delete\n*\n"
+
+
+class Cache:
+    """Namespaced key-value store kept in one pickle file per namespace.
+
+    Only the entries read or written during a run are saved back, so entries for files that
+    no longer exist drop out on the next save.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder / __version__ if folder is not None else None
+        self._base = folder
+        self._old: dict[str, dict[str, Any]] = {}
+        self._used: dict[str, dict[str, Any]] = {}
+        self._dirty: set[str] = set()
+
+    def _namespace(self, namespace: str) -> dict[str, Any]:
+        if namespace not in self._old:
+            self._old[namespace] = self._read(namespace)
+            self._used[namespace] = {}
+        return self._old[namespace]
+
+    def _read(self, namespace: str) -> dict[str, Any]:
+        if self.folder is None:
+            return {}
+        try:
+            with (self.folder / f"{namespace}.pickle").open("rb") as fh:
+                data = pickle.load(fh)
+        except Exception:  # missing, truncated or from another Python: start afresh
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def get(self, namespace: str, key: str) -> Any:
+        old = self._namespace(namespace)
+        if key in old:
+            value = old[key]
+            if key not in self._used[namespace]:
+                self._used[namespace][key] = value
+            return value
+        return None
+
+    def put(self, namespace: str, key: str, value: Any) -> None:
+        self._namespace(namespace)
+        self._used[namespace][key] = value
+        self._dirty.add(namespace)
+
+    def save(self) -> None:
+        if self.folder is None or self._base is None:
+            return
+        for namespace, used in self._used.items():
+            if namespace not in self._dirty and len(used) == len(self._old[namespace]):
+                continue
+            with contextlib.suppress(OSError):
+                self._write(namespace, used)
+
+    def _write(self, namespace: str, data: dict[str, Any]) -> None:
+        assert self.folder is not None and self._base is not None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        ignore = self._base / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(_IGNORE, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{namespace}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.folder / f"{namespace}.pickle")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise

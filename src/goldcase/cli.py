@@ -1,0 +1,79 @@
+"""The ``goldcase`` command: a click group whose commands live in ``goldcase.commands``.
+
+Commands are imported only when they run, so ``goldcase --help`` stays fast. Each command
+turns its options into one library call; expected failures are ``GoldcaseError`` and print
+``error: …`` with exit status 2, and a traceback only with ``--traceback``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+# name -> (module in goldcase.commands, one-line help shown by --help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"goldcase.commands.{COMMANDS[cmd_name][0]}")
+        command: click.Command = getattr(module, "command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="goldcase", message="goldcase %(version)s")
+@click.option("--traceback", is_flag=True, help="Show the traceback of an unexpected error.")
+@click.pass_context
+def cli(ctx: click.Context, traceback: bool) -> None:
+    """Keep an evaluation golden set honest: check it, version it, score runs against it."""
+    ctx.obj = {"traceback": traceback}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the CLI and turn every failure into an exit status."""
+    from goldcase.errors import GoldcaseError
+
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        result: Any = cli.main(args=args, prog_name="goldcase", standalone_mode=False)
+    except GoldcaseError as exc:
+        if "--traceback" in args:
+            raise
+        click.echo(f"error: {exc.message}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("error: aborted", err=True)
+        return 2
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("error: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # the last line of defence: never a bare traceback
+        if "--traceback" in args:
+            raise
+        click.echo(f"error: internal error: {type(exc).__name__}: {exc}; "
+                   "rerun with --traceback and report it", err=True)
+        return 2
+    return int(result or 0)

@@ -1,0 +1,46 @@
+"""``goldcase check``: report findings on every case file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
+from goldcase.engine import run_checks
+from goldcase.output import FORMATS, write_findings
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@repo_option
+@format_option(*FORMATS)
+@click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="FAMILY",
+    help="Run only these check families (schema, support, leakage, version, composition).",
+)
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write .goldcase-cache/.")
+def command(
+    paths: tuple[Path, ...],
+    repo: Path | None,
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    no_cache: bool,
+) -> int:
+    """Check case files: schema, verbatim quotes, leakage, version and composition.
+
+    With PATHS, findings are reported for those files only; set-wide rules (duplicate ids,
+    leakage) still see the whole set. Exit status: 0 no errors, 1 errors (or warnings with
+    --strict), 2 could not run.
+    """
+    ctx = open_context(repo, cache=not no_cache)
+    wanted = relative_paths(ctx, paths) if paths else None
+    run = run_checks(ctx, select, wanted)
+    write_findings(sys.stdout, run.findings, run.files, fmt)
+    failing = [f for f in run.findings if f.severity == "error" or strict]
+    return 1 if failing else 0

@@ -1,0 +1,247 @@
+"""Where the repository is and what its ``goldcase.toml`` (or ``[tool.goldcase]``) says.
+
+Every key has a default, so an empty or missing config file is a valid one. Unknown keys are
+errors: a typo in the config must not silently switch a check off.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+
+CONFIG_NAME = "goldcase.toml"
+SEVERITIES = ("error", "warning", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class SliceConfig:
+    floor: int | None = None  # None: the set-wide default floor
+    traffic: float | None = None  # share of production traffic, 0..1
+
+
+@dataclass(frozen=True, slots=True)
+class SplitConfig:
+    seed: int = 0
+    fraction: float = 0.4
+
+
+@dataclass(frozen=True, slots=True)
+class LeakageConfig:
+    fewshot: tuple[str, ...] = ("prompts/**",)
+    near_threshold: float = 0.8
+    num_perm: int = 128
+    shingle: int = 3
+    ngram: int = 13
+
+
+@dataclass(frozen=True, slots=True)
+class CompositionConfig:
+    slice_floor: int = 20
+    synthetic_cap: float = 0.2
+    unanswerable_floor: float = 0.25
+    answer_max_words: int = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    source: Path | None = None  # the file the config came from, if any
+    cases: str = "cases"
+    corpus: str = "corpus"
+    prompts: str = "prompts"
+    private: bool = False
+    ambiguous_slices: tuple[str, ...] = ()
+    slices: Mapping[str, SliceConfig] = field(default_factory=dict)
+    split: SplitConfig = SplitConfig()
+    leakage: LeakageConfig = LeakageConfig()
+    composition: CompositionConfig = CompositionConfig()
+    severity: Mapping[str, str] = field(default_factory=dict)  # code -> error|warning|off
+
+    @property
+    def cases_dir(self) -> Path:
+        return self.root / self.cases
+
+    @property
+    def corpus_dir(self) -> Path:
+        return self.root / self.corpus
+
+    @property
+    def prompts_dir(self) -> Path:
+        return self.root / self.prompts
+
+    @property
+    def version_file(self) -> Path:
+        return self.root / "golden.version"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / "golden.lock"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / ".goldcase-cache"
+
+    def slice_floor(self, name: str) -> int:
+        own = self.slices.get(name)
+        if own is not None and own.floor is not None:
+            return own.floor
+        return self.composition.slice_floor
+
+    def severity_of(self, code: str, default: str) -> str:
+        return self.severity.get(code, default)
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` that holds a golden set."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / CONFIG_NAME).is_file() or _has_tool_table(folder / "pyproject.toml"):
+            return folder
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists() or (folder / "golden.version").is_file():
+            return folder
+    if (start / "cases").is_dir():
+        return start
+    raise GoldcaseError(
+        f"no golden-set repository at or above {start}: "
+        "run goldcase init, or pass --repo DIR"
+    )
+
+
+def _has_tool_table(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        return "goldcase" in _read_toml(path).get("tool", {})
+    except GoldcaseError:
+        return False
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise GoldcaseError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def load_config(root: Path) -> Config:
+    """Read ``goldcase.toml`` or ``[tool.goldcase]`` in pyproject.toml under ``root``."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise GoldcaseError(f"{root} is not a folder")
+    own = root / CONFIG_NAME
+    if own.is_file():
+        return _parse(root, own, _read_toml(own))
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        table = _read_toml(pyproject).get("tool", {}).get("goldcase")
+        if table is not None:
+            return _parse(root, pyproject, table)
+    return Config(root=root)
+
+
+_TOP = {
+    "cases": str,
+    "corpus": str,
+    "prompts": str,
+    "private": bool,
+    "ambiguous_slices": list,
+    "slices": dict,
+    "split": dict,
+    "leakage": dict,
+    "composition": dict,
+    "severity": dict,
+}
+
+
+def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
+    where = source.name if source.name == CONFIG_NAME else f"{source.name} [tool.goldcase]"
+    _check_keys(raw, _TOP, where)
+    for key in ("cases", "corpus", "prompts"):
+        if key in raw:
+            _check_relative(raw[key], f"{where}: {key}")
+    severity = dict(raw.get("severity", {}))
+    for code, level in severity.items():
+        if level not in SEVERITIES:
+            raise GoldcaseError(
+                f"{where}: severity.{code} is {level!r}; expected one of {', '.join(SEVERITIES)}"
+            )
+    return Config(
+        root=root,
+        source=source,
+        cases=raw.get("cases", "cases"),
+        corpus=raw.get("corpus", "corpus"),
+        prompts=raw.get("prompts", "prompts"),
+        private=raw.get("private", False),
+        ambiguous_slices=tuple(_strings(raw.get("ambiguous_slices", []), where, "ambiguous_slices")),
+        slices=_slices(raw.get("slices", {}), where),
+        split=_section(SplitConfig, raw.get("split", {}), where, "split"),
+        leakage=_section(LeakageConfig, raw.get("leakage", {}), where, "leakage"),
+        composition=_section(CompositionConfig, raw.get("composition", {}), where, "composition"),
+        severity=severity,
+    )
+
+
+def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -> None:
+    for key, value in raw.items():
+        if key not in known:
+            raise GoldcaseError(
+                f"{where}: unknown key {key!r}; known keys: {', '.join(sorted(known))}"
+            )
+        expected = known[key]
+        ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            raise GoldcaseError(
+                f"{where}: {key} should be {expected.__name__}, got {type(value).__name__}"
+            )
+
+
+def _check_relative(value: str, where: str) -> None:
+    path = Path(value)
+    if path.is_absolute() or ".." in path.parts:
+        raise GoldcaseError(f"{where} must be a folder inside the repository, got {value!r}")
+
+
+def _strings(value: list[Any], where: str, key: str) -> list[str]:
+    if not all(isinstance(v, str) for v in value):
+        raise GoldcaseError(f"{where}: {key} should be a list of strings")
+    return list(value)
+
+
+def _slices(raw: Mapping[str, Any], where: str) -> dict[str, SliceConfig]:
+    out: dict[str, SliceConfig] = {}
+    for name, table in raw.items():
+        if not isinstance(table, dict):
+            raise GoldcaseError(f"{where}: slices.{name} should be a table")
+        out[name] = _section(SliceConfig, table, where, f"slices.{name}")
+        traffic = out[name].traffic
+        if traffic is not None and not 0 <= traffic <= 1:
+            raise GoldcaseError(f"{where}: slices.{name}.traffic should be between 0 and 1")
+    return out
+
+
+def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> Any:
+    fields = cls.__dataclass_fields__
+    known: dict[str, type] = {}
+    for key, spec in fields.items():
+        annotation = str(spec.type)
+        if "tuple" in annotation:
+            known[key] = list
+        elif "float" in annotation:
+            known[key] = float
+        elif "int" in annotation:
+            known[key] = int
+        else:
+            known[key] = str
+    _check_keys(raw, known, f"{where} [{name}]")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+    return cls(**values)

@@ -1,0 +1,35 @@
+"""What a check may see: the config, the corpus, the cache, the repository's files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from goldcase.cache import Cache
+from goldcase.config import Config
+from goldcase.corpus import Corpus, load_corpus
+
+
+@dataclass
+class Context:
+    config: Config
+    cache: Cache = field(default_factory=lambda: Cache(None))
+
+    @property
+    def root(self) -> Path:
+        return self.config.root
+
+    @cached_property
+    def corpus(self) -> Corpus:
+        return load_corpus(self.config.corpus_dir, self.config.root)
+
+    def rel(self, path: Path) -> str:
+        """A path as findings show it: relative to the repository root, POSIX style."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def read_bytes(self, rel: str) -> bytes:
+        return (self.root / rel).read_bytes()

@@ -1,0 +1,123 @@
+"""The corpus: documents support quotes come from, by basename, and its digest."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from goldcase.text import fold_quote, fold_space
+
+MAX_DOC_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class Document:
+    name: str  # basename, as support entries name it
+    rel: str  # path relative to the repository root
+    path: Path
+    raw: bytes
+    problem: str | None = None  # why the document cannot be searched, if it cannot
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8")
+
+    @cached_property
+    def folded(self) -> str:
+        return fold_quote(self.text)
+
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        """Folded offset at which each original line starts. Folding line by line gives the
+        same string as folding the whole text, because NFC never crosses a line break."""
+        starts: list[int] = []
+        offset = 0
+        for line in unicodedata.normalize("NFC", self.text).splitlines():
+            starts.append(offset)
+            folded = fold_space(line)
+            if folded:
+                offset += len(folded) + 1
+        return starts
+
+    def line_of(self, folded_offset: int) -> int:
+        """The 1-based line of the original document that holds a folded offset."""
+        return max(1, bisect_right(self._line_starts, folded_offset))
+
+
+@dataclass
+class Corpus:
+    root: Path  # the corpus folder
+    repo_root: Path
+    documents: dict[str, Document] = field(default_factory=dict)
+    duplicates: dict[str, list[str]] = field(default_factory=dict)  # basename -> rel paths
+    escaping: dict[str, str] = field(default_factory=dict)  # basename -> where the link points
+
+    @cached_property
+    def digest(self) -> str:
+        """sha256 over every document's path and bytes, in path order."""
+        h = hashlib.sha256()
+        for doc in sorted(self.documents.values(), key=lambda d: d.rel):
+            h.update(doc.rel.encode("utf-8") + b"\0")
+            h.update(hashlib.sha256(doc.raw).digest())
+        return h.hexdigest()
+
+    def doc_digests(self) -> dict[str, str]:
+        return {d.rel: hashlib.sha256(d.raw).hexdigest() for d in self.documents.values()}
+
+
+def load_corpus(root: Path, repo_root: Path) -> Corpus:
+    corpus = Corpus(root=root, repo_root=repo_root)
+    if not root.is_dir():
+        return corpus
+    real_root = root.resolve()
+    for path in sorted(_walk(root)):
+        name = path.name
+        rel = path.relative_to(repo_root).as_posix()
+        if not _inside(path, real_root):
+            corpus.escaping[name] = os.path.realpath(path)
+            continue
+        if name in corpus.documents:
+            corpus.duplicates.setdefault(name, [corpus.documents[name].rel]).append(rel)
+            continue
+        corpus.documents[name] = _read_document(name, rel, path)
+    return corpus
+
+
+def _walk(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        out.extend(Path(dirpath) / f for f in filenames if not f.startswith("."))
+    return out
+
+
+def _inside(path: Path, real_root: Path) -> bool:
+    try:
+        Path(os.path.realpath(path)).relative_to(real_root)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_document(name: str, rel: str, path: Path) -> Document:
+    try:
+        if not path.is_file():
+            return Document(name, rel, path, b"", "not a regular file")
+        size = path.stat().st_size
+        if size > MAX_DOC_BYTES:
+            return Document(name, rel, path, b"", f"{size:,} bytes, over the {MAX_DOC_BYTES:,} limit")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return Document(name, rel, path, b"", f"cannot be read ({exc.strerror})")
+    if b"\x00" in raw:
+        return Document(name, rel, path, raw, "a binary file, not text")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Document(name, rel, path, raw, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})")
+    return Document(name, rel, path, raw)

@@ -1,0 +1,119 @@
+"""Load a golden-set repository and run the check families over it."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from goldcase import checks
+from goldcase.checks import schema
+from goldcase.context import Context
+from goldcase.errors import GoldcaseError
+from goldcase.model import CaseFile, CaseSet, Finding, Split
+from goldcase.schemas import schema_digest
+
+CASE_SUFFIXES = (".yaml", ".yml")
+_FILES = "files"
+
+
+def case_paths(ctx: Context) -> list[str]:
+    """Every case file under the cases folder, relative to the root, sorted."""
+    top = ctx.config.cases_dir
+    if not top.is_dir():
+        return []
+    out: list[str] = []
+    base = len(str(ctx.root)) + 1
+    stack = [str(top)]
+    while stack:
+        folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.endswith(CASE_SUFFIXES):
+                    out.append(entry.path[base:].replace(os.sep, "/"))
+    out.sort()
+    return out
+
+
+def split_of(ctx: Context, rel: str) -> Split | None:
+    parts = rel.split("/")
+    prefix = len(Path(ctx.config.cases).parts)
+    if len(parts) > prefix + 1 and parts[prefix] in ("golden", "dev"):
+        return "golden" if parts[prefix] == "golden" else "dev"
+    return None
+
+
+def load_case_set(ctx: Context) -> CaseSet:
+    """Read, parse and validate every case file; unchanged files come from the cache."""
+    salt = schema_digest(schema.SCHEMA)
+    files = [_load_file(ctx, rel, salt) for rel in case_paths(ctx)]
+    return CaseSet(files)
+
+
+def _load_file(ctx: Context, rel: str, salt: str) -> CaseFile:
+    split = split_of(ctx, rel)
+    raw, problem = _read(ctx.root / rel)
+    if raw is None:
+        return CaseFile(rel, split, "", None, [Finding(rel, 1, 1, "GC113", "error", problem)])
+    key = f"{salt}:{rel}:{schema.digest(raw)}"
+    cached = ctx.cache.get(_FILES, key)
+    if isinstance(cached, CaseFile):
+        return cached
+    case_file = schema.check_file(rel, split, raw)
+    ctx.cache.put(_FILES, key, case_file)
+    return case_file
+
+
+def _read(path: Path) -> tuple[bytes | None, str]:
+    try:
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode):
+            return None, "not a regular file (a FIFO, socket or device); case files are plain files"
+        with path.open("rb") as fh:
+            return fh.read(), ""
+    except OSError as exc:
+        return None, f"cannot read the file: {exc.strerror or exc}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRun:
+    findings: list[Finding]
+    files: int  # case files looked at
+
+
+def run_checks(
+    ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
+) -> CheckRun:
+    """Run the selected families (all when empty) and keep the findings for ``paths``."""
+    unknown = [name for name in select if name not in checks.FAMILIES]
+    if unknown:
+        raise GoldcaseError(
+            f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
+        )
+    case_set = load_case_set(ctx)
+    findings: list[Finding] = []
+    for name in select or checks.FAMILIES:
+        findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+    ctx.cache.save()
+    wanted = None if paths is None else set(paths)
+    if wanted is not None:
+        findings = [f for f in findings if f.path in wanted]
+    files = len(case_set.files) if wanted is None else len(wanted)
+    return CheckRun(sorted(set(findings)), files)
+
+
+def _apply_severity(ctx: Context, findings: Iterable[Finding]) -> Iterable[Finding]:
+    overrides = ctx.config.severity
+    for f in findings:
+        level = overrides.get(f.code)
+        if level is None or level == f.severity:
+            yield f
+        elif level != "off":
+            yield Finding(f.path, f.line, f.col, f.code, "error" if level == "error" else "warning",
+                          f.message)

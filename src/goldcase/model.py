@@ -1,0 +1,167 @@
+"""Plain data: a case, a set of cases, a finding. No I/O here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+Split = Literal["golden", "dev"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Finding:
+    """One problem at one place. ``path`` is relative to the repository root, POSIX style."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    severity: Severity
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    doc: str
+    quote: str
+
+
+@dataclass(slots=True)
+class Case:
+    """A case that passed the schema. ``data`` is the mapping exactly as loaded."""
+
+    path: str
+    split: Split
+    data: Mapping[str, Any]
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def question(self) -> str:
+        return str(self.data["question"])
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.data.get("answerable", True))
+
+    @property
+    def expected_answer(self) -> str | None:
+        value = self.data.get("expected_answer")
+        return None if value is None else str(value)
+
+    @property
+    def support(self) -> list[Support]:
+        return [Support(str(s["doc"]), str(s["quote"])) for s in self.data.get("support") or ()]
+
+    @property
+    def expect(self) -> Mapping[str, Any]:
+        return self.data.get("expect") or {}
+
+    @property
+    def slice(self) -> str:
+        return str(self.data.get("slice") or "default")
+
+    @property
+    def tags(self) -> list[str]:
+        return [str(t) for t in self.data.get("tags") or ()]
+
+    @property
+    def source(self) -> str | None:
+        value = self.data.get("source")
+        return None if value is None else str(value)
+
+    @property
+    def derived_from(self) -> str | None:
+        value = self.data.get("derived_from")
+        return None if value is None else str(value)
+
+    @property
+    def false_premise(self) -> bool:
+        return "false_premise" in self.tags
+
+
+@dataclass(slots=True)
+class CaseFile:
+    """One file under ``cases/`` as read: its bytes' digest, the mapping (when it parsed), and
+    the findings about the file itself (syntax, encoding, schema, id)."""
+
+    path: str
+    split: Split | None
+    digest: str
+    data: dict[str, Any] | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.data is not None and not any(f.severity == "error" for f in self.findings)
+
+
+@dataclass(slots=True)
+class CaseSet:
+    """Every case file under ``cases/``; ``cases`` holds the ones that passed the schema."""
+
+    files: list[CaseFile]
+    cases: list[Case] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.cases:
+            self.cases = [
+                Case(f.path, f.split, f.data)
+                for f in self.files
+                if f.valid and f.data is not None and f.split is not None
+            ]
+
+    @property
+    def parsed(self) -> list[Case]:
+        """Every case that parsed to a mapping, schema errors or not: checks that can say
+        something useful about a half-valid case (quotes, say) read these defensively."""
+        return [
+            Case(f.path, f.split, f.data)
+            for f in self.files
+            if f.data is not None and f.split is not None and isinstance(f.data.get("id"), str)
+        ]
+
+    def split(self, name: Split) -> list[Case]:
+        return [c for c in self.cases if c.split == name]
+
+    @property
+    def golden(self) -> list[Case]:
+        return self.split("golden")
+
+    @property
+    def dev(self) -> list[Case]:
+        return self.split("dev")
+
+    def by_id(self) -> dict[str, Case]:
+        return {c.id: c for c in self.cases}
+
+    def __iter__(self) -> Iterator[Case]:
+        return iter(self.cases)
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+
+def count_severities(findings: Iterable[Finding]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = warnings = 0
+    for f in findings:
+        if f.severity == "error":
+            errors += 1
+        else:
+            warnings += 1
+    return errors, warnings

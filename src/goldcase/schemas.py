@@ -1,0 +1,50 @@
+"""The JSON Schemas goldcase ships, found inside the installed package or the source tree."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+
+
+def schema_dir() -> Path:
+    packaged = Path(str(resources.files("goldcase"))) / "schema"
+    if packaged.is_dir():
+        return packaged
+    source_tree = Path(__file__).resolve().parents[2] / "schema"
+    if source_tree.is_dir():
+        return source_tree
+    raise GoldcaseError("goldcase's schema files are missing; reinstall goldcase")
+
+
+@cache
+def schema_bytes(name: str) -> bytes:
+    try:
+        return (schema_dir() / name).read_bytes()
+    except OSError as exc:
+        raise GoldcaseError(f"cannot read goldcase's {name}: {exc}; reinstall goldcase") from exc
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(schema_bytes(name))
+    return data
+
+
+def schema_digest(name: str) -> str:
+    return hashlib.blake2b(schema_bytes(name), digest_size=8).hexdigest()
+
+
+@cache
+def validator(name: str) -> Any:
+    """A compiled Draft 2020-12 validator (jsonschema imported only when something validates)."""
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
