@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Iterable, Sequence
@@ -49,9 +50,23 @@ def split_of(ctx: Context, rel: str) -> Split | None:
     return None
 
 
+def code_salt() -> str:
+    """Cached results are only as good as the code that made them: key them by the schema and
+    by the package's own files (name, size, mtime), so an upgrade or an edit starts afresh."""
+    h = hashlib.blake2b(schema_digest(schema.SCHEMA).encode(), digest_size=8)
+    package = Path(__file__).parent
+    for folder in (package, package / "checks"):
+        with os.scandir(folder) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    info = entry.stat()
+                    h.update(f"{entry.name}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
 def load_case_set(ctx: Context) -> CaseSet:
     """Read, parse and validate every case file; unchanged files come from the cache."""
-    salt = schema_digest(schema.SCHEMA)
+    salt = code_salt()
     files = [_load_file(ctx, rel, salt) for rel in case_paths(ctx)]
     return CaseSet(files)
 

@@ -169,7 +169,7 @@ def _explain(error: Any) -> Iterator[tuple[list[str | int], str, bool]]:
         yield where, f"{name} is empty; {_MIN_ITEMS.get(name, 'give at least one entry')}", True
     elif kind == "maxItems" and name == "support":
         yield where, "support must be empty when answerable is false", True
-    elif kind is None or (kind == "not" and name == "the case"):
+    elif kind == "not":
         yield from _forbidden(where, name, error)
     elif kind == "uniqueItems":
         yield where, f"{name} lists the same entry twice", True
@@ -218,15 +218,19 @@ def _bad_text(name: str, error: Any) -> str:
     return f"{name} does not match {error.validator_value}"
 
 
+_NOT_ALLOWED = {
+    "expected_answer": "expected_answer is not allowed when answerable is false "
+    "(abstaining is the right answer)",
+    "derived_from": "derived_from is only for source: synthetic",
+}
+
+
 def _forbidden(
     where: list[str | int], name: str, error: Any
 ) -> Iterator[tuple[list[str | int], str, bool]]:
-    if error.validator == "not":
-        yield ["derived_from"], "derived_from is only for source: synthetic", False
-        return
-    # A ``false`` subschema reports no instance path; its key is the last schema path step.
-    key = error.schema_path[-1] if error.schema_path else None
-    if isinstance(key, str) and not where:
-        where, name = [key], key
-    yield where, f"{name} is not allowed when answerable is false", False
-
+    required = error.validator_value.get("required", []) if isinstance(
+        error.validator_value, dict) else []
+    for key in required:
+        yield [*where, key], _NOT_ALLOWED.get(key, f"{key} is not allowed here"), False
+    if not required:
+        yield where, f"{name}: {clip(error.message, 120)}", True

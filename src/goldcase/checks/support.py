@@ -186,12 +186,24 @@ def closest_passage(quote: str, text: str) -> tuple[str, int]:
     alignment = fuzz.partial_ratio_alignment(quote, text)
     if alignment is None or alignment.score < 40:
         return "", 0
-    start, end = alignment.dest_start, alignment.dest_end
+    start, end = _trim(quote, text, alignment.dest_start, alignment.dest_end)
     while start > 0 and not text[start - 1].isspace():
         start -= 1
     while end < len(text) and not text[end].isspace():
         end += 1
     return text[start:end], start
+
+
+def _trim(quote: str, text: str, start: int, end: int) -> tuple[int, int]:
+    """Narrow the aligned window to the stretch that really matches the quote."""
+    matcher = difflib.SequenceMatcher(None, quote, text[start:end], autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 3]
+    if not blocks:
+        return start, end
+    first, last = blocks[0], blocks[-1]
+    new_start = start + max(0, first.b - first.a)
+    new_end = start + last.b + last.size + (len(quote) - last.a - last.size)
+    return new_start, min(end, new_end)
 
 
 def first_difference(quote: str, passage: str) -> tuple[str, str]:
