@@ -108,8 +108,7 @@ def find_root(start: Path) -> Path:
     if (start / "cases").is_dir():
         return start
     raise GoldcaseError(
-        f"no golden-set repository at or above {start}: "
-        "run goldcase init, or pass --repo DIR"
+        f"no golden-set repository at or above {start}: run goldcase init, or pass --repo DIR"
     )
 
 
@@ -180,7 +179,9 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
         corpus=raw.get("corpus", "corpus"),
         prompts=raw.get("prompts", "prompts"),
         private=raw.get("private", False),
-        ambiguous_slices=tuple(_strings(raw.get("ambiguous_slices", []), where, "ambiguous_slices")),
+        ambiguous_slices=tuple(
+            _strings(raw.get("ambiguous_slices", []), where, "ambiguous_slices")
+        ),
         slices=_slices(raw.get("slices", {}), where),
         split=_section(SplitConfig, raw.get("split", {}), where, "split"),
         leakage=_section(LeakageConfig, raw.get("leakage", {}), where, "leakage"),

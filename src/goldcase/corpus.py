@@ -110,7 +110,9 @@ def _read_document(name: str, rel: str, path: Path) -> Document:
             return Document(name, rel, path, b"", "not a regular file")
         size = path.stat().st_size
         if size > MAX_DOC_BYTES:
-            return Document(name, rel, path, b"", f"{size:,} bytes, over the {MAX_DOC_BYTES:,} limit")
+            return Document(
+                name, rel, path, b"", f"{size:,} bytes, over the {MAX_DOC_BYTES:,} limit"
+            )
         raw = path.read_bytes()
     except OSError as exc:
         return Document(name, rel, path, b"", f"cannot be read ({exc.strerror})")
@@ -119,5 +121,7 @@ def _read_document(name: str, rel: str, path: Path) -> Document:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Document(name, rel, path, raw, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})")
+        return Document(
+            name, rel, path, raw, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})"
+        )
     return Document(name, rel, path, raw)

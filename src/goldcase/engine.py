@@ -130,5 +130,6 @@ def _apply_severity(ctx: Context, findings: Iterable[Finding]) -> Iterable[Findi
         if level is None or level == f.severity:
             yield f
         elif level != "off":
-            yield Finding(f.path, f.line, f.col, f.code, "error" if level == "error" else "warning",
-                          f.message)
+            yield Finding(
+                f.path, f.line, f.col, f.code, "error" if level == "error" else "warning", f.message
+            )

@@ -34,14 +34,18 @@ class _Refused(Exception):
         self.code, self.message, self.line, self.col = code, message, line, col
 
 
-class _StrictLoader(yaml.CSafeLoader):  # type: ignore[misc]
+class _StrictLoader(yaml.CSafeLoader):
     """libyaml's safe loader that refuses duplicate keys and aliases as it constructs."""
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         if node in self.constructed_objects:
             mark = node.start_mark
-            raise _Refused("GC103", "alias to an anchored node; write the value out in full",
-                           mark.line + 1, mark.column + 1)
+            raise _Refused(
+                "GC103",
+                "alias to an anchored node; write the value out in full",
+                mark.line + 1,
+                mark.column + 1,
+            )
         return super().construct_object(node, deep=deep)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -50,10 +54,11 @@ class _StrictLoader(yaml.CSafeLoader):  # type: ignore[misc]
             key = key_node.value
             if key in seen:
                 mark = key_node.start_mark
-                raise _Refused("GC102", f"duplicate key {key!r}; keep one",
-                               mark.line + 1, mark.column + 1)
+                raise _Refused(
+                    "GC102", f"duplicate key {key!r}; keep one", mark.line + 1, mark.column + 1
+                )
             seen.add(key)
-        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+        return super().construct_mapping(node, deep=deep)
 
 
 def parse_case(path: str, raw: bytes) -> tuple[dict[str, Any] | None, list[Finding]]:
@@ -66,7 +71,7 @@ def parse_case(path: str, raw: bytes) -> tuple[dict[str, Any] | None, list[Findi
     try:
         if any(token in raw for token in _RISKY):
             _scan_events(text)
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a safe loader subclass
+        data = yaml.load(text, Loader=_StrictLoader)
     except _Refused as exc:
         return None, [Finding(path, exc.line, exc.col, exc.code, "error", exc.message)]
     except yaml.YAMLError as exc:
@@ -74,14 +79,22 @@ def parse_case(path: str, raw: bytes) -> tuple[dict[str, Any] | None, list[Findi
     except RecursionError:
         return None, [Finding(path, 1, 1, "GC101", "error", "nesting too deep to be a case")]
     if data is None:
-        return None, [Finding(path, 1, 1, "GC110", "error", "empty case file; write a case or delete the file")]
+        return None, [
+            Finding(
+                path, 1, 1, "GC110", "error", "empty case file; write a case or delete the file"
+            )
+        ]
     return data, []
 
 
 def _byte_problem(raw: bytes) -> tuple[str, str, int, int] | None:
     if len(raw) > MAX_CASE_BYTES:
-        return ("GC112", f"file is {len(raw):,} bytes; a case file may be at most "
-                f"{MAX_CASE_BYTES:,}", 1, 1)
+        return (
+            "GC112",
+            f"file is {len(raw):,} bytes; a case file may be at most {MAX_CASE_BYTES:,}",
+            1,
+            1,
+        )
     for bom, name in _BOMS.items():
         if raw.startswith(bom):
             return "GC106", f"file starts with {name}; save it as UTF-8 without a BOM", 1, 1
@@ -93,13 +106,21 @@ def _byte_problem(raw: bytes) -> tuple[str, str, int, int] | None:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, col = _line_col(raw, exc.start)
-        return ("GC106", f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8",
-                line, col)
+        return (
+            "GC106",
+            f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8",
+            line,
+            col,
+        )
     conflict = _CONFLICT.search(raw)
     if conflict is not None:
         line, col = _line_col(raw, conflict.start())
-        return ("GC111", "merge-conflict marker; resolve the conflict and keep one version",
-                line, col)
+        return (
+            "GC111",
+            "merge-conflict marker; resolve the conflict and keep one version",
+            line,
+            col,
+        )
     if not raw.strip():
         return "GC110", "empty case file; write a case or delete the file", 1, 1
     return None
@@ -120,12 +141,17 @@ def _scan_events(text: str) -> None:
         if isinstance(event, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:
-                raise _Refused("GC105", "more than one YAML document; a case file holds one", *where)
+                raise _Refused(
+                    "GC105", "more than one YAML document; a case file holds one", *where
+                )
         elif isinstance(event, yaml.AliasEvent):
             raise _Refused("GC103", f"alias *{event.anchor}; write the value out in full", *where)
         elif isinstance(event, yaml.NodeEvent) and event.anchor is not None:
-            raise _Refused("GC103", f"anchor &{event.anchor}; anchors and aliases are not allowed "
-                           "in a case file", *where)
+            raise _Refused(
+                "GC103",
+                f"anchor &{event.anchor}; anchors and aliases are not allowed in a case file",
+                *where,
+            )
         if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
             tag = event.tag
             if tag is not None and tag != "!" and not tag.startswith("tag:yaml.org,2002:"):
@@ -139,8 +165,9 @@ def _syntax_finding(path: str, exc: yaml.YAMLError) -> Finding:
     context = getattr(exc, "context", None)
     text = f"{context}, {problem}" if context else str(problem)
     if "expected a single document" in text:
-        return Finding(path, line, col, "GC105", "error",
-                       "more than one YAML document; a case file holds one")
+        return Finding(
+            path, line, col, "GC105", "error", "more than one YAML document; a case file holds one"
+        )
     if "could not determine a constructor" in text:
         return Finding(path, line, col, "GC104", "error", "custom tag; plain values only")
     return Finding(path, line, col, "GC101", "error", f"YAML syntax: {text}")

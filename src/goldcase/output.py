@@ -43,14 +43,14 @@ def _escape_property(value: str) -> str:
 
 def github_line(f: Finding) -> str:
     level = "error" if f.severity == "error" else "warning"
-    props = (f"file={_escape_property(f.path)},line={f.line},col={f.col},"
-             f"title={_escape_property(f.code)}")
+    props = (
+        f"file={_escape_property(f.path)},line={f.line},col={f.col},"
+        f"title={_escape_property(f.code)}"
+    )
     return f"::{level} {props}::{_escape_data(f.message)}"
 
 
-def write_findings(
-    out: TextIO, findings: Sequence[Finding], files: int, fmt: str = "text"
-) -> None:
+def write_findings(out: TextIO, findings: Sequence[Finding], files: int, fmt: str = "text") -> None:
     if fmt == "json":
         payload = {
             "findings": [f.as_dict() for f in findings],

@@ -17,6 +17,8 @@ def read_version(config: Config) -> str | None:
         raise GoldcaseError(f"{path.name}: cannot read it: {exc}") from exc
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) != 1:
-        raise GoldcaseError(f"{path.name}: expected one line holding the version, found "
-                            f"{len(lines)}; write the version on a single line")
+        raise GoldcaseError(
+            f"{path.name}: expected one line holding the version, found "
+            f"{len(lines)}; write the version on a single line"
+        )
     return lines[0]

@@ -76,18 +76,23 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 
 def _duplicate_ids(case_set: CaseSet) -> Iterator[Finding]:
-    first: dict[str, CaseFile] = {}
+    """GC109 on every file that shares an id, each naming the others."""
+    by_id: dict[str, list[str]] = {}
     for case_file in case_set.files:
         data = case_file.data
-        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
-            continue
-        case_id = data["id"]
-        if case_id in first:
-            other = first[case_id].path
-            yield Finding(case_file.path, 1, 1, "GC109", "error",
-                          f"id {case_id!r} is also used by {other}; ids are unique across cases/")
-        else:
-            first[case_id] = case_file
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            by_id.setdefault(data["id"], []).append(case_file.path)
+    for case_id, paths in by_id.items():
+        for path in paths if len(paths) > 1 else ():
+            others = ", ".join(p for p in paths if p != path)
+            yield Finding(
+                path,
+                1,
+                1,
+                "GC109",
+                "error",
+                f"id {case_id!r} is also used by {others}; ids are unique across cases/",
+            )
 
 
 def digest(raw: bytes) -> str:
@@ -102,8 +107,16 @@ def check_file(path: str, split: Split | None, raw: bytes) -> CaseFile:
         if isinstance(data, dict):
             findings.extend(_id_findings(path, raw, data))
     if split is None:
-        findings.append(Finding(path, 1, 1, "GC114", "error",
-                                "case files live in cases/golden/ or cases/dev/; move this file"))
+        findings.append(
+            Finding(
+                path,
+                1,
+                1,
+                "GC114",
+                "error",
+                "case files live in cases/golden/ or cases/dev/; move this file",
+            )
+        )
     value = data if isinstance(data, dict) else None
     return CaseFile(path, split, digest(raw), value, sorted(findings))
 
@@ -113,9 +126,15 @@ def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Findin
     stem = PurePosixPath(path).stem
     if isinstance(case_id, str) and case_id != stem:
         line, col = Locator(raw).value(["id"])
-        yield Finding(path, line, col, "GC108", "error",
-                      f"id {case_id!r} differs from the file name {stem!r}; "
-                      f"rename the file or set id: {stem}")
+        yield Finding(
+            path,
+            line,
+            col,
+            "GC108",
+            "error",
+            f"id {case_id!r} differs from the file name {stem!r}; "
+            f"rename the file or set id: {stem}",
+        )
 
 
 def _schema_findings(path: str, raw: bytes, data: Any) -> list[Finding]:
@@ -139,8 +158,12 @@ def _field(key_path: Sequence[str | int]) -> str:
 
 
 _TYPE_NAMES = {
-    "string": "a string", "array": "a list", "object": "a mapping", "boolean": "true or false",
-    "integer": "a whole number", "number": "a number",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+    "integer": "a whole number",
+    "number": "a number",
 }
 
 
@@ -192,14 +215,18 @@ def _unknown_key(key: str, known: list[str]) -> str:
 
 def _missing(key: str, where: list[str | int], error: Any) -> str:
     if not where and key in ("expected_answer", "support"):
-        return (f"missing {key!r}: an answerable case needs expected_answer and support "
-                "(set answerable: false if the corpus cannot answer it)")
+        return (
+            f"missing {key!r}: an answerable case needs expected_answer and support "
+            "(set answerable: false if the corpus cannot answer it)"
+        )
     return f"missing required key {key!r} in {_field(where)}"
 
 
 def _wrong_type(name: str, error: Any) -> str:
     expected = error.validator_value
-    wanted = _TYPE_NAMES.get(expected, str(expected)) if isinstance(expected, str) else str(expected)
+    wanted = (
+        _TYPE_NAMES.get(expected, str(expected)) if isinstance(expected, str) else str(expected)
+    )
     got = type(error.instance).__name__
     hint = ""
     if expected == "string" and not isinstance(error.instance, (list, dict)):
@@ -213,8 +240,10 @@ def _bad_text(name: str, error: Any) -> str:
     if error.validator == "minLength" or error.validator_value == "\\S":
         return f"{name} is blank"
     if name in ("id", "slice", "derived_from") or name.startswith("tags["):
-        return (f"{name} {clip(repr(error.instance), 40)} may hold only letters, digits, '.', '_' "
-                "and '-', and must start with a letter or digit")
+        return (
+            f"{name} {clip(repr(error.instance), 40)} may hold only letters, digits, '.', '_' "
+            "and '-', and must start with a letter or digit"
+        )
     return f"{name} does not match {error.validator_value}"
 
 
@@ -228,8 +257,9 @@ _NOT_ALLOWED = {
 def _forbidden(
     where: list[str | int], name: str, error: Any
 ) -> Iterator[tuple[list[str | int], str, bool]]:
-    required = error.validator_value.get("required", []) if isinstance(
-        error.validator_value, dict) else []
+    required = (
+        error.validator_value.get("required", []) if isinstance(error.validator_value, dict) else []
+    )
     for key in required:
         yield [*where, key], _NOT_ALLOWED.get(key, f"{key} is not allowed here"), False
     if not required:

@@ -78,8 +78,8 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
             else:
                 quotes.append(_Quote(case, index, doc, fold_quote(quote)))
     found = locate_quotes([q.folded for q in quotes], corpus)
-    for quote in quotes:
-        yield from _judge(ctx, quote, found.get(quote.folded, set()), corpus)
+    for item in quotes:
+        yield from _judge(ctx, item, found.get(item.folded, set()), corpus)
 
 
 def _entries(case: Case) -> Iterator[tuple[int, str, str]]:
@@ -101,15 +101,23 @@ def _path(index: int) -> list[str | int]:
 def _corpus_findings(corpus: Corpus) -> Iterator[Finding]:
     for name, rels in sorted(corpus.duplicates.items()):
         for rel in rels[1:]:
-            yield Finding(rel, 1, 1, "GC207", "error",
-                          f"basename {name!r} is also {rels[0]}; support names documents by "
-                          "basename, so basenames must be unique")
+            yield Finding(
+                rel,
+                1,
+                1,
+                "GC207",
+                "error",
+                f"basename {name!r} is also {rels[0]}; support names documents by "
+                "basename, so basenames must be unique",
+            )
 
 
 def _doc_problem(doc: str, corpus: Corpus) -> tuple[str, str] | None:
     if doc in (".", "..") or "/" in doc or "\\" in doc or doc != doc.strip():
-        return "GC203", (f"doc {clip(repr(doc), 60)} is not a plain basename; name the document "
-                         "as it is in corpus/, e.g. returns-policy.md")
+        return "GC203", (
+            f"doc {clip(repr(doc), 60)} is not a plain basename; name the document "
+            "as it is in corpus/, e.g. returns-policy.md"
+        )
     if doc in corpus.escaping:
         return "GC203", f"doc {doc!r} is a link that leads outside corpus/; copy the document in"
     document = corpus.documents.get(doc)
@@ -147,13 +155,24 @@ def _judge(ctx: Context, quote: _Quote, docs: set[str], corpus: Corpus) -> Itera
     if quote.doc in docs:
         others = sorted(docs - {quote.doc})
         if others:
-            yield _at(ctx, quote.case, where, "GC205", "quote is also in "
-                      f"{', '.join(others[:3])}{' …' if len(others) > 3 else ''}; "
-                      "quote a longer passage that only the named document holds")
+            yield _at(
+                ctx,
+                quote.case,
+                where,
+                "GC205",
+                "quote is also in "
+                f"{', '.join(others[:3])}{' …' if len(others) > 3 else ''}; "
+                "quote a longer passage that only the named document holds",
+            )
     elif docs:
-        yield _at(ctx, quote.case, where, "GC204",
-                  f"quote is not in {quote.doc} but is in {', '.join(sorted(docs))}; "
-                  f"set doc: {sorted(docs)[0]}")
+        yield _at(
+            ctx,
+            quote.case,
+            where,
+            "GC204",
+            f"quote is not in {quote.doc} but is in {', '.join(sorted(docs))}; "
+            f"set doc: {sorted(docs)[0]}",
+        )
     else:
         yield _at(ctx, quote.case, where, "GC202", _not_found(quote, corpus.documents[quote.doc]))
 
@@ -173,8 +192,10 @@ def _not_found(quote: _Quote, document: Document) -> str:
         return f"{head}; no passage of it comes close"
     line = document.line_of(start)
     mine, theirs = first_difference(quote.folded, passage)
-    return (f'{head}; closest passage (line {line}): "{clip(passage)}" — differs at '
-            f'"{clip(mine, 30)}" / "{clip(theirs, 30)}"')
+    return (
+        f'{head}; closest passage (line {line}): "{clip(passage)}" — differs at '
+        f'"{clip(mine, 30)}" / "{clip(theirs, 30)}"'
+    )
 
 
 def closest_passage(quote: str, text: str) -> tuple[str, int]:

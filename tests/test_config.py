@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goldcase.config import find_root, load_config
+from goldcase.errors import GoldcaseError
+
+
+def test_defaults_without_a_config(tmp_path: Path) -> None:
+    config = load_config(tmp_path)
+    assert (config.cases, config.corpus, config.prompts) == ("cases", "corpus", "prompts")
+    assert config.slice_floor("anything") == 20
+    assert config.split.fraction == 0.4
+
+
+def test_goldcase_toml(tmp_path: Path) -> None:
+    (tmp_path / "goldcase.toml").write_text(
+        'corpus = "docs"\nambiguous_slices = ["edge"]\n'
+        "[slices.returns]\nfloor = 30\ntraffic = 0.25\n"
+        "[split]\nseed = 7\n[composition]\nsynthetic_cap = 0.25\n"
+    )
+    config = load_config(tmp_path)
+    assert config.corpus_dir == tmp_path.resolve() / "docs"
+    assert config.slice_floor("returns") == 30
+    assert config.slices["returns"].traffic == 0.25
+    assert config.split.seed == 7
+    assert config.ambiguous_slices == ("edge",)
+    assert config.composition.synthetic_cap == 0.25
+
+
+def test_pyproject_tool_table(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.goldcase]\ncases = "golden-cases"\n')
+    assert load_config(tmp_path).cases == "golden-cases"
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    assert find_root(nested) == tmp_path.resolve()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("cases = 3\n", "cases should be str, got int"),
+        ('corpus = "../elsewhere"\n', "must be a folder inside the repository"),
+        ("[split]\nsed = 1\n", "unknown key 'sed'"),
+        ('[severity]\nGC303 = "loud"\n', "severity.GC303 is 'loud'"),
+        ("[slices.returns]\ntraffic = 2\n", "traffic should be between 0 and 1"),
+        ("[split]\nseed = true\n", "seed should be int, got bool"),
+    ],
+)
+def test_bad_config_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "goldcase.toml").write_text(text)
+    with pytest.raises(GoldcaseError, match=message.replace("(", r"\(")):
+        load_config(tmp_path)
+
+
+def test_no_repository_found(tmp_path: Path) -> None:
+    with pytest.raises(GoldcaseError, match="no golden-set repository"):
+        find_root(tmp_path)
