@@ -16,6 +16,10 @@ import click
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+    "split": (
+        "split",
+        "Split the golden set into calibration and eval halves (stratified, seeded).",
+    ),
 }
 
 
@@ -27,7 +31,7 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module = importlib.import_module(f"goldcase.commands.{COMMANDS[cmd_name][0]}")
-        command: click.Command = getattr(module, "command")
+        command: click.Command = module.command
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -73,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: never a bare traceback
         if "--traceback" in args:
             raise
-        click.echo(f"error: internal error: {type(exc).__name__}: {exc}; "
-                   "rerun with --traceback and report it", err=True)
+        click.echo(
+            f"error: internal error: {type(exc).__name__}: {exc}; "
+            "rerun with --traceback and report it",
+            err=True,
+        )
         return 2
     return int(result or 0)
