@@ -4,8 +4,9 @@
   of white space matches any other run (documents wrap lines). Nothing else: case, curly versus
   straight quotes and dashes must match.
 - ``normalise_input``: how questions are compared for leakage and duplicates. Unicode NFKC,
-  case-folded, apostrophes dropped, every other punctuation or symbol character read as a
-  space, white space folded.
+  case-folded, apostrophes and invisible format characters (soft hyphen, zero-width space and
+  joiners, byte-order mark, variation selectors) dropped, every other punctuation, symbol or
+  control character read as a space, white space folded.
 - ``normalise_answer``: how answers are compared for exact match and token F1, as SQuAD does:
   lower case, punctuation and the articles a / an / the removed, white space folded.
 """
@@ -35,16 +36,42 @@ def _is_punct_or_symbol(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
-def _strip_punctuation(text: str) -> str:
-    if text.isalnum():
-        return text
-    return "".join(" " if not ch.isalnum() and _is_punct_or_symbol(ch) else ch for ch in text)
+class _InputTable(dict[int, "int | str | None"]):
+    """``str.translate`` table for ``normalise_input``, filled on first sight of a character:
+    the loop over characters stays in C, and each distinct character is classified once."""
+
+    def __missing__(self, code: int) -> int | str | None:
+        value = _classify(chr(code))
+        self[code] = value
+        return value
+
+
+def _classify(ch: str) -> int | str | None:
+    category = unicodedata.category(ch)
+    if category == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:
+        return None  # invisible: a soft hyphen or zero-width space must not split a word
+    if category[0] in "PS" or (category == "Cc" and not ch.isspace()):
+        return " "
+    return ord(ch)
+
+
+_INPUT_TABLE = _InputTable({**_APOSTROPHES})
+# The same table for ASCII text, as bytes: most inputs are ASCII, and bytes.translate is
+# an order of magnitude faster than str.translate with a mapping.
+_ASCII_TABLE = bytes(
+    b if (t := _INPUT_TABLE[b]) == b else ord(" ") if t == " " else b for b in range(128)
+) + bytes(range(128, 256))
+_ASCII_DELETE = bytes(b for b in range(128) if _INPUT_TABLE[b] is None)
 
 
 def normalise_input(text: str) -> str:
     """Fold a question or prompt input for hashing and comparison."""
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
-    return fold_space(_strip_punctuation(folded))
+    if text.isascii():
+        raw = text.lower().encode("ascii").translate(_ASCII_TABLE, _ASCII_DELETE)
+        return " ".join(raw.decode("ascii").split())
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_INPUT_TABLE)
+    # Dropping an invisible character can leave a base letter next to its accent: compose.
+    return " ".join(unicodedata.normalize("NFC", folded).split())
 
 
 def normalise_answer(text: str) -> str:
