@@ -42,11 +42,11 @@ def case_paths(ctx: Context) -> list[str]:
     return out
 
 
-def split_of(ctx: Context, rel: str) -> Split | None:
-    parts = rel.split("/")
-    prefix = len(Path(ctx.config.cases).parts)
-    if len(parts) > prefix + 1 and parts[prefix] in ("golden", "dev"):
-        return "golden" if parts[prefix] == "golden" else "dev"
+def split_of(prefix: str, rel: str) -> Split | None:
+    """``golden`` or ``dev`` from a path under the cases folder (``prefix`` ends in ``/``)."""
+    head = rel[len(prefix):].split("/", 1)
+    if len(head) == 2 and head[0] in ("golden", "dev"):
+        return "golden" if head[0] == "golden" else "dev"
     return None
 
 
@@ -67,13 +67,14 @@ def code_salt() -> str:
 def load_case_set(ctx: Context) -> CaseSet:
     """Read, parse and validate every case file; unchanged files come from the cache."""
     salt = code_salt()
-    files = [_load_file(ctx, rel, salt) for rel in case_paths(ctx)]
+    prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
+    files = [_load_file(ctx, rel, salt, prefix) for rel in case_paths(ctx)]
     return CaseSet(files)
 
 
-def _load_file(ctx: Context, rel: str, salt: str) -> CaseFile:
-    split = split_of(ctx, rel)
-    raw, problem = _read(ctx.root / rel)
+def _load_file(ctx: Context, rel: str, salt: str, prefix: str) -> CaseFile:
+    split = split_of(prefix, rel)
+    raw, problem = _read(os.path.join(ctx.root, rel))
     if raw is None:
         return CaseFile(rel, split, "", None, [Finding(rel, 1, 1, "GC113", "error", problem)])
     key = f"{salt}:{rel}:{schema.digest(raw)}"
@@ -85,15 +86,21 @@ def _load_file(ctx: Context, rel: str, salt: str) -> CaseFile:
     return case_file
 
 
-def _read(path: Path) -> tuple[bytes | None, str]:
+def _read(path: str) -> tuple[bytes | None, str]:
+    """The file's bytes, without ever blocking: a FIFO is opened non-blocking and refused."""
     try:
-        mode = path.stat().st_mode
-        if not stat.S_ISREG(mode):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        return None, f"cannot read the file: {exc.strerror or exc}"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None, "not a regular file (a FIFO, socket or device); case files are plain files"
-        with path.open("rb") as fh:
+        with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(), ""
     except OSError as exc:
         return None, f"cannot read the file: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ class Case:
     path: str
     split: Split
     data: Mapping[str, Any]
+    digest: str = ""  # of the file's bytes: a cache key for checks that read one case
 
     @property
     def id(self) -> str:
@@ -120,7 +121,7 @@ class CaseSet:
     def __post_init__(self) -> None:
         if not self.cases:
             self.cases = [
-                Case(f.path, f.split, f.data)
+                Case(f.path, f.split, f.data, f.digest)
                 for f in self.files
                 if f.valid and f.data is not None and f.split is not None
             ]
@@ -130,7 +131,7 @@ class CaseSet:
         """Every case that parsed to a mapping, schema errors or not: checks that can say
         something useful about a half-valid case (quotes, say) read these defensively."""
         return [
-            Case(f.path, f.split, f.data)
+            Case(f.path, f.split, f.data, f.digest)
             for f in self.files
             if f.data is not None and f.split is not None and isinstance(f.data.get("id"), str)
         ]

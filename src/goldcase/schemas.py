@@ -48,3 +48,22 @@ def validator(name: str) -> Any:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+@cache
+def fast_validator(name: str) -> Any:
+    """A compiled fastjsonschema check (about ten times faster than jsonschema): the fast path
+    says yes or no, and only a "no" pays for jsonschema's detailed errors."""
+    import fastjsonschema
+
+    return fastjsonschema.compile(load_schema(name))
+
+
+def is_valid(name: str, instance: Any) -> bool:
+    import fastjsonschema
+
+    try:
+        fast_validator(name)(instance)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True

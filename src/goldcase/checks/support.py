@@ -30,6 +30,7 @@ Fails (``GC202 quote not found verbatim in returns-policy.md; closest passage (l
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
@@ -68,18 +69,43 @@ class _Quote:
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     corpus = ctx.corpus
     yield from _corpus_findings(corpus)
-    quotes: list[_Quote] = []
+    state = _corpus_state(corpus)
+    pending: list[tuple[Case, str]] = []
     for case in case_set.parsed:
+        key = f"{state}:{case.path}:{case.digest}"
+        cached = ctx.cache.get(NAME, key)
+        if isinstance(cached, list):
+            yield from cached
+        else:
+            pending.append((case, key))
+    fresh = _check_cases([case for case, _ in pending], ctx)
+    for case, key in pending:
+        ctx.cache.put(NAME, key, fresh.get(case.path, []))
+        yield from fresh.get(case.path, [])
+
+
+def _corpus_state(corpus: Corpus) -> str:
+    """What a cached result depends on besides the case: the documents and the links."""
+    extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}"
+    return hashlib.blake2b(f"{corpus.digest}{extra}".encode(), digest_size=12).hexdigest()
+
+
+def _check_cases(cases: list[Case], ctx: Context) -> dict[str, list[Finding]]:
+    corpus = ctx.corpus
+    out: dict[str, list[Finding]] = defaultdict(list)
+    quotes: list[_Quote] = []
+    for case in cases:
         for index, doc, quote in _entries(case):
             problem = _doc_problem(doc, corpus)
             if problem is not None:
                 code, message = problem
-                yield _at(ctx, case, [*_path(index), "doc"], code, message)
+                out[case.path].append(_at(ctx, case, [*_path(index), "doc"], code, message))
             else:
                 quotes.append(_Quote(case, index, doc, fold_quote(quote)))
     found = locate_quotes([q.folded for q in quotes], corpus)
     for item in quotes:
-        yield from _judge(ctx, item, found.get(item.folded, set()), corpus)
+        out[item.case.path].extend(_judge(ctx, item, found.get(item.folded, set()), corpus))
+    return out
 
 
 def _entries(case: Case) -> Iterator[tuple[int, str, str]]:
