@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, str] = {
     "schema": "goldcase.checks.schema",
     "support": "goldcase.checks.support",
+    "composition": "goldcase.checks.composition",
+    "privacy": "goldcase.checks.privacy",
 }
 
 

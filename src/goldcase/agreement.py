@@ -1,0 +1,161 @@
+"""How far a second labeller agrees with the set's labels: the ceiling for model scores.
+
+Each finished label (``labels/<labeller>/<id>.yaml`` with ``answerable`` filled in) is one item
+compared with its case. The figures, each with a 95% interval:
+
+- agreement: items on which the label agrees with the case on every field it fills in
+  (answerable; the normalised expected answer when both say answerable; expect when given);
+  a proportion, with the Wilson score interval.
+- Cohen's kappa on ``answerable``: (p_o - p_e) / (1 - p_e), p_e from the two labellers'
+  marginal rates. Interval: kappa ± 1.96 x the large-sample standard error
+  sqrt(p_o (1 - p_o) / (n (1 - p_e)^2)) (Cohen 1960), clipped to [-1, 1]. Undefined (null)
+  when p_e is 1: both labellers gave every item the same value.
+- expected answers: among items both call answerable, the share whose normalised answers are
+  equal; a proportion, with the Wilson interval.
+
+With several labellers and no ``--labeller``, every (case, labeller) pair is one item.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from goldcase import labels as labelfiles
+from goldcase.engine import load_case_set
+
+if TYPE_CHECKING:
+    from goldcase.context import Context
+    from goldcase.model import Case, CaseSet
+
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval for k successes in n trials (None when n is 0)."""
+    if n == 0:
+        return None
+    p = k / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Kappa:
+    kappa: float | None
+    observed: float
+    expected: float
+    se: float | None
+    interval: tuple[float, float] | None
+
+
+def cohen_kappa(pairs: list[tuple[bool, bool]], z: float = Z95) -> Kappa | None:
+    """Cohen's kappa for two raters' yes/no judgements on the same items."""
+    n = len(pairs)
+    if n == 0:
+        return None
+    p_o = sum(a == b for a, b in pairs) / n
+    first = sum(a for a, _ in pairs) / n
+    second = sum(b for _, b in pairs) / n
+    p_e = first * second + (1 - first) * (1 - second)
+    if math.isclose(p_e, 1.0):
+        return Kappa(None, p_o, p_e, None, None)
+    kappa = (p_o - p_e) / (1 - p_e)
+    se = math.sqrt(p_o * (1 - p_o) / (n * (1 - p_e) ** 2))
+    interval = (max(-1.0, kappa - z * se), min(1.0, kappa + z * se))
+    return Kappa(kappa, p_o, p_e, se, interval)
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    interval = wilson(k, n)
+    return {
+        "agree": k,
+        "of": n,
+        "rate": None if n == 0 else k / n,
+        "interval": None if interval is None else list(interval),
+    }
+
+
+def _item(
+    case: Case, label: labelfiles.Label, fields: list[str], ambiguous: bool
+) -> dict[str, Any]:
+    return {
+        "id": case.id,
+        "case": case.path,
+        "label": label.path,
+        "labeller": label.labeller,
+        "fields": fields,
+        "detail": labelfiles.describe(case, label, fields),
+        "resolved": bool(case.data.get("resolution")) or ambiguous,
+    }
+
+
+def build_report(
+    ctx: Context, labeller: str | None = None, case_set: CaseSet | None = None
+) -> dict[str, Any]:
+    """Everything ``goldcase agreement`` prints, as one JSON-ready mapping."""
+    cases = (case_set or load_case_set(ctx)).by_id()
+    label_set = labelfiles.load_labels(ctx.root, cases, labeller)
+    ambiguous = set(ctx.config.ambiguous_slices)
+    finished = [lb for lb in label_set.labels if not lb.pending]
+    pairs: list[tuple[bool, bool]] = []
+    answer_hits = answer_total = agreements = 0
+    disagreements: list[dict[str, Any]] = []
+    for label in finished:
+        case = cases[label.case_id]
+        assert label.answerable is not None
+        pairs.append((case.answerable, label.answerable))
+        same_answer = labelfiles.answers_agree(case, label)
+        if same_answer is not None:
+            answer_total += 1
+            answer_hits += same_answer
+        fields = labelfiles.differences(case, label)
+        if fields:
+            disagreements.append(_item(case, label, fields, case.slice in ambiguous))
+        else:
+            agreements += 1
+    kappa = cohen_kappa(pairs)
+    return {
+        "labeller": labeller,
+        "labellers": label_set.labellers,
+        "items": len(finished),
+        "pending": len(label_set.labels) - len(finished),
+        "agreement": _rate(agreements, len(finished)),
+        "kappa_answerable": None
+        if kappa is None
+        else {
+            "kappa": kappa.kappa,
+            "observed": kappa.observed,
+            "expected": kappa.expected,
+            "se": kappa.se,
+            "interval": None if kappa.interval is None else list(kappa.interval),
+        },
+        "expected_answers": _rate(answer_hits, answer_total),
+        "disagreements": disagreements,
+        "label_findings": [f.as_dict() for f in label_set.findings],
+    }
+
+
+def agreement_summary(ctx: Context, labeller: str | None = None) -> dict[str, Any] | None:
+    """The human ceiling a score report prints next to model scores, or None without labels.
+
+    ``{"labellers": [...], "items": n, "agreements": k, "rate": k/n, "interval": [lo, hi],
+    "kappa": float | None, "kappa_interval": [lo, hi] | None, "unresolved": m}``
+    """
+    report = build_report(ctx, labeller)
+    if report["items"] == 0:
+        return None
+    kappa = report["kappa_answerable"] or {}
+    return {
+        "labellers": report["labellers"],
+        "items": report["items"],
+        "agreements": report["agreement"]["agree"],
+        "rate": report["agreement"]["rate"],
+        "interval": report["agreement"]["interval"],
+        "kappa": kappa.get("kappa"),
+        "kappa_interval": kappa.get("interval"),
+        "unresolved": sum(not d["resolved"] for d in report["disagreements"]),
+    }

@@ -1,0 +1,255 @@
+"""GC5xx: is the golden set fit to report on?
+
+The composition rules apply to the golden set (``cases/golden/``), the set whose numbers are
+reported; the dev set is read freely and may have any shape. Slices listed in the config's
+``ambiguous_slices`` are not reported, so the slice rules and GC507 leave them alone.
+
+Codes (default severity):
+
+- GC501 (warning): a reported slice has fewer cases than its floor (``[slices.NAME] floor``,
+  else ``[composition] slice_floor``, 20).
+- GC502 (warning): synthetic cases are more than ``synthetic_cap`` (1/5) of a reported slice.
+- GC503 (warning): unanswerable cases are less than ``unanswerable_floor`` (1/4) of the set.
+- GC504 (warning): no unanswerable golden case has a false premise (tag ``false_premise``).
+- GC506 (warning): a slice has a traffic share in the config but no golden case.
+- GC507 (error): a second labeller's label disagrees with the case, which has no resolution.
+- GC508 (warning): an expected answer longer than ``answer_max_words`` (12) words.
+- GC509 (error): a label file under ``labels/`` is malformed (YAML, keys, types, unknown id).
+
+GC505 (personal data) is in the ``privacy`` family: it applies to every case file.
+
+The set-shape rules are warnings by default because a set grows a case at a time: a new slice
+is under its floor for the first nineteen commits. Gate on them with ``goldcase check
+--strict`` or ``[severity] GC501 = "error"``. A set-level finding points at the slice's table
+in the config file when there is one, otherwise at the first case file of the slice, line 1.
+
+Passes: a slice of 20 golden cases, 4 of them synthetic, 6 unanswerable of which 2 have a false
+premise, every expected answer a short phrase.
+
+Fails (``GC501 slice 'refunds' has 4 golden cases; a reported slice needs at least 20 …``): a
+slice of 4 cases that is not listed in ``ambiguous_slices``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from goldcase import labels as labelfiles
+from goldcase.loader import Locator
+from goldcase.model import Case, Finding, Severity
+
+if TYPE_CHECKING:
+    from goldcase.context import Context
+    from goldcase.model import CaseSet
+
+NAME = "composition"
+CODES: Mapping[str, tuple[Severity, str]] = {
+    "GC501": ("warning", "reported slice under its floor"),
+    "GC502": ("warning", "synthetic share of a slice over its cap"),
+    "GC503": ("warning", "unanswerable share of the set under its floor"),
+    "GC504": ("warning", "no false-premise cases among the unanswerable ones"),
+    "GC506": ("warning", "slice with a traffic share but no cases"),
+    "GC507": ("error", "unresolved labeller disagreement"),
+    "GC508": ("warning", "expected answer too long to be a fact"),
+    "GC509": ("error", "malformed label file"),
+}
+
+
+def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    golden = case_set.golden
+    yield from _slices(golden, ctx)
+    yield from _unanswerable(golden, ctx)
+    yield from _long_answers(golden, ctx)
+    yield from _disagreements(case_set, ctx)
+
+
+def reported_slices(golden: list[Case], ctx: Context) -> dict[str, list[Case]]:
+    """Slice name -> its golden cases, for every slice not listed as ambiguous (configured
+    slices with no case included)."""
+    ambiguous = set(ctx.config.ambiguous_slices)
+    groups: dict[str, list[Case]] = {name: [] for name in ctx.config.slices}
+    for case in golden:
+        groups.setdefault(case.slice, []).append(case)
+    return {name: cases for name, cases in sorted(groups.items()) if name not in ambiguous}
+
+
+def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
+    cap = ctx.config.composition.synthetic_cap
+    for name, cases in reported_slices(golden, ctx).items():
+        traffic = ctx.config.slices[name].traffic if name in ctx.config.slices else None
+        path, line, col = _slice_anchor(ctx, name, cases)
+        if not cases and traffic:
+            yield Finding(
+                path,
+                line,
+                col,
+                "GC506",
+                "warning",
+                f"slice {name!r} is {traffic:.0%} of traffic but has no golden "
+                "case; add cases, or drop its traffic share from the config",
+            )
+            continue
+        floor = ctx.config.slice_floor(name)
+        if len(cases) < floor:
+            yield Finding(
+                path,
+                line,
+                col,
+                "GC501",
+                "warning",
+                f"slice {name!r} has {len(cases)} golden case"
+                f"{'' if len(cases) == 1 else 's'}; a reported slice needs at least "
+                f"{floor}: add {floor - len(cases)}, or list it in ambiguous_slices",
+            )
+        synthetic = sum(c.source == "synthetic" for c in cases)
+        if cases and synthetic / len(cases) > cap:
+            yield Finding(
+                path,
+                line,
+                col,
+                "GC502",
+                "warning",
+                f"slice {name!r} is {synthetic}/{len(cases)} synthetic "
+                f"({synthetic / len(cases):.0%}); at most {cap:.0%} may be: "
+                "add transcript or hand-written cases",
+            )
+
+
+def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:
+    if not golden:
+        return
+    floor = ctx.config.composition.unanswerable_floor
+    unanswerable = [c for c in golden if not c.answerable]
+    path, line, col = _composition_anchor(ctx, golden)
+    share = len(unanswerable) / len(golden)
+    if share < floor:
+        yield Finding(
+            path,
+            line,
+            col,
+            "GC503",
+            "warning",
+            f"{len(unanswerable)} of {len(golden)} golden cases ({share:.0%}) are "
+            f"unanswerable; expected at least {floor:.0%}: add questions the corpus "
+            "cannot answer",
+        )
+    if not any(c.false_premise for c in unanswerable):
+        yield Finding(
+            path,
+            line,
+            col,
+            "GC504",
+            "warning",
+            f"none of the {len(unanswerable)} unanswerable golden cases has a false "
+            "premise; add some tagged false_premise (the question presupposes what a "
+            "document contradicts)",
+        )
+
+
+def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
+    limit = ctx.config.composition.answer_max_words
+    for case in golden:
+        answer = case.expected_answer
+        if answer is None or len(answer.split()) <= limit:
+            continue
+        line, col = _locate(ctx, case.path, ["expected_answer"])
+        yield Finding(
+            case.path,
+            line,
+            col,
+            "GC508",
+            "warning",
+            f"expected_answer has {len(answer.split())} words; a fact is at most "
+            f"{limit}: keep the fact and move the rest to notes or expect",
+        )
+
+
+def _disagreements(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    by_id = case_set.by_id()
+    known = {
+        str(f.data["id"]) for f in case_set.files if f.data and isinstance(f.data.get("id"), str)
+    }
+    label_set = labelfiles.load_labels(ctx.root, known)
+    yield from label_set.findings
+    ambiguous = set(ctx.config.ambiguous_slices)
+    for label in label_set.labels:
+        case = by_id.get(label.case_id)
+        if case is None or case.data.get("resolution") or case.slice in ambiguous:
+            continue
+        fields = labelfiles.differences(case, label)
+        if fields:
+            line, col = _locate(ctx, case.path, [fields[0]], key=True)
+            yield Finding(
+                case.path,
+                line,
+                col,
+                "GC507",
+                "error",
+                f"labeller {label.labeller!r} disagrees "
+                f"({labelfiles.describe(case, label, fields)}; {label.path}); write the "
+                "rule that decides it in resolution:, or move the case to an "
+                "ambiguous slice",
+            )
+
+
+def _locate(
+    ctx: Context, rel: str, key_path: list[str | int], key: bool = False
+) -> tuple[int, int]:
+    try:
+        locator = Locator(ctx.read_bytes(rel))
+    except OSError:
+        return 1, 1
+    return locator.key(key_path) if key else locator.value(key_path)
+
+
+_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(?:#.*)?$")
+
+
+def _config_line(ctx: Context, table: str) -> tuple[str, int, int] | None:
+    """Where ``[table]`` (or an inline ``name = {…}`` under its parent) starts in the config."""
+    source = ctx.config.source
+    if source is None:
+        return None
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    prefix = "" if source.name == "goldcase.toml" else "tool.goldcase."
+    wanted = _table_names(prefix + table)
+    parent, _, leaf = (prefix + table).rpartition(".")
+    current = ""
+    for number, text in enumerate(lines, start=1):
+        header = _HEADER.match(text)
+        if header:
+            current = header.group(1).replace(" ", "")
+            if current in wanted:
+                return ctx.rel(source), number, 1
+        elif current in _table_names(parent) and re.match(
+            rf"^\s*(?:{re.escape(leaf)}|\"{re.escape(leaf)}\")\s*=", text
+        ):
+            return ctx.rel(source), number, 1
+    return None
+
+
+def _table_names(dotted: str) -> set[str]:
+    *head, leaf = dotted.split(".")
+    base = ".".join(head)
+    joined = f"{base}." if base else ""
+    return {f"{joined}{leaf}", f'{joined}"{leaf}"', f"{joined}'{leaf}'"}
+
+
+def _slice_anchor(ctx: Context, name: str, cases: list[Case]) -> tuple[str, int, int]:
+    found = _config_line(ctx, f"slices.{name}")
+    if found is not None:
+        return found
+    if cases:
+        return cases[0].path, 1, 1
+    source = ctx.config.source
+    return (ctx.rel(source) if source is not None else "goldcase.toml"), 1, 1
+
+
+def _composition_anchor(ctx: Context, golden: list[Case]) -> tuple[str, int, int]:
+    found = _config_line(ctx, "composition")
+    return found if found is not None else (golden[0].path, 1, 1)
