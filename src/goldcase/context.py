@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from goldcase.cache import Cache
 from goldcase.config import Config
 from goldcase.corpus import Corpus, load_corpus
+from goldcase.model import Case, Finding
 
 
 @dataclass
@@ -33,3 +35,17 @@ class Context:
 
     def read_bytes(self, rel: str) -> bytes:
         return (self.root / rel).read_bytes()
+
+    def per_case(
+        self, family: str, case: Case, state: str, compute: Callable[[Case], list[Finding]]
+    ) -> list[Finding]:
+        """``compute(case)``, cached by the case file's bytes and ``state`` (whatever else the
+        result depends on, e.g. the config values the check reads). A check that looks at one
+        case at a time costs nothing on a warm run."""
+        key = f"{state}:{case.path}:{case.digest}"
+        cached = self.cache.get(family, key)
+        if isinstance(cached, list):
+            return cached
+        found = compute(case)
+        self.cache.put(family, key, found)
+        return found
