@@ -137,7 +137,7 @@ def _scan_events(text: str) -> None:
     documents = 0
     for event in yaml.parse(text, Loader=yaml.CSafeLoader):
         mark = event.start_mark
-        where = (mark.line + 1, mark.column + 1)
+        where = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         if isinstance(event, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:
