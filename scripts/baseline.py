@@ -1,0 +1,168 @@
+"""A small, deterministic extractive answerer that makes the sample runs under ``runs/``.
+
+It splits every corpus document into sentence chunks (paragraph sentences, list items, table
+rows), ranks them for each golden question with BM25 (rank-bm25, Okapi variant, default
+parameters), and answers with the best K chunks joined, or abstains when its confidence is
+under a threshold. The confidence is the best chunk's BM25 score divided by the largest score
+the question's terms could reach (each term's idf times k1 + 1; a term the corpus never uses
+counts with the largest idf the corpus has), so it lies in 0..1 and falls when the question
+asks about words the documents do not hold.
+
+Every result line records id, outcome, answer, confidence, citations, retrieved (the top 5
+chunks) and context (the K chunks the answer was built from), in the results format of
+DESIGN.md. No clock, no randomness: the same repository gives byte-identical output.
+
+    python scripts/baseline.py --out runs/baseline-k1.jsonl --top-k 1 --threshold 0.35
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+
+from goldcase.cache import Cache
+from goldcase.config import load_config
+from goldcase.context import Context
+from goldcase.engine import load_case_set
+from goldcase.writer import atomic_write_text
+
+RETRIEVED = 5
+_STOPWORD_TEXT = (
+    "a an and are as at be by can do does for from have how i if in is it me my of on or our "
+    "so that the their there this to was we what when where which who will with you your"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_TOKEN = re.compile(r"[^\W_]+")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\bCo\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bNo\.)\s+(?=[\"“(A-Z0-9£€$])"
+)
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    doc: str
+    number: int  # 1-based, in document order
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc}#{self.number}"
+
+
+def tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+
+
+def _blocks(markdown: str) -> list[str]:
+    """Paragraphs, list items and table rows, headings and table rules left out."""
+    out: list[str] = []
+    for block in re.split(r"\n\s*\n", markdown):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if not lines or lines[0].startswith("#"):
+            continue
+        if lines[0].startswith("|"):
+            out.extend(_row(line) for line in lines if not _TABLE_RULE.match(line))
+        elif lines[0].startswith(("- ", "* ")):
+            out.extend(_items(lines))
+        else:
+            out.append(" ".join(lines))
+    return [b for b in out if b]
+
+
+def _row(line: str) -> str:
+    return " | ".join(cell.strip() for cell in line.strip("|").split("|"))
+
+
+def _items(lines: list[str]) -> list[str]:
+    items: list[str] = []
+    for line in lines:
+        if line.startswith(("- ", "* ")):
+            items.append(line[2:])
+        elif items:
+            items[-1] += " " + line
+    return items
+
+
+def chunk_document(name: str, markdown: str) -> list[Chunk]:
+    sentences = [s for block in _blocks(markdown) for s in _SENTENCE_END.split(block)]
+    texts = [s.replace("**", "").strip() for s in sentences]
+    return [Chunk(name, i, text) for i, text in enumerate((t for t in texts if t), 1)]
+
+
+def load_chunks(corpus: Path) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for path in sorted(corpus.glob("*.md")):
+        chunks.extend(chunk_document(path.name, path.read_text(encoding="utf-8")))
+    return chunks
+
+
+class Retriever:
+    def __init__(self, chunks: list[Chunk]) -> None:
+        self.chunks = chunks
+        self.bm25 = BM25Okapi([tokens(c.text) for c in chunks])
+        self.max_idf = max(self.bm25.idf.values())
+
+    def rank(self, question: str) -> tuple[list[Chunk], float]:
+        """Chunks best first (ties in corpus order) and the confidence of the best one."""
+        query = tokens(question)
+        if not query:
+            return list(self.chunks[:RETRIEVED]), 0.0
+        scores = self.bm25.get_scores(query)
+        order = sorted(range(len(self.chunks)), key=lambda i: (-float(scores[i]), i))
+        ceiling = sum(self.bm25.idf.get(t, self.max_idf) for t in query) * (self.bm25.k1 + 1)
+        confidence = max(0.0, min(1.0, float(scores[order[0]]) / ceiling))
+        return [self.chunks[i] for i in order], confidence
+
+
+def answer(
+    case_id: str, question: str, retriever: Retriever, k: int, threshold: float
+) -> dict[str, Any]:
+    ranked, confidence = retriever.rank(question)
+    context = ranked[:k]
+    line: dict[str, Any] = {"id": case_id}
+    if confidence < threshold:
+        line["outcome"] = "abstain"
+    else:
+        line["outcome"] = "answer"
+        line["answer"] = " ".join(c.text for c in context)
+        line["citations"] = [{"id": c.id, "text": c.doc} for c in context]
+    line["confidence"] = round(confidence, 4)
+    line["retrieved"] = [{"doc": c.doc, "text": c.text} for c in ranked[:RETRIEVED]]
+    line["context"] = [{"doc": c.doc, "text": c.text} for c in context]
+    return line
+
+
+def run(repo: Path, k: int, threshold: float) -> str:
+    config = load_config(repo)
+    case_set = load_case_set(Context(config, Cache(None)))
+    retriever = Retriever(load_chunks(config.corpus_dir))
+    lines = [
+        answer(case.id, case.question, retriever, k, threshold)
+        for case in sorted(case_set.golden, key=lambda c: c.id)
+    ]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="results file to write (JSONL)")
+    parser.add_argument("--top-k", type=int, default=1, help="chunks the answer is built from")
+    parser.add_argument("--threshold", type=float, default=0.35, help="abstain under this")
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
+    args = parser.parse_args(argv)
+    if args.top_k < 1 or not 0 <= args.threshold <= 1:
+        parser.error("--top-k must be at least 1 and --threshold between 0 and 1")
+    atomic_write_text(args.out, run(args.repo, args.top_k, args.threshold))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
