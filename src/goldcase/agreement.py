@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldcase import labels as labelfiles
 from goldcase.engine import load_case_set
+from goldcase.errors import GoldcaseError
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -159,3 +161,50 @@ def agreement_summary(ctx: Context, labeller: str | None = None) -> dict[str, An
         "kappa_interval": kappa.get("interval"),
         "unresolved": sum(not d["resolved"] for d in report["disagreements"]),
     }
+
+
+def sample_labels(ctx: Context, n: int, seed: str, labeller: str) -> list[Path]:
+    """Draw a stratified sample of golden cases and write blank label files for it."""
+    golden = load_case_set(ctx).golden
+    if not golden:
+        raise GoldcaseError(
+            "no valid golden case to sample: add cases under cases/golden/ (and run goldcase check)"
+        )
+    chosen = labelfiles.draw_sample(golden, n, seed)
+    return labelfiles.write_sample(ctx.root, chosen, labeller, seed)
+
+
+def _fraction(rate: dict[str, Any]) -> str:
+    if rate["of"] == 0:
+        return "- (no items)"
+    lo, hi = rate["interval"]
+    return f"{rate['agree']}/{rate['of']} = {rate['rate']:.1%} (95% interval {lo:.1%} to {hi:.1%})"
+
+
+def _kappa_line(kappa: dict[str, Any] | None) -> str:
+    if kappa is None:
+        return "- (no items)"
+    chance = f"observed {kappa['observed']:.1%}, by chance {kappa['expected']:.1%}"
+    if kappa["kappa"] is None:
+        return f"undefined: both gave every item the same value ({chance})"
+    lo, hi = kappa["interval"]
+    return f"{kappa['kappa']:.2f} (95% interval {lo:.2f} to {hi:.2f}; {chance})"
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The plain-text form of ``build_report``'s mapping."""
+    who = report["labeller"] or ", ".join(report["labellers"]) or "no labeller"
+    lines = [
+        f"labeller: {who}; items compared: {report['items']}; pending: {report['pending']}",
+        f"agreement (the ceiling for model scores): {_fraction(report['agreement'])}",
+        f"Cohen's kappa on answerable: {_kappa_line(report['kappa_answerable'])}",
+        f"expected answers (normalised), both answerable: {_fraction(report['expected_answers'])}",
+    ]
+    disagreements = report["disagreements"]
+    lines.append(f"disagreements: {len(disagreements)}")
+    for d in disagreements:
+        state = "resolved" if d["resolved"] else "UNRESOLVED"
+        lines.append(f"  {d['id']} [{state}] {d['detail']} ({d['label']})")
+    for f in report["label_findings"]:
+        lines.append(f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {f['message']}")
+    return "\n".join(lines) + "\n"

@@ -16,6 +16,10 @@ import click
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+    "stats": ("stats", "Show the set's composition: slice sizes against floors, shares, errors."),
+    "label": ("label", "Draw a stratified sample of cases as blank files for a second labeller."),
+    "agreement": ("agreement", "Second-labeller agreement: percent, Cohen's kappa, disagreements."),
+    "scrub": ("scrub", "Redact personal data in case files, comments and layout kept."),
     "split": (
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",
