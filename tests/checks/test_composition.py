@@ -1,0 +1,338 @@
+"""GC501-GC509 (the composition family), from small repositories built in tmp_path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from goldcase.cache import Cache
+from goldcase.config import load_config
+from goldcase.context import Context
+from goldcase.engine import run_checks
+from goldcase.model import Finding
+
+
+def case(
+    case_id: str,
+    *,
+    slice_name: str = "returns",
+    answerable: bool = True,
+    answer: str = "14 days",
+    source: str = "hand-written",
+    tags: tuple[str, ...] = (),
+    extra: str = "",
+) -> str:
+    lines = [f"id: {case_id}", f"question: how long do i have for case {case_id}"]
+    if answerable:
+        lines += [
+            f"expected_answer: {answer}",
+            "support:",
+            "  - doc: returns-policy.md",
+            "    quote: A customer has 14 days from delivery to request a credit",
+        ]
+    else:
+        lines.append("answerable: false")
+    lines += [f"slice: {slice_name}", f"source: {source}"]
+    if source == "synthetic":
+        lines.append("derived_from: dev-001")
+    if tags:
+        lines.append(f"tags: [{', '.join(tags)}]")
+    if extra:
+        lines.append(extra)
+    return "\n".join(lines) + "\n"
+
+
+def healthy(prefix: str = "r", n: int = 20, slice_name: str = "returns") -> dict[str, str]:
+    """n cases: 4 synthetic (1/5), 5 unanswerable (1/4) of which 2 with a false premise."""
+    files = {}
+    for i in range(n):
+        kwargs: dict[str, object] = {"slice_name": slice_name}
+        if i < 5:
+            kwargs["answerable"] = False
+            kwargs["tags"] = ("false_premise",) if i < 2 else ()
+        elif i < 9:
+            kwargs["source"] = "synthetic"
+        files[f"cases/golden/{prefix}{i:02d}.yaml"] = case(f"{prefix}{i:02d}", **kwargs)  # type: ignore[arg-type]
+    return files
+
+
+def findings(root: Path, family: str = "composition") -> list[Finding]:
+    ctx = Context(load_config(root), Cache(None))
+    return run_checks(ctx, [family]).findings
+
+
+def brief(found: list[Finding]) -> list[tuple[str, int, int, str, str]]:
+    return [(f.path, f.line, f.col, f.code, f.severity) for f in found]
+
+
+Repo = Callable[..., Path]
+
+
+def test_a_healthy_slice_passes(make_repo: Repo) -> None:
+    assert findings(make_repo(healthy())) == []
+
+
+def test_gc501_slice_under_its_floor_points_at_the_first_case(make_repo: Repo) -> None:
+    files = healthy()
+    files.update(
+        {
+            "cases/golden/x1.yaml": case("x1", slice_name="refunds", answerable=False),
+            "cases/golden/x2.yaml": case("x2", slice_name="refunds", answerable=False),
+        }
+    )
+    found = findings(make_repo(files))
+    assert brief(found) == [("cases/golden/x1.yaml", 1, 1, "GC501", "warning")]
+    assert found[0].message == (
+        "slice 'refunds' has 2 golden cases; a reported slice needs at least 20: add 18, "
+        "or list it in ambiguous_slices"
+    )
+
+
+def test_gc501_points_at_the_slice_table_and_uses_its_floor(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    (root / "goldcase.toml").write_text(
+        "# config\n[composition]\nslice_floor = 10\n\n[slices.returns]\nfloor = 25\n"
+        "traffic = 0.5\n",
+        encoding="utf-8",
+    )
+    found = findings(root)
+    assert brief(found) == [("goldcase.toml", 5, 1, "GC501", "warning")]
+    assert "has 20 golden cases; a reported slice needs at least 25: add 5" in found[0].message
+
+
+def test_inline_slice_table_and_pyproject_are_found(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    (root / "goldcase.toml").unlink()
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.goldcase.slices]\nreturns = { floor = 21 }\n',
+        encoding="utf-8",
+    )
+    assert brief(findings(root)) == [("pyproject.toml", 5, 1, "GC501", "warning")]
+
+
+def test_ambiguous_slices_are_exempt(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case(
+        "x1", slice_name="unclear", source="synthetic", answerable=False
+    )
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text('ambiguous_slices = ["unclear"]\n', encoding="utf-8")
+    assert findings(root) == []
+
+
+def test_gc502_synthetic_share_over_the_cap(make_repo: Repo) -> None:
+    files = healthy()
+    # one more synthetic case: 5 of 21 is 24%, over 1/5
+    files["cases/golden/r20.yaml"] = case("r20", source="synthetic", answerable=False)
+    found = findings(make_repo(files))
+    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC502", "warning")]
+    assert found[0].message.startswith("slice 'returns' is 5/21 synthetic (24%); at most 20%")
+
+
+def test_gc502_exactly_at_the_cap_passes(make_repo: Repo) -> None:
+    # healthy(): 4 of 20 synthetic, exactly 1/5
+    assert [f for f in findings(make_repo(healthy())) if f.code == "GC502"] == []
+
+
+def test_gc503_and_gc504_point_at_the_composition_table(make_repo: Repo) -> None:
+    files = {f"cases/golden/a{i}.yaml": case(f"a{i}") for i in range(20)}
+    files["cases/golden/u0.yaml"] = case("u0", answerable=False)
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text("\n[composition]\nslice_floor = 5\n", encoding="utf-8")
+    found = findings(root)
+    assert brief(found) == [
+        ("goldcase.toml", 2, 1, "GC503", "warning"),
+        ("goldcase.toml", 2, 1, "GC504", "warning"),
+    ]
+    assert found[0].message.startswith("1 of 21 golden cases (5%) are unanswerable; expected")
+
+
+def test_gc503_floor_from_config(make_repo: Repo) -> None:
+    root = make_repo(healthy())  # 5 of 20 unanswerable: 25%
+    (root / "goldcase.toml").write_text("[composition]\nunanswerable_floor = 0.3\n", "utf-8")
+    assert [f.code for f in findings(root)] == ["GC503"]
+
+
+def test_gc506_traffic_share_but_no_cases(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    (root / "goldcase.toml").write_text(
+        "[slices.returns]\ntraffic = 0.9\n\n[slices.refunds]\ntraffic = 0.1\n", "utf-8"
+    )
+    found = findings(root)
+    assert brief(found) == [("goldcase.toml", 4, 1, "GC506", "warning")]
+    assert found[0].message.startswith("slice 'refunds' is 10% of traffic but has no golden")
+
+
+def test_gc508_expected_answer_too_long(make_repo: Repo) -> None:
+    files = healthy()
+    long = "customers have fourteen days from the date of delivery to ask us for a credit"
+    files["cases/golden/r19.yaml"] = case("r19", answer=long)  # 15 words
+    found = findings(make_repo(files))
+    assert brief(found) == [("cases/golden/r19.yaml", 3, 18, "GC508", "warning")]
+    assert found[0].message.startswith("expected_answer has 15 words; a fact is at most 12")
+
+
+def test_gc508_limit_from_config_and_dev_cases_are_not_checked(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/dev/d1.yaml"] = case("d1", answer="one two three four five six seven")
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text("[composition]\nanswer_max_words = 1\n", "utf-8")
+    found = findings(root)
+    # every answerable golden case says "14 days" (2 words); the dev case is not looked at
+    assert {f.code for f in found} == {"GC508"}
+    assert len(found) == 15
+    assert all(f.path.startswith("cases/golden/") for f in found)
+
+
+def test_severity_overrides_apply(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text('[severity]\nGC501 = "error"\n', "utf-8")
+    assert brief(findings(root)) == [("cases/golden/x1.yaml", 1, 1, "GC501", "error")]
+    (root / "goldcase.toml").write_text('[severity]\nGC501 = "off"\n', "utf-8")
+    assert findings(root) == []
+
+
+# -- GC507 and GC509: labels ------------------------------------------------------------------
+
+
+def label(root: Path, labeller: str, case_id: str, body: str) -> Path:
+    path = root / "labels" / labeller / f"{case_id}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"id: {case_id}\n{body}", encoding="utf-8")
+    return path
+
+
+def test_gc507_disagreement_on_answerable(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    label(root, "lee", "r10", "answerable: false\n")
+    found = findings(root)
+    # r10 has no answerable key (true by default): the finding is at 1:1
+    assert brief(found) == [("cases/golden/r10.yaml", 1, 1, "GC507", "error")]
+    assert found[0].message == (
+        "labeller 'lee' disagrees (answerable: case true, label false; labels/lee/r10.yaml); "
+        "write the rule that decides it in resolution:, or move the case to an ambiguous slice"
+    )
+
+
+def test_gc507_disagreement_on_the_normalised_answer(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    label(root, "lee", "r10", "answerable: true\nexpected_answer: 'The 14 Days.'\n")
+    label(root, "lee", "r11", "answerable: true\nexpected_answer: 30 days\n")
+    found = findings(root)
+    # "The 14 Days." normalises to "14 days": agreement; "30 days" does not
+    assert brief(found) == [("cases/golden/r11.yaml", 3, 1, "GC507", "error")]
+    assert "expected_answer: case '14 days', label '30 days'" in found[0].message
+
+
+def test_gc507_disagreement_on_expect(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/r10.yaml"] = case("r10", extra='expect:\n  contains: ["14"]')
+    root = make_repo(files)
+    label(
+        root,
+        "lee",
+        "r10",
+        "answerable: true\nexpected_answer: 14 days\nexpect:\n  contains: ['14']\n",
+    )
+    label(
+        root, "lee", "r11", "answerable: true\nexpected_answer: 14 days\nexpect:\n  lead: 'yes'\n"
+    )
+    assert brief(findings(root)) == [("cases/golden/r11.yaml", 1, 1, "GC507", "error")]
+
+
+def test_gc507_resolution_or_ambiguous_slice_silences_it(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/r10.yaml"] = case(
+        "r10", extra="resolution: a credit request counts from delivery, not from dispatch"
+    )
+    files["cases/golden/z1.yaml"] = case("z1", slice_name="unclear", answerable=False)
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text('ambiguous_slices = ["unclear"]\n', "utf-8")
+    label(root, "lee", "r10", "answerable: false\n")
+    label(root, "lee", "z1", "answerable: true\nexpected_answer: 14 days\n")
+    assert findings(root) == []
+
+
+def test_pending_labels_are_not_compared(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    label(root, "lee", "r10", "question: x\nanswerable:\nexpected_answer:\nexpect:\n")
+    assert findings(root) == []
+
+
+@pytest.mark.parametrize(
+    ("rel", "text", "expected"),
+    [
+        ("labels/lee/r10.yaml", "id: r10\nanswerable: [\n", (3, 1, "label file: YAML syntax")),
+        ("labels/lee/r10.yaml", "id: r10\nanswerd: true\n", (2, 1, "unknown key 'answerd'")),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: maybe\n",
+            (2, 13, "answerable should be true or false"),
+        ),
+        (
+            "labels/lee/r10.yaml",
+            "id: r11\nanswerable: true\nexpected_answer: x\n",
+            (1, 5, "id 'r11' differs from the file name 'r10'"),
+        ),
+        ("labels/lee/nope.yaml", "id: nope\nanswerable: false\n", (1, 5, "no case has id 'nope'")),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: true\n",
+            (2, 1, "answerable is true but expected_answer is blank"),
+        ),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: false\nexpected_answer: 14 days\n",
+            (3, 1, "expected_answer should be blank when answerable is false"),
+        ),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: true\nexpected_answer: 14\n",
+            (3, 18, "expected_answer should be a short text"),
+        ),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: true\nexpected_answer: x\nexpect:\n  lead: 3\n",
+            (5, 9, "expect.lead"),
+        ),
+        ("labels/lee/r10.yaml", "- a list\n", (1, 1, "should be a mapping")),
+        ("labels/r10.yaml", "id: r10\n", (1, 1, "labels/<labeller>/<id>.yaml")),
+        (
+            "labels/lee/r10.yaml",
+            "id: r10\nanswerable: true\nanswerable: false\n",
+            (3, 1, "duplicate key"),
+        ),
+    ],
+)
+def test_gc509_malformed_label_files(
+    make_repo: Repo, rel: str, text: str, expected: tuple[int, int, str]
+) -> None:
+    root = make_repo(healthy())
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    found = findings(root)
+    assert brief(found) == [(rel, expected[0], expected[1], "GC509", "error")]
+    assert expected[2] in found[0].message
+
+
+def test_gc509_binary_label_file(make_repo: Repo) -> None:
+    root = make_repo(healthy())
+    path = root / "labels" / "lee" / "r10.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"id: r10\n\xff\xfe\n")
+    assert [f.code for f in findings(root)] == ["GC509"]
+
+
+def test_check_command_reports_composition_with_exit_status(make_repo: Repo) -> None:
+    files = healthy()
+    root = make_repo(files)
+    label(root, "lee", "r10", "answerable: false\n")
+    result = run_cli("check", "--repo", root, "--select", "composition")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("cases/golden/r10.yaml:1:1: GC507 labeller 'lee' disagrees")
