@@ -16,6 +16,9 @@ import click
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+    "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),
+    "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
+    "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "stats": ("stats", "Show the set's composition: slice sizes against floors, shares, errors."),
     "label": ("label", "Draw a stratified sample of cases as blank files for a second labeller."),
     "agreement": ("agreement", "Second-labeller agreement: percent, Cohen's kappa, disagreements."),

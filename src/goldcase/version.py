@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from goldcase.config import Config
 from goldcase.errors import GoldcaseError
 
@@ -22,3 +24,43 @@ def read_version(config: Config) -> str | None:
             f"{len(lines)}; write the version on a single line"
         )
     return lines[0]
+
+
+_TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$", re.DOTALL)
+_NUMBERS = re.compile(r"(\d+)")
+
+
+def next_version(version: str) -> str:
+    """The version after ``version``: its trailing number plus one, zero padding kept
+    (``1`` → ``2``, ``2026.3`` → ``2026.4``, ``v009`` → ``v010``)."""
+    match = _TRAILING_NUMBER.match(version)
+    if match is None:
+        raise GoldcaseError(
+            f"golden.version holds {version!r}, which does not end in a number, so goldcase "
+            "cannot bump it; write a version that ends in one (1, 2026.3, v7) and run goldcase lock"
+        )
+    prefix, digits = match.groups()
+    return prefix + str(int(digits) + 1).zfill(len(digits))
+
+
+def version_key(version: str) -> tuple[str | int, ...]:
+    """Sort key that compares the numbers in a version as numbers (``2026.10`` > ``2026.9``)."""
+    parts = _NUMBERS.split(version)
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def highest(*versions: str | None) -> str | None:
+    present = [v for v in versions if v is not None]
+    return max(present, key=version_key) if present else None
+
+
+def parse_version_text(text: str) -> str | None:
+    """The version in a golden.version file's text (None when it holds none)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if len(lines) == 1 else None
+
+
+def write_version(config: Config, version: str) -> None:
+    from goldcase.writer import atomic_write_text
+
+    atomic_write_text(config.version_file, f"{version}\n")

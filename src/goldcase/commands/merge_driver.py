@@ -1,0 +1,53 @@
+"""``goldcase merge-driver %O %A %B %P``: git's merge driver for golden.version and golden.lock.
+
+Enabled by ``.gitattributes`` (``golden.version merge=goldcase``, ``golden.lock merge=goldcase``)
+and ``git config merge.goldcase.driver "goldcase merge-driver %O %A %B %P"``; ``goldcase init``
+writes both, and ``goldcase merge-driver --install`` sets the git config in a fresh clone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import repo_option
+
+
+@click.command("merge-driver")
+@click.argument("base", required=False, type=click.Path(path_type=Path))
+@click.argument("ours", required=False, type=click.Path(path_type=Path))
+@click.argument("theirs", required=False, type=click.Path(path_type=Path))
+@click.argument("name", required=False)
+@click.option(
+    "--install",
+    is_flag=True,
+    help="Set merge.goldcase.driver in this clone's git config instead of merging.",
+)
+@repo_option
+def command(
+    base: Path | None,
+    ours: Path | None,
+    theirs: Path | None,
+    name: str | None,
+    install: bool,
+    repo: Path | None,
+) -> int:
+    """Merge golden.version or golden.lock: git passes the ancestor's, our and their copy and the
+    file's name (%O %A %B %P); the result is written over our copy.
+
+    Exit status: 0 merged, 1 left as a conflict (the reason on stderr), 2 could not run.
+    """
+    from goldcase.errors import GoldcaseError
+
+    if install:
+        from goldcase.scaffold import install_merge_driver
+
+        where = install_merge_driver(repo or Path.cwd())
+        click.echo(f"merge.goldcase.driver set in {where}")
+        return 0
+    if base is None or ours is None or theirs is None:
+        raise GoldcaseError("merge-driver needs %O %A %B [%P] from git; see docs/version.md")
+    from goldcase.merge import run_driver
+
+    return run_driver(base, ours, theirs, name or ours.name)
