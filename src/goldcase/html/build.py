@@ -1,0 +1,71 @@
+"""``goldcase report``: read one or two report JSON files and write the page."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from goldcase.context import Context
+from goldcase.errors import GoldcaseError
+from goldcase.html.page import Composition, PageInput, build_page
+from goldcase.writer import atomic_write_text
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """A report file, parsed and checked against ``schema/report.schema.json``."""
+    from goldcase.schemas import validator
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GoldcaseError(f"{path}: not a report (invalid JSON: {exc}); "
+                            "make one with goldcase score --out") from exc
+    if not isinstance(data, dict):
+        raise GoldcaseError(f"{path}: not a report (expected a JSON object)")
+    errors = sorted(validator("report.schema.json").iter_errors(data), key=lambda e: e.path)
+    if errors:
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
+        raise GoldcaseError(f"{path}: not a goldcase report: {where}: {errors[0].message}")
+    return data
+
+
+def composition_rows(ctx: Context) -> list[Composition]:
+    from goldcase import stats
+
+    rows = stats.compute(ctx)["slices"]
+    return [Composition(r["slice"], r["cases"], r["set_share"] or 0.0, r["traffic_share"])
+            for r in rows]
+
+
+def case_links(ctx: Context, out: Path) -> dict[str, str]:
+    """Case id -> the case file, relative to the page, so the links work where it is saved."""
+    from goldcase.engine import load_case_set
+
+    folder = out.resolve().parent
+    links = {}
+    for case in load_case_set(ctx).parsed:
+        target = ctx.root / case.path
+        links[case.id] = Path(os.path.relpath(target, folder)).as_posix()
+    return links
+
+
+def render(
+    ctx: Context | None, report: Path, out: Path, base: Path | None = None, stats: bool = False
+) -> Path:
+    data = read_report(report)
+    base_data = read_report(base) if base is not None else None
+    if stats and ctx is None:
+        raise GoldcaseError("--stats needs the golden-set repository: run inside it or pass --repo")
+    page = PageInput(
+        report=data,
+        base=base_data,
+        composition=composition_rows(ctx) if stats and ctx is not None else (),
+        links=case_links(ctx, out) if ctx is not None else {},
+        title=f"goldcase report: {report.name}",
+    )
+    atomic_write_text(out, build_page(page))
+    return out
