@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",
     ),
+    "compare": ("compare", "Compare two reports case by case and gate on a drop (exit 1)."),
 }
 
 

@@ -1,0 +1,46 @@
+"""``goldcase compare``: the gate between a BASE report and a HEAD report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import format_option
+from goldcase.scoring.compare_render import FORMATS, render
+
+
+@click.command("compare")
+@click.argument("base", type=click.Path(path_type=Path))
+@click.argument("head", type=click.Path(path_type=Path))
+@format_option(*FORMATS)
+@click.option(
+    "--max-drop",
+    type=float,
+    default=5.0,
+    show_default=True,
+    metavar="POINTS",
+    help="Fail when a slice (not marked ambiguous) drops by more than this many points.",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Fail when overall task success drops with an exact McNemar p at most this.",
+)
+def command(base: Path, head: Path, fmt: str, max_drop: float, alpha: float) -> int:
+    """Compare two reports (from goldcase score --out) case by case, and gate on a drop.
+
+    Both reports are checked against the report schema and their own case digest, and must
+    share golden_version, set_digest, corpus_digest and split (exit 2 otherwise). Exit status:
+    0 the gate passes, 1 it fails, 2 could not run.
+    """
+    from goldcase.scoring.compare import compare
+    from goldcase.scoring.reportfile import load_report
+
+    comparison = compare(
+        load_report(base, str(base)), load_report(head, str(head)), max_drop=max_drop, alpha=alpha
+    )
+    click.echo(render(comparison, fmt), nl=False)
+    return 0 if comparison.passed else 1

@@ -1,0 +1,264 @@
+"""The comparison gate: McNemar and Newcombe by hand, refusals of every kind of mismatch, and
+gating on a slice drop or a significant overall drop, on reports written by goldcase score."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from goldcase.scoring.compare import mcnemar_exact, newcombe_paired, wilson
+
+ANSWERABLE = """\
+id: {id}
+question: how long for a credit on a damaged parcel {id}
+expected_answer: 14 days
+support:
+  - doc: returns-policy.md
+    quote: A customer has 14 days from delivery to request a credit
+slice: returns
+"""
+UNANSWERABLE = "id: {id}\nquestion: who runs billing {id}\nanswerable: false\nslice: billing\n"
+RETURNS = [f"ret-{i:02d}" for i in range(10)]
+BILLING = [f"bil-{i:02d}" for i in range(10)]
+
+
+@pytest.mark.parametrize(
+    ("b", "c", "expected"),
+    [
+        (1, 9, 22 / 1024),  # 2 * (C(10,0) + C(10,1)) / 2^10
+        (9, 1, 22 / 1024),
+        (2, 8, 112 / 1024),  # 2 * (1 + 10 + 45) / 1024
+        (6, 0, 2 / 64),
+        (5, 0, 2 / 32),
+        (5, 5, 1.0),  # twice a tail over one half: capped at 1
+        (0, 0, 1.0),
+    ],
+)
+def test_exact_mcnemar_on_known_tables(b: int, c: int, expected: float) -> None:
+    assert mcnemar_exact(b, c) == pytest.approx(expected, rel=1e-12)
+
+
+def test_wilson_by_hand() -> None:
+    # 10/20: 0.5 +- 1.96 * sqrt(0.0125 + 1.96^2 / 1600) / (1 + 1.96^2 / 20) = 0.5 +- 0.2007
+    low, high = wilson(10, 20)
+    assert (low, high) == (pytest.approx(0.2993, abs=1e-4), pytest.approx(0.7007, abs=1e-4))
+    # 20/20: lower end n / (n + z^2) = 20 / 23.8415
+    assert wilson(20, 20) == (pytest.approx(0.838875, abs=1e-6), 1.0)
+
+
+def test_newcombe_paired_by_hand() -> None:
+    # a = b = c = d = 5: phi is 0 and both rates are 10/20, so the half width is
+    # sqrt(2) * 0.200702 = 0.28383
+    diff, low, high = newcombe_paired(5, 5, 5, 5)
+    assert diff == 0.0
+    assert (low, high) == (pytest.approx(-0.28383, abs=1e-4), pytest.approx(0.28383, abs=1e-4))
+    # every case passes in both: the margins vanish, phi is 0, half width = 1 - 0.838875
+    diff, low, high = newcombe_paired(20, 0, 0, 0)
+    assert (diff, low) == (0.0, pytest.approx(-0.161125, abs=1e-6))
+    assert high == pytest.approx(0.161125, abs=1e-6)
+
+
+def test_newcombe_interval_holds_the_estimate_and_stays_in_range() -> None:
+    for cells in [(3, 0, 7, 10), (0, 12, 0, 8), (8, 1, 1, 10), (0, 0, 20, 0)]:
+        diff, low, high = newcombe_paired(*cells)
+        assert -1.0 <= low <= diff <= high <= 1.0
+
+
+# --- end to end on reports written by goldcase score ---------------------------------------
+
+
+def _results(path: Path, wrong: list[str], answered_billing: tuple[str, ...] = ()) -> Path:
+    lines = []
+    for case_id in RETURNS:
+        answer = "You have 30 days." if case_id in wrong else "You have 14 days."
+        lines.append({"id": case_id, "outcome": "answer", "answer": answer, "confidence": 0.8})
+    for case_id in BILLING:
+        if case_id in answered_billing:
+            lines.append({"id": case_id, "outcome": "answer", "answer": "Sam", "confidence": 0.5})
+        else:
+            lines.append({"id": case_id, "outcome": "abstain"})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def repo(make_repo: Callable[..., Path]) -> Path:
+    files = {f"cases/golden/{i}.yaml": ANSWERABLE.format(id=i) for i in RETURNS}
+    files |= {f"cases/golden/{i}.yaml": UNANSWERABLE.format(id=i) for i in BILLING}
+    files["golden.version"] = "1.0.0\n"
+    files["goldcase.toml"] = "[split]\nseed = 5\n"
+    return make_repo(files)
+
+
+def score(repo: Path, results: Path, name: str, *extra: str) -> Path:
+    out = repo / f"{name}.json"
+    result = run_cli("score", results, "--repo", repo, "--out", out, "--format", "json", *extra)
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def test_identical_runs_pass_with_no_flips(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", []), "head")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 0, result.stderr
+    assert "0 passed->failed, 0 failed->passed; exact McNemar p = 1" in result.stdout
+    assert "task success 20/20 (100.0%) -> 20/20 (100.0%): +0.0 points" in result.stdout
+    assert "gate: pass" in result.stdout
+
+
+def test_a_slice_drop_beyond_max_drop_fails_the_gate(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", ["ret-03", "ret-07"]), "head")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 1
+    assert "slice returns dropped 20.0 points (10/10 -> 8/10; more than 5)" in result.stdout
+    assert "passed->failed: ret-03, ret-07" in result.stdout
+    # 2 discordant pairs, both one way: p = 2 / 4 = 0.5, not significant
+    assert "exact McNemar p = 0.5" in result.stdout
+    assert "task success dropped" not in result.stdout
+    # a looser limit lets the same drop through
+    assert run_cli("compare", base, head, "--max-drop", "20").exit_code == 0
+
+
+def test_an_improvement_never_fails_the_gate(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", ["ret-01", "ret-02"], ("bil-01",)), "base")
+    head = score(repo, _results(repo / "b.jsonl", []), "head")
+    result = run_cli("compare", base, head, "--format", "json")
+    assert result.exit_code == 0
+    payload = json.loads(result.stdout)
+    assert payload["gate"] == "pass"
+    assert payload["failed_to_passed"] == ["bil-01", "ret-01", "ret-02"]
+    assert payload["overall"]["delta_points"] == 15.0  # 17/20 -> 20/20
+    assert payload["slices"]["returns"]["delta_points"] == 20.0
+    assert payload["slices"]["billing"]["delta_points"] == 10.0
+    assert payload["mcnemar_p"] == 0.25  # 0 regressions, 3 improvements: 2 / 8
+
+
+def test_a_significant_overall_drop_fails_the_gate(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    six = score(repo, _results(repo / "b.jsonl", RETURNS[:6]), "six")
+    five = score(repo, _results(repo / "c.jsonl", RETURNS[:5]), "five")
+    # 6 regressions, no improvement: p = 2 / 64 = 0.03125 <= 0.05
+    result = run_cli("compare", base, six, "--max-drop", "100")
+    assert result.exit_code == 1
+    assert (
+        "task success dropped 30.0 points (6 passed->failed, 0 failed->passed; "
+        "McNemar p = 0.0312 <= 0.05)" in result.stdout
+    )
+    # 5 regressions: p = 2 / 32 = 0.0625, over alpha
+    assert run_cli("compare", base, five, "--max-drop", "100").exit_code == 0
+    assert run_cli("compare", base, five, "--max-drop", "100", "--alpha", "0.1").exit_code == 1
+
+
+def test_an_ambiguous_slice_is_reported_but_not_gated(repo: Path) -> None:
+    config = repo / "goldcase.toml"
+    config.write_text('ambiguous_slices = ["returns"]\n[split]\nseed = 5\n', encoding="utf-8")
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", ["ret-03"]), "head")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 0
+    assert "ambiguous: not gated" in result.stdout
+
+
+def test_markdown_fits_a_pull_request_comment(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", ["ret-03"], ("bil-04",)), "head")
+    result = run_cli("compare", base, head, "--format", "markdown")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "### goldcase compare: gate failed"
+    assert "| slice | cases | base | head | change | 95% interval | gate |" in lines
+    assert any(
+        line.startswith("| billing | 10 | 10/10 (100.0%) | 9/10 (90.0%) | -10.0 |")
+        for line in lines
+    )
+    assert "- passed -> failed: `bil-04`, `ret-03`" in lines
+    assert "- failed -> passed: none" in lines
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+
+def test_different_golden_versions_are_refused(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    (repo / "golden.version").write_text("1.1.0\n", encoding="utf-8")
+    head = score(repo, _results(repo / "b.jsonl", []), "head")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 2
+    assert "golden_version differs (base '1.0.0', head '1.1.0')" in result.stderr
+
+
+def test_different_sets_are_refused(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    before = json.loads(base.read_text())["set_digest"]
+    (repo / "cases/golden/bil-99.yaml").write_text(UNANSWERABLE.format(id="bil-99"))
+    head = score(repo, _results(repo / "b.jsonl", []), "head")
+    after = json.loads(head.read_text())["set_digest"]
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 2
+    assert f"set_digest differs (base '{before}', head '{after}')" in result.stderr
+
+
+def test_different_corpora_are_refused(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    with (repo / "corpus/delivery.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nA new paragraph.\n")
+    head = score(repo, _results(repo / "b.jsonl", []), "head")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 2
+    assert "corpus_digest differs (base '" in result.stderr
+
+
+def test_different_splits_and_seeds_are_refused(repo: Path) -> None:
+    golden = score(repo, _results(repo / "a.jsonl", []), "golden")
+    evaluation = score(repo, _results(repo / "a.jsonl", []), "eval", "--split", "eval")
+    result = run_cli("compare", golden, evaluation)
+    assert result.exit_code == 2
+    assert "split differs (base 'golden', head 'eval')" in result.stderr
+
+    (repo / "goldcase.toml").write_text("[split]\nseed = 6\n", encoding="utf-8")
+    reseeded = score(repo, _results(repo / "a.jsonl", []), "reseeded", "--split", "eval")
+    result = run_cli("compare", evaluation, reseeded)
+    assert result.exit_code == 2
+    assert "split_seed differs (base 5, head 6)" in result.stderr
+
+
+def test_a_hand_edited_report_is_refused(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", ["ret-01"]), "head")
+    report = json.loads(head.read_text())
+    report["cases"][0]["passed"] = not report["cases"][0]["passed"]
+    head.write_text(json.dumps(report))
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 2
+    assert f"{head}: cases_digest does not match the report's own case list" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "expected a JSON object (a goldcase report), found list"),
+        ("{}", "not a valid goldcase report: at (top level): 'goldcase_version' is a required"),
+    ],
+)
+def test_a_file_that_is_not_a_report_is_refused(repo: Path, content: str, message: str) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    bad = repo / "bad.json"
+    bad.write_text(content, encoding="utf-8")
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_a_missing_report_and_bad_options(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    assert "no such file" in run_cli("compare", base, repo / "nope.json").stderr
+    result = run_cli("compare", base, base, "--alpha", "1.5")
+    assert result.exit_code == 2
+    assert "--alpha should be between 0 and 1" in result.stderr
