@@ -1,0 +1,67 @@
+"""``goldcase score``: score a results file against the set, with named denominators."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
+from goldcase.scoring.scorer import SPLITS, score, split_warnings
+from goldcase.writer import atomic_write_text
+
+
+@click.command("score")
+@click.argument("results", type=click.Path(path_type=Path, dir_okay=True))
+@repo_option
+@click.option(
+    "--split",
+    type=click.Choice(SPLITS),
+    default="golden",
+    show_default=True,
+    help="Which cases to score: golden, dev, the seeded calibration or eval half of "
+    "golden, or all (golden + dev).",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=None,
+    metavar="T",
+    help="Count answers with confidence under T (or none) as abstentions.",
+)
+@format_option(*FORMATS)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="REPORT.json",
+    help="Also write the JSON report to this file.",
+)
+def command(
+    results: Path,
+    repo: Path | None,
+    split: str,
+    threshold: float | None,
+    fmt: str,
+    out: Path | None,
+) -> int:
+    """Score RESULTS (JSONL, one object per case) against the golden set.
+
+    Every line is validated first; any problem stops the run with exit status 2 and nothing is
+    scored. Exit status: 0 scored, 2 could not score.
+    """
+    ctx = open_context(repo, cache=True)
+    for warning in split_warnings(split, threshold):
+        click.echo(f"warning: {warning}", err=True)
+    report = score(ctx, results, shown=str(results), split=split, threshold=threshold)
+    if out is not None:
+        atomic_write_text(out, render_json(report))
+    if fmt == "json":
+        sys.stdout.write(render_json(report))
+    elif fmt == "markdown":
+        sys.stdout.write(render_markdown(report))
+    else:
+        render_text(report, sys.stdout)
+    return 0

@@ -1,0 +1,177 @@
+"""Counts, rates with named denominators, Wilson intervals, the traffic-weighted rate, and the
+SQuAD answer metrics. Pure functions over graded cases; no I/O.
+
+| name | numerator / denominator |
+|---|---|
+| task_success | success / total |
+| answer_coverage | answered / total |
+| answered_accuracy | correct_answers / answered |
+| slice rate | success in the slice / total in the slice |
+
+A rate whose denominator is 0 is ``None`` (null in JSON), never 0. Errors and missing results
+stay in every denominator.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from goldcase.config import Config
+from goldcase.scoring.outcomes import Graded
+from goldcase.text import normalise_answer
+
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+
+Interval = tuple[float, float]
+
+
+def rate(numerator: int, denominator: int) -> float | None:
+    return None if denominator == 0 else numerator / denominator
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> Interval | None:
+    """The Wilson score interval for a binomial proportion (None when n is 0)."""
+    if n == 0:
+        return None
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    total: int = 0
+    success: int = 0
+    answered: int = 0
+    correct_answers: int = 0
+    errors: int = 0
+    missing: int = 0
+
+    def rates(self) -> dict[str, float | None]:
+        return {
+            "task_success": rate(self.success, self.total),
+            "answer_coverage": rate(self.answered, self.total),
+            "answered_accuracy": rate(self.correct_answers, self.answered),
+        }
+
+    def intervals(self) -> dict[str, Interval | None]:
+        return {
+            "task_success": wilson(self.success, self.total),
+            "answer_coverage": wilson(self.answered, self.total),
+            "answered_accuracy": wilson(self.correct_answers, self.answered),
+        }
+
+
+def count(graded: Iterable[Graded]) -> Counts:
+    total = success = answered = correct = errors = missing = 0
+    for g in graded:
+        total += 1
+        success += g.passed
+        if g.outcome == "answer":
+            answered += 1
+            correct += g.passed
+        elif g.outcome == "error":
+            errors += 1
+        elif g.outcome == "missing":
+            missing += 1
+    return Counts(total, success, answered, correct, errors, missing)
+
+
+@dataclass(frozen=True, slots=True)
+class SliceStats:
+    total: int
+    success: int
+    traffic: float | None
+    floor: int
+    ambiguous: bool
+
+    @property
+    def rate(self) -> float | None:
+        return rate(self.success, self.total)
+
+    def as_dict(self) -> dict[str, object]:
+        interval = wilson(self.success, self.total)
+        return {
+            "total": self.total,
+            "success": self.success,
+            "rate": self.rate,
+            "interval": None if interval is None else list(interval),
+            "traffic": self.traffic,
+            "floor": self.floor,
+            "ambiguous": self.ambiguous,
+        }
+
+
+def slice_stats(graded: Iterable[Graded], config: Config) -> dict[str, SliceStats]:
+    """Per slice (sorted by name): total, success, and what the config says about it."""
+    totals: Counter[str] = Counter()
+    successes: Counter[str] = Counter()
+    for g in graded:
+        totals[g.slice] += 1
+        successes[g.slice] += g.passed
+    out: dict[str, SliceStats] = {}
+    for name in sorted(totals):
+        own = config.slices.get(name)
+        out[name] = SliceStats(
+            total=totals[name],
+            success=successes[name],
+            traffic=None if own is None else own.traffic,
+            floor=config.slice_floor(name),
+            ambiguous=name in config.ambiguous_slices,
+        )
+    return out
+
+
+def weighted_task_success(slices: Mapping[str, SliceStats]) -> float | None:
+    """Σ traffic × rate / Σ traffic over the slices that have a traffic share, are not
+    ambiguous and have at least one case; None when there is no such slice."""
+    weight = weighted = 0.0
+    for stats in slices.values():
+        rate_ = stats.rate
+        if stats.traffic is None or stats.ambiguous or rate_ is None:
+            continue
+        weight += stats.traffic
+        weighted += stats.traffic * rate_
+    return None if weight == 0 else weighted / weight
+
+
+def exact_match(prediction: str, truth: str) -> float:
+    return float(normalise_answer(prediction) == normalise_answer(truth))
+
+
+def token_f1(prediction: str, truth: str) -> float:
+    """SQuAD's token F1 on normalised answers."""
+    predicted = normalise_answer(prediction).split()
+    expected = normalise_answer(truth).split()
+    if not predicted or not expected:
+        return float(predicted == expected)
+    common = sum((Counter(predicted) & Counter(expected)).values())
+    if common == 0:
+        return 0.0
+    precision = common / len(predicted)
+    recall = common / len(expected)
+    return 2 * precision * recall / (precision + recall)
+
+
+def answer_metrics(graded: Sequence[Graded]) -> tuple[float | None, float | None, int]:
+    """Mean exact match, mean token F1 and their denominator: answered answerable cases with
+    a free-text answer."""
+    em = f1 = 0.0
+    n = 0
+    for g in graded:
+        if g.outcome != "answer" or not g.answerable or g.answer is None:
+            continue
+        if g.expected_answer is None:
+            continue
+        n += 1
+        em += exact_match(g.answer, g.expected_answer)
+        f1 += token_f1(g.answer, g.expected_answer)
+    if n == 0:
+        return None, None, 0
+    return em / n, f1 / n, n

@@ -1,0 +1,111 @@
+"""The pass rule: one case and its result (or none) become one graded outcome.
+
+A case passes when it expects an abstention (``answerable: false``) and the outcome is
+``abstain``, or when it expects an answer and the outcome is an answer that meets every check
+the case declares (see ``goldcase.scoring.expect``). A failing case names what failed:
+
+| name | meaning |
+|---|---|
+| missing | no result line for the case |
+| error | the system reported an error |
+| abstained | the case expects an answer and the system abstained |
+| answered | the case expects an abstention and the system answered |
+| fact, scope, lead, contains, not_contains, cites, cites_id | the answer failed that check |
+| expected_answer | no check declared, and the answer lacks the expected answer |
+
+With a threshold, an answer whose confidence is under it (or that gives no confidence) counts
+as an abstention. A case with several trials is graded on its worst trial until repeated
+trials are reported on their own: it passes only when every trial passes, and the trial shown
+is the first failing one (or the first one when all pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from goldcase.model import Case
+from goldcase.scoring.expect import failed_checks
+from goldcase.scoring.results import Result
+
+MISSING = "missing"
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """One case, scored."""
+
+    case_id: str
+    slice: str
+    answerable: bool
+    outcome: str  # answer | abstain | error | missing (after the threshold)
+    passed: bool
+    failed: tuple[str, ...]
+    confidence: float | None
+    answer: str | None  # the free-text answer, when the outcome is an answer
+    expected_answer: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "id": self.case_id,
+            "slice": self.slice,
+            "answerable": self.answerable,
+            "outcome": self.outcome,
+            "passed": self.passed,
+            "failed_checks": list(self.failed),
+            "confidence": self.confidence,
+        }
+
+
+def effective_outcome(result: Result | None, threshold: float | None) -> str:
+    if result is None:
+        return MISSING
+    outcome = result.outcome
+    if outcome == "answer" and threshold is not None:
+        confidence = result.confidence
+        if confidence is None or confidence < threshold:
+            return "abstain"
+    return outcome
+
+
+def _failures(case: Case, result: Result | None, outcome: str) -> list[str]:
+    if outcome in (MISSING, "error"):
+        return [outcome]
+    if not case.answerable:
+        return [] if outcome == "abstain" else ["answered"]
+    if outcome == "abstain":
+        return ["abstained"]
+    assert result is not None
+    return failed_checks(case.expect, case.expected_answer, result.data)
+
+
+def grade_one(case: Case, result: Result | None, threshold: float | None = None) -> Graded:
+    outcome = effective_outcome(result, threshold)
+    failed = _failures(case, result, outcome)
+    answer = result.answer if result is not None and outcome == "answer" else None
+    return Graded(
+        case_id=case.id,
+        slice=case.slice,
+        answerable=case.answerable,
+        outcome=outcome,
+        passed=not failed,
+        failed=tuple(failed),
+        confidence=None if result is None else result.confidence,
+        answer=answer,
+        expected_answer=case.expected_answer,
+    )
+
+
+def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
+    """Grade a case on its result lines (none: missing; several: the worst trial)."""
+    if not trials:
+        return grade_one(case, None, threshold)
+    ordered = sorted(trials, key=lambda r: r.trial or 0) if len(trials) > 1 else trials
+    first: Graded | None = None
+    for result in ordered:
+        graded = grade_one(case, result, threshold)
+        if not graded.passed:
+            return graded
+        first = first or graded
+    assert first is not None
+    return first

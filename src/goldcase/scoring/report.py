@@ -1,0 +1,332 @@
+"""The report: built as a dict that follows ``schema/report.schema.json``, rendered as JSON,
+as text (rich tables; plain when not a terminal) or as Markdown for a pull-request comment.
+
+``cases_digest`` pins the per-case list, so a report whose numbers were edited by hand can be
+told from one goldcase wrote: recompute it and compare.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from goldcase import __version__
+from goldcase.digest import set_digest
+from goldcase.scoring.metrics import (
+    answer_metrics,
+    count,
+    slice_stats,
+    weighted_task_success,
+)
+from goldcase.version import read_version
+
+if TYPE_CHECKING:
+    from goldcase.context import Context
+    from goldcase.model import CaseSet
+    from goldcase.scoring.outcomes import Graded
+    from goldcase.scoring.scorer import Selection
+
+FORMATS = ("text", "json", "markdown")
+SHOWN_FAILURES = 50  # failing cases listed in text and Markdown; JSON lists every case
+
+
+def canonical_json(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def cases_digest(cases: list[dict[str, Any]]) -> str:
+    """sha256 of the canonical JSON of a report's ``cases`` list."""
+    return hashlib.sha256(canonical_json(cases)).hexdigest()
+
+
+def build_report(
+    ctx: Context,
+    case_set: CaseSet,
+    selection: Selection,
+    graded: Sequence[Graded],
+    *,
+    threshold: float | None,
+    results_file: str,
+    raw: bytes,
+    result_lines: int,
+    outside_split: int,
+) -> dict[str, Any]:
+    counts = count(graded)
+    slices = slice_stats(graded, ctx.config)
+    em, f1, free_text = answer_metrics(graded)
+    intervals = counts.intervals()
+    cases = [g.as_dict() for g in graded]
+    return {
+        "goldcase_version": __version__,
+        "golden_version": read_version(ctx.config),
+        "set_digest": set_digest(case_set.golden),
+        "corpus_digest": ctx.corpus.digest,
+        "split": selection.name,
+        "split_seed": selection.seed,
+        "split_fraction": selection.fraction,
+        "threshold": threshold,
+        "results_file": results_file,
+        "results_digest": hashlib.sha256(raw).hexdigest(),
+        "result_lines": result_lines,
+        "outside_split": outside_split,
+        "total": counts.total,
+        "success": counts.success,
+        "answered": counts.answered,
+        "correct_answers": counts.correct_answers,
+        "errors": counts.errors,
+        "missing": counts.missing,
+        **counts.rates(),
+        "intervals": {k: None if v is None else list(v) for k, v in intervals.items()},
+        "free_text_answers": free_text,
+        "exact_match": em,
+        "token_f1": f1,
+        "weighted_task_success": weighted_task_success(slices),
+        "slices": {name: stats.as_dict() for name, stats in slices.items()},
+        "cases": cases,
+        "cases_digest": cases_digest(cases),
+    }
+
+
+def render_json(report: Mapping[str, Any]) -> str:
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- shared wording -----------------------------------------------------------------------------
+
+
+def pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def span(interval: Sequence[float] | None) -> str:
+    return "" if interval is None else f"{pct(interval[0])} – {pct(interval[1])}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def headline_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(metric, value, numerator / denominator, 95% interval) for the headline table."""
+    intervals = report["intervals"]
+    total, answered = report["total"], report["answered"]
+    rows = [
+        (
+            "task success",
+            pct(report["task_success"]),
+            f"{report['success']} passed / {_plural(total, 'case')}",
+            span(intervals["task_success"]),
+        ),
+        (
+            "answer coverage",
+            pct(report["answer_coverage"]),
+            f"{answered} answered / {_plural(total, 'case')}",
+            span(intervals["answer_coverage"]),
+        ),
+        (
+            "answered accuracy",
+            pct(report["answered_accuracy"]),
+            f"{report['correct_answers']} correct / {_plural(answered, 'answer')}",
+            span(intervals["answered_accuracy"]),
+        ),
+    ]
+    n = report["free_text_answers"]
+    rows.append(
+        (
+            "exact match",
+            pct(report["exact_match"]),
+            f"mean over {_plural(n, 'free-text answer')}",
+            "",
+        )
+    )
+    rows.append(
+        ("token F1", pct(report["token_f1"]), f"mean over {_plural(n, 'free-text answer')}", "")
+    )
+    weighted = report["weighted_task_success"]
+    rows.append(
+        (
+            "weighted task success",
+            pct(weighted),
+            "no traffic shares configured"
+            if weighted is None
+            else "slice rates weighted by traffic share",
+            "",
+        )
+    )
+    return rows
+
+
+def slice_note(stats: Mapping[str, Any]) -> str:
+    notes = []
+    if stats["ambiguous"]:
+        notes.append("ambiguous: not in the weighted rate")
+    if stats["total"] < stats["floor"]:
+        notes.append(f"under its floor of {stats['floor']}")
+    return "; ".join(notes)
+
+
+def slice_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
+    """(slice, passed / total, rate, interval, traffic, note) per slice."""
+    rows = []
+    for name, stats in report["slices"].items():
+        traffic = "" if stats["traffic"] is None else pct(stats["traffic"])
+        rows.append(
+            (
+                name,
+                f"{stats['success']} / {stats['total']}",
+                pct(stats["rate"]),
+                span(stats["interval"]),
+                traffic,
+                slice_note(stats),
+            )
+        )
+    return rows
+
+
+def failing(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [case for case in report["cases"] if not case["passed"]]
+
+
+def stamp(report: Mapping[str, Any]) -> str:
+    version = report["golden_version"] or "unversioned"
+    parts = [f"split {report['split']}"]
+    if report["split_seed"] is not None:
+        parts.append(f"seed {report['split_seed']}")
+    if report["threshold"] is not None:
+        parts.append(f"threshold {report['threshold']:g}")
+    parts += [
+        f"set {version} ({report['set_digest'][:12]})",
+        f"corpus {report['corpus_digest'][:12]}",
+    ]
+    return ", ".join(parts)
+
+
+def counts_line(report: Mapping[str, Any]) -> str:
+    line = (
+        f"{_plural(report['total'], 'case')}: {report['success']} passed, "
+        f"{report['answered']} answered ({report['correct_answers']} correct), "
+        f"{_plural(report['errors'], 'error')}, {report['missing']} missing"
+    )
+    if report["outside_split"]:
+        line += (
+            f"; {_plural(report['outside_split'], 'result line')} for cases outside the "
+            "split not scored"
+        )
+    return line
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILURES) -> None:
+    """Rich tables; no colour or control codes when ``out`` is not a terminal."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    tty = _is_tty(out)
+    buffer = out if tty else io.StringIO()
+    console = Console(file=buffer, highlight=False, soft_wrap=False, width=None if tty else 110)
+    console.print(f"goldcase score: {report['results_file']}", markup=False)
+    console.print(stamp(report), markup=False)
+    console.print(counts_line(report), markup=False)
+    table = Table("metric", "value", "of", "95% interval", box=box.SIMPLE_HEAD)
+    for row in headline_rows(report):
+        table.add_row(*row)
+    console.print(table)
+    slices = Table(
+        "slice",
+        "passed",
+        "rate",
+        "95% interval",
+        "traffic",
+        "note",
+        box=box.SIMPLE_HEAD,
+        title="slices",
+    )
+    for srow in slice_rows(report):
+        slices.add_row(*srow)
+    if report["slices"]:
+        console.print(slices)
+    _failing_table(console, report, limit)
+    if isinstance(buffer, io.StringIO):  # a file or a pipe: plain lines, no padding
+        out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
+
+
+def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
+    from rich import box
+    from rich.table import Table
+
+    cases = failing(report)
+    if not cases:
+        console.print("no failing cases", markup=False)
+        return
+    table = Table(
+        "case",
+        "slice",
+        "outcome",
+        "failed checks",
+        box=box.SIMPLE_HEAD,
+        title=f"failing cases ({len(cases)})",
+    )
+    for case in cases[:limit]:
+        table.add_row(case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
+    console.print(table)
+    if len(cases) > limit:
+        console.print(
+            f"… and {len(cases) - limit} more; --format json lists every case", markup=False
+        )
+
+
+def _is_tty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --- Markdown -----------------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    head = list(header)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
+    lines = [
+        f"### goldcase score: task success {pct(report['task_success'])} "
+        f"({report['success']} / {report['total']})",
+        "",
+        f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
+        "",
+        *_md_table(("metric", "value", "of", "95% interval"), headline_rows(report)),
+    ]
+    if report["slices"]:
+        lines += [
+            "",
+            *_md_table(
+                ("slice", "passed", "rate", "95% interval", "traffic", "note"), slice_rows(report)
+            ),
+        ]
+    cases = failing(report)
+    if cases:
+        lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
+        rows = [
+            (f"`{c['id']}`", c["slice"], c["outcome"], ", ".join(c["failed_checks"]))
+            for c in cases[:limit]
+        ]
+        lines += _md_table(("case", "slice", "outcome", "failed checks"), rows)
+        if len(cases) > limit:
+            lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
+        lines += ["", "</details>"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,177 @@
+"""Score one results file against the set: validate everything first, then grade and count.
+
+Nothing is scored unless every input is sound: the case files load, no two cases share an id,
+and every result line is valid JSON matching the schema, names a known case, and is the only
+line for its case (or for its (case, trial)). Every problem found is listed at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from goldcase.context import Context
+from goldcase.engine import load_case_set
+from goldcase.errors import GoldcaseError
+from goldcase.model import Case, CaseSet
+from goldcase.scoring.outcomes import Graded, grade
+from goldcase.scoring.report import build_report
+from goldcase.scoring.results import InvalidInput, Problem, Result, parse_results, read_raw
+
+SPLITS = ("golden", "dev", "calibration", "eval", "all")
+WARN_FITTED = (
+    "a threshold fitted on part of the set is being scored against it; "
+    "score the eval split for a number that can decide anything"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The cases a split scores, and how the split was drawn (seeded splits only)."""
+
+    name: str
+    cases: list[Case]
+    seed: int | None = None
+    fraction: float | None = None
+
+
+def check_threshold(threshold: float | None) -> None:
+    if threshold is not None and (math.isnan(threshold) or not 0 <= threshold <= 1):
+        raise GoldcaseError(f"--threshold {threshold}: expected a confidence from 0 to 1")
+
+
+def split_warnings(split: str, threshold: float | None) -> list[str]:
+    """Warnings a score on this split deserves before anyone reads its numbers."""
+    if split == "all" or (split == "golden" and threshold is not None):
+        return [WARN_FITTED]
+    return []
+
+
+def select(ctx: Context, case_set: CaseSet, split: str) -> Selection:
+    if split == "golden":
+        return Selection(split, case_set.golden)
+    if split == "dev":
+        return Selection(split, case_set.dev)
+    if split == "all":
+        return Selection(split, case_set.golden + case_set.dev)
+    if split in ("calibration", "eval"):
+        return _seeded(ctx, case_set, split)
+    raise GoldcaseError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+
+
+def _seeded(ctx: Context, case_set: CaseSet, split: str) -> Selection:
+    try:
+        from goldcase.scoring.split import assign_split
+    except ImportError:  # pragma: no cover - only before the split module exists
+        raise GoldcaseError(
+            f"--split {split} needs goldcase.scoring.split, which this "
+            "installation lacks; score --split golden instead"
+        ) from None
+    seed, fraction = ctx.config.split.seed, ctx.config.split.fraction
+    assignment = assign_split(case_set.golden, seed, fraction)
+    chosen = [case for case in case_set.golden if assignment.get(case.id) == split]
+    return Selection(split, chosen, seed, fraction)
+
+
+def case_problems(ctx: Context, case_set: CaseSet) -> Iterator[Problem]:
+    """Case files that failed to load, and ids used by two files."""
+    first: dict[str, str] = {}
+    for case_file in case_set.files:
+        for finding in case_file.findings:
+            if finding.severity == "error":
+                yield Problem(
+                    case_file.path,
+                    finding.line,
+                    f"{finding.code} {finding.message}; fix the case file before "
+                    "scoring (goldcase check lists every problem)",
+                )
+        data = case_file.data
+        case_id = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(case_id, str):
+            continue
+        if case_id in first:
+            yield Problem(
+                case_file.path,
+                _id_line(ctx, case_file.path),
+                f"case id {case_id!r} is also used by {first[case_id]}; ids are "
+                "unique across cases/, rename one",
+            )
+        else:
+            first[case_id] = case_file.path
+
+
+def _id_line(ctx: Context, rel: str) -> int:
+    try:
+        lines = ctx.read_bytes(rel).split(b"\n")
+    except OSError:
+        return 1
+    return next((n for n, line in enumerate(lines, 1) if line.startswith(b"id:")), 1)
+
+
+def group_results(
+    results: Sequence[Result], known: set[str], name: str
+) -> tuple[dict[str, list[Result]], list[Problem]]:
+    by_id: dict[str, list[Result]] = {}
+    problems: list[Problem] = []
+    for result in results:
+        case_id = result.id
+        if case_id not in known:
+            problems.append(
+                Problem(
+                    name,
+                    result.line,
+                    f"unknown case id {case_id!r}; no case under cases/ has it "
+                    "(was the run made on another set, or the case renamed?)",
+                )
+            )
+            continue
+        by_id.setdefault(case_id, []).append(result)
+    return by_id, problems
+
+
+def score(
+    ctx: Context,
+    results_path: Path,
+    *,
+    shown: str | None = None,
+    split: str = "golden",
+    threshold: float | None = None,
+) -> dict[str, Any]:
+    """Validate, grade and count: the report as a dict (see ``schema/report.schema.json``)."""
+    check_threshold(threshold)
+    if split not in SPLITS:
+        raise GoldcaseError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+    name = shown if shown is not None else str(results_path)
+    raw = read_raw(results_path, name)
+    case_set = load_case_set(ctx)
+    problems = list(case_problems(ctx, case_set))
+    results, line_problems = parse_results(raw, name)
+    by_id, unknown = group_results(results, {c.id for c in case_set.cases}, name)
+    problems.extend(sorted(line_problems + unknown, key=lambda p: p.line))
+    if problems:
+        raise InvalidInput(problems)
+    selection = select(ctx, case_set, split)
+    graded = _grade_all(selection.cases, by_id, threshold)
+    inside = {case.id for case in selection.cases}
+    outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
+    return build_report(
+        ctx,
+        case_set,
+        selection,
+        graded,
+        threshold=threshold,
+        results_file=name,
+        raw=raw,
+        result_lines=len(results),
+        outside_split=outside,
+    )
+
+
+def _grade_all(
+    cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None
+) -> list[Graded]:
+    ordered = sorted(cases, key=lambda c: c.id)
+    return [grade(case, by_id.get(case.id, ()), threshold) for case in ordered]
