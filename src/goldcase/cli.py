@@ -16,6 +16,7 @@ import click
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+    "score": ("score", "Score a run's results against the set, every rate with its denominator."),
     "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),
     "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
     "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
