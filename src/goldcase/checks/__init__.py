@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, str] = {
     "schema": "goldcase.checks.schema",
     "support": "goldcase.checks.support",
+    "leakage": "goldcase.checks.leakage",
     "version": "goldcase.checks.version",
     "composition": "goldcase.checks.composition",
     "privacy": "goldcase.checks.privacy",

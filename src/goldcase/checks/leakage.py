@@ -1,0 +1,308 @@
+"""GC3xx: the golden set has not leaked into the dev set, the prompts, or itself.
+
+Questions are compared after ``goldcase.text.normalise_input`` (Unicode NFKC, case-folded,
+apostrophes and invisible characters dropped, other punctuation and symbols read as spaces,
+white space folded), so a copy that differs in case, spacing, punctuation or Unicode form is
+still the same question. Few-shot examples are read from the files matched by
+``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.prompts`` for what counts as an
+example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
+normalised question's sha256, never the other file's text. A pair is reported at both ends, so
+a hook run on either file sees it.
+
+Passes (a dev case and a golden case ask different things)::
+
+    # cases/golden/ret-014.yaml                # cases/dev/dev-031.yaml
+    question: How long do I have to return it?  question: Can I return a sale item?
+
+Fails (``GC301 question equals the question of dev case dev-031 (normalised sha256
+5c1e…)``)::
+
+    # cases/golden/ret-014.yaml                # cases/dev/dev-031.yaml
+    question: How long do I have to return it?  question: how long do i have to return it
+
+| code | severity | what |
+|---|---|---|
+| GC301 | error | a golden question equals a dev case's question or a few-shot example |
+| GC302 | error | a golden question appears inside a prompt file (file and line) |
+| GC303 | warning | near-duplicate questions: golden against dev, few-shot and golden |
+| GC304 | error | two golden cases ask the same normalised question |
+| GC305 | error | a synthetic case derived from a golden case, from an unknown id, or from nothing |
+| GC306 | error | a prompt file cannot be read as text or does not parse as YAML / JSON |
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from goldcase.loader import Locator
+from goldcase.model import Case, Finding, Severity
+from goldcase.neardup import NearConfig, near_pairs
+from goldcase.prompts import ScannedPrompt, load_prompts
+from goldcase.text import normalise_input
+from goldcase.textmatch import PhraseIndex
+
+if TYPE_CHECKING:
+    from goldcase.context import Context
+    from goldcase.model import CaseSet
+
+NAME = "leakage"
+CODES: Mapping[str, tuple[Severity, str]] = {
+    "GC301": ("error", "golden question equals a dev question or a few-shot example"),
+    "GC302": ("error", "golden question inside a prompt file"),
+    "GC303": ("warning", "near-duplicate questions"),
+    "GC304": ("error", "two golden cases with the same question"),
+    "GC305": ("error", "synthetic case not derived from a dev case"),
+    "GC306": ("error", "prompt file cannot be read or parsed"),
+}
+MIN_SUBSTRING_WORDS = 4  # shorter golden questions are not searched inside prompt text
+MAX_LINE_WORDS = 64  # a longer line of a text prompt is prose, not an example
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """One end of a pair: a case, or a line of a prompt file."""
+
+    path: str
+    line: int
+    case: Case | None = None
+    noun: str = "few-shot example"  # what a prompt-file end is
+
+    def name(self) -> str:
+        if self.case is None:
+            return f"{self.path}:{self.line}"
+        return f"{self.case.split} case {self.case.id}"
+
+
+def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    from goldcase.engine import code_salt
+
+    prompts = load_prompts(ctx.root, ctx.config.leakage.fewshot, ctx.cache, code_salt())
+    places = _Places(ctx)
+    golden = case_set.golden
+    yield from _unreadable(prompts)
+    yield from _duplicates(golden, places)
+    leaked: set[tuple[str, str]] = set()
+    for case, other, normalised in _exact(golden, case_set.dev, prompts):
+        leaked.add((other.path, case.id))
+        yield from _pair(places, "GC301", End(case.path, 1, case), other, normalised, None)
+    yield from _inside(golden, prompts, places, leaked)
+    yield from _near(golden, case_set.dev, prompts, ctx, places, leaked)
+    yield from _derived(case_set, places)
+
+
+class _Places:
+    """Line and column of a case's keys, read only for a case that has a finding."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._locators: dict[str, Locator] = {}
+
+    def at(self, case: Case, key: str) -> tuple[int, int]:
+        locator = self._locators.get(case.path)
+        if locator is None:
+            try:
+                locator = Locator(self._ctx.read_bytes(case.path))
+            except OSError:
+                return 1, 1
+            self._locators[case.path] = locator
+        return locator.value([key])
+
+    def finding(self, end: End, code: str, message: str, key: str = "question") -> Finding:
+        line, col = self.at(end.case, key) if end.case is not None else (end.line, 1)
+        return Finding(end.path, line, col, code, CODES[code][0], message)
+
+
+def fingerprint(normalised: str) -> str:
+    """The prefix of the normalised question's sha256 that findings show instead of text."""
+    return hashlib.sha256(normalised.encode()).hexdigest()[:12]
+
+
+def _unreadable(prompts: list[ScannedPrompt]) -> Iterator[Finding]:
+    for prompt in prompts:
+        if prompt.file.problem is not None:
+            line, col, message = prompt.file.problem
+            yield Finding(prompt.file.path, line, col, "GC306", "error", message)
+
+
+def _duplicates(golden: list[Case], places: _Places) -> Iterator[Finding]:
+    """GC304 on every golden case whose normalised question another golden case shares."""
+    groups: dict[str, list[Case]] = {}
+    for case in golden:
+        groups.setdefault(normalise_input(case.question), []).append(case)
+    for normalised, cases in groups.items():
+        for case in cases if len(cases) > 1 else ():
+            others = ", ".join(c.id for c in cases if c is not case)
+            yield places.finding(
+                End(case.path, 1, case),
+                "GC304",
+                f"question equals the question of golden case {others} after normalisation "
+                f"(sha256 {fingerprint(normalised)}); keep one: duplicates count twice in "
+                "every rate",
+            )
+
+
+def _exact(
+    golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt]
+) -> Iterator[tuple[Case, End, str]]:
+    """GC301: (golden case, the dev case or few-shot example equal to it, normalised)."""
+    by_text: dict[str, list[Case]] = {}
+    for case in golden:
+        by_text.setdefault(normalise_input(case.question), []).append(case)
+    others: list[tuple[str, End]] = [(normalise_input(c.question), End(c.path, 1, c)) for c in dev]
+    for prompt in prompts:
+        for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
+            others.append((normalised, End(prompt.file.path, example.line)))
+    for normalised, other in others:
+        for case in by_text.get(normalised, ()):
+            yield case, other, normalised
+
+
+def _pair(
+    places: _Places, code: str, gold: End, other: End, normalised: str, score: float | None
+) -> Iterator[Finding]:
+    assert gold.case is not None
+    digest = fingerprint(normalised)
+    how = f"sha256 {digest}" if score is None else f"word Jaccard {score:.2f}"
+    if code == "GC303":
+        verb = "is a near-duplicate of"
+    elif other.case is None:
+        verb = "equals a few-shot example at"
+    else:
+        verb = "equals the question of"
+    fix = _FIXES[code if other.case is None or code == "GC303" else "GC301-dev"]
+    yield places.finding(gold, code, f"question {verb} {other.name()} ({how}); {fix}")
+    back = other.noun if other.case is None else "question"
+    back_verb = "is a near-duplicate of" if code == "GC303" else "equals"
+    yield places.finding(
+        other, code, f"{back} {back_verb} the question of golden case {gold.case.id} ({how}); {fix}"
+    )
+
+
+_FIXES = {
+    "GC301": "take few-shot examples from the dev set only",
+    "GC301-dev": "a question is in the golden set or the dev set, never both",
+    "GC303": "a reworded golden question is the golden question: reword it further, or move "
+    "one of the two",
+}
+
+
+def _inside(
+    golden: list[Case],
+    prompts: list[ScannedPrompt],
+    places: _Places,
+    leaked: set[tuple[str, str]],
+) -> Iterator[Finding]:
+    """GC302: a golden question (4 words or more) inside a prompt file's text."""
+    index = PhraseIndex(
+        (normalised, case)
+        for case in golden
+        if len((normalised := normalise_input(case.question)).split()) >= MIN_SUBSTRING_WORDS
+    )
+    for prompt in prompts:
+        seen: set[tuple[str, int]] = set()
+        for start, _end, cases in index.find(prompt.text.text):
+            line = prompt.text.line_of(start)
+            for case in cases:
+                if (prompt.file.path, case.id) in leaked or (case.id, line) in seen:
+                    continue
+                seen.add((case.id, line))
+                leaked.add((prompt.file.path, case.id))
+                yield from _inside_pair(places, case, End(prompt.file.path, line))
+
+
+def _inside_pair(places: _Places, case: Case, where: End) -> Iterator[Finding]:
+    digest = fingerprint(normalise_input(case.question))
+    fix = "prompts must not carry golden questions; use a dev case instead"
+    yield places.finding(
+        End(case.path, 1, case),
+        "GC302",
+        f"question appears inside {where.name()} (sha256 {digest}); {fix}",
+    )
+    yield places.finding(
+        where, "GC302", f"holds the question of golden case {case.id} (sha256 {digest}); {fix}"
+    )
+
+
+def _near(
+    golden: list[Case],
+    dev: list[Case],
+    prompts: list[ScannedPrompt],
+    ctx: Context,
+    places: _Places,
+    leaked: set[tuple[str, str]],
+) -> Iterator[Finding]:
+    """GC303: pairs whose word-shingle Jaccard reaches the threshold, golden in each pair;
+    a prompt file already reported for that golden case (GC301, GC302) is not repeated."""
+    owners: dict[str, list[End]] = {}
+    for case in (*golden, *dev):
+        owners.setdefault(normalise_input(case.question), []).append(End(case.path, 1, case))
+    for prompt in prompts:
+        for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
+            owners.setdefault(normalised, []).append(End(prompt.file.path, example.line))
+        if not prompt.file.examples:
+            for normalised, line in _text_lines(prompt):
+                owners.setdefault(normalised, []).append(End(prompt.file.path, line, None, "line"))
+    texts = [t for t in owners if t]
+    focus = [any(e.case is not None and e.case.split == "golden" for e in owners[t]) for t in texts]
+    cfg = ctx.config.leakage
+    near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
+    for i, j, score in near_pairs(texts, focus, near, ctx.cache):
+        for ours, theirs in ((texts[i], texts[j]), (texts[j], texts[i])):
+            yield from _near_ends(places, owners[ours], owners[theirs], ours, score, leaked)
+
+
+def _near_ends(
+    places: _Places,
+    ours: list[End],
+    theirs: list[End],
+    normalised: str,
+    score: float,
+    leaked: set[tuple[str, str]],
+) -> Iterator[Finding]:
+    """Findings for each golden case in ``ours`` against every end in ``theirs``; a golden
+    pair yields from both sides, so only the golden side with the smaller id speaks."""
+    for gold in ours:
+        if gold.case is None or gold.case.split != "golden":
+            continue
+        for other in theirs:
+            if other.case is None and (other.path, gold.case.id) in leaked:
+                continue
+            golden_pair = other.case is not None and other.case.split == "golden"
+            if golden_pair and other.case is not None and other.case.id < gold.case.id:
+                continue
+            yield from _pair(places, "GC303", gold, other, normalised, score)
+
+
+def _text_lines(prompt: ScannedPrompt) -> Iterator[tuple[str, int]]:
+    for number, line in enumerate(prompt.file.lines, start=1):
+        normalised = normalise_input(line)
+        if MIN_SUBSTRING_WORDS <= len(normalised.split()) <= MAX_LINE_WORDS:
+            yield normalised, number
+
+
+def _derived(case_set: CaseSet, places: _Places) -> Iterator[Finding]:
+    """GC305: a synthetic case must vary a dev case."""
+    by_id = case_set.by_id()
+    for case in case_set.cases:
+        if case.source != "synthetic":
+            continue
+        origin = case.derived_from
+        end = End(case.path, 1, case)
+        if origin is None:
+            message = "synthetic case without derived_from; name the dev case it varies"
+            yield places.finding(end, "GC305", message, key="source")
+            continue
+        seed = by_id.get(origin)
+        if seed is None:
+            message = f"derived_from {origin!r} names no case under cases/; name the dev case"
+        elif seed.split == "golden":
+            message = (
+                f"derived_from names golden case {origin}: a variation of a golden case is "
+                "that case reworded; generate synthetic cases from dev cases only"
+            )
+        else:
+            continue
+        yield places.finding(end, "GC305", message, key="derived_from")
