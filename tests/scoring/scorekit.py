@@ -58,9 +58,7 @@ def write_results(path: Path, lines: list[dict[str, Any] | str]) -> Path:
     return path
 
 
-def score_lines(
-    root: Path, lines: list[dict[str, Any] | str], **options: Any
-) -> dict[str, Any]:
+def score_lines(root: Path, lines: list[dict[str, Any] | str], **options: Any) -> dict[str, Any]:
     """Score these result lines against the repository at ``root`` (library call)."""
     results = write_results(root / "results.jsonl", lines)
     return score(open_context(root, cache=False), results, **options)

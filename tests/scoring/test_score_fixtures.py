@@ -32,10 +32,18 @@ def six(tmp_path: Path) -> Path:
 
 def test_six_case_counts_and_rates(six: Path) -> None:
     report = score_lines(six, six_results())
-    counts = {k: report[k] for k in
-              ("total", "success", "answered", "correct_answers", "errors", "missing")}
-    assert counts == {"total": 6, "success": 2, "answered": 3, "correct_answers": 1,
-                      "errors": 1, "missing": 0}
+    counts = {
+        k: report[k]
+        for k in ("total", "success", "answered", "correct_answers", "errors", "missing")
+    }
+    assert counts == {
+        "total": 6,
+        "success": 2,
+        "answered": 3,
+        "correct_answers": 1,
+        "errors": 1,
+        "missing": 0,
+    }
     assert same(report["task_success"], Fraction(1, 3))
     assert same(report["answer_coverage"], Fraction(1, 2))
     assert same(report["answered_accuracy"], Fraction(1, 3))
@@ -68,8 +76,13 @@ def test_a_seventh_case_without_a_result_is_missing(six: Path) -> None:
     assert same(report["answered_accuracy"], Fraction(1, 3))
     assert report["slices"]["standard"]["total"] == 3
     assert report["cases"][-1] == {
-        "id": "E7", "slice": "standard", "answerable": True, "outcome": "missing",
-        "passed": False, "failed_checks": ["missing"], "confidence": None,
+        "id": "E7",
+        "slice": "standard",
+        "answerable": True,
+        "outcome": "missing",
+        "passed": False,
+        "failed_checks": ["missing"],
+        "confidence": None,
     }
 
 
@@ -104,8 +117,9 @@ def test_report_follows_its_schema_and_pins_its_inputs(six: Path) -> None:
     assert list(validator("report.schema.json").iter_errors(report)) == []
     raw = (six / "results.jsonl").read_bytes()
     assert report["results_digest"] == hashlib.sha256(raw).hexdigest()
-    canonical = json.dumps(report["cases"], sort_keys=True, ensure_ascii=False,
-                           separators=(",", ":")).encode("utf-8")
+    canonical = json.dumps(
+        report["cases"], sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
     assert report["cases_digest"] == hashlib.sha256(canonical).hexdigest()
     assert cases_digest(report["cases"]) == report["cases_digest"]
     assert report["golden_version"] == "1.4.0"
@@ -258,8 +272,11 @@ def test_weighted_task_success_leaves_ambiguous_slices_out(tmp_path: Path) -> No
     cases = {cid: case_yaml(cid, cid[0]) for cid in ("a1", "a2", "b1", "c1", "d1")}
     ok = {"outcome": "answer", "answer": "30 days"}
     lines: list[dict[str, Any] | str] = [
-        {"id": "a1", **ok}, {"id": "a2", "outcome": "abstain"}, {"id": "b1", **ok},
-        {"id": "c1", "outcome": "abstain"}, {"id": "d1", **ok},
+        {"id": "a1", **ok},
+        {"id": "a2", "outcome": "abstain"},
+        {"id": "b1", **ok},
+        {"id": "c1", "outcome": "abstain"},
+        {"id": "d1", **ok},
     ]
     report = score_lines(write_repo(tmp_path / "r", cases, CONFIG), lines)
     # (0.75 * 1/2 + 0.25 * 1) / (0.75 + 0.25); c is ambiguous, d has no share
@@ -277,7 +294,9 @@ def test_weighted_task_success_is_null_without_traffic_shares(six: Path) -> None
 
 def test_threshold_turns_unconfident_answers_into_abstentions(tmp_path: Path) -> None:
     cases = {
-        "a1": case_yaml("a1"), "a2": case_yaml("a2"), "a3": case_yaml("a3"),
+        "a1": case_yaml("a1"),
+        "a2": case_yaml("a2"),
+        "a3": case_yaml("a3"),
         "u1": case_yaml("u1", answerable=False),
     }
     good = {"outcome": "answer", "answer": "30 days"}
@@ -307,7 +326,9 @@ def test_trials_pass_only_when_every_trial_passes(tmp_path: Path) -> None:
     ]
     report = score_lines(root, lines)
     assert [(c["id"], c["passed"], c["outcome"]) for c in report["cases"]] == [
-        ("a1", False, "abstain"), ("a2", True, "answer")]
+        ("a1", False, "abstain"),
+        ("a2", True, "answer"),
+    ]
     assert (report["total"], report["result_lines"]) == (2, 4)
 
 

@@ -229,7 +229,18 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
 
     tty = _is_tty(out)
     buffer = out if tty else io.StringIO()
-    console = Console(file=buffer, highlight=False, soft_wrap=False, width=None if tty else 110)
+    if tty:
+        console = Console(file=buffer, highlight=False, soft_wrap=False)
+    else:  # FORCE_COLOR and TTY_COMPATIBLE must not put escape codes in a file
+        console = Console(
+            file=buffer,
+            highlight=False,
+            soft_wrap=False,
+            width=110,
+            color_system=None,
+            force_terminal=False,
+            force_jupyter=False,
+        )
     console.print(f"goldcase score: {report['results_file']}", markup=False)
     console.print(stamp(report), markup=False)
     console.print(counts_line(report), markup=False)
