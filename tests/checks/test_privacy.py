@@ -76,3 +76,18 @@ def test_cached_run_gives_the_same_findings(make_repo: Repo) -> None:
     assert (root / ".goldcase-cache").is_dir()
     assert first.stdout == second.stdout
     assert first.stdout.startswith("cases/golden/g1.yaml:2:16: GC505 an email address")
+
+
+def test_contact_details_the_corpus_publishes_are_not_reported(make_repo: Repo) -> None:
+    root = make_repo(
+        {
+            "cases/golden/g1.yaml": "id: g1\nquestion: what address do i write to\n"
+            "answerable: false\nsource: transcript\n"
+            "notes: the policy gives returns@example.com; mine is jo@example.com\n",
+        }
+    )
+    (root / "corpus" / "contact.md").write_text(
+        "# Contact\n\nWrite to returns@example.com with your order number.\n", encoding="utf-8"
+    )
+    # only the customer's own address is reported (column of "jo@", line 5)
+    assert brief(root) == [("cases/golden/g1.yaml", 5, 54, "GC505", "error")]

@@ -9,7 +9,8 @@ place personal data must not reach.
 
 A transcript is real traffic, so personal data in a ``source: transcript`` case is an error;
 in a hand-written or synthetic case it is a warning (usually an invented address that still
-looks real). ``goldcase scrub PATH`` proposes the redactions.
+looks real). Contact details the corpus itself publishes (a support address, a helpline number)
+are not personal data and are not reported. ``goldcase scrub PATH`` proposes the redactions.
 
 Passes::
 
@@ -28,10 +29,12 @@ Fails (``GC505 a phone number in a transcript case; redact it: goldcase scrub â€
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from goldcase import pii
 from goldcase.engine import code_salt
+from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator
 from goldcase.model import CaseFile, Finding, Severity
 
@@ -48,36 +51,73 @@ _CACHE = "privacy"
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     salt = code_salt()
+    published: set[str] | None = None
     for case_file in case_set.files:
         if case_file.data is None:
             continue
         key = f"{salt}:{case_file.path}:{case_file.digest}"
-        cached = ctx.cache.get(_CACHE, key)
-        if not isinstance(cached, list):
-            cached = list(_scan(case_file, ctx))
-            ctx.cache.put(_CACHE, key, cached)
-        yield from cached
+        hits = ctx.cache.get(_CACHE, key)
+        if not isinstance(hits, list):
+            hits = _scan(case_file, ctx)
+            ctx.cache.put(_CACHE, key, hits)
+        if hits and published is None:
+            published = _published(ctx)
+        for hit in hits:
+            if hit.value not in (published or ()):
+                yield _finding(case_file, hit)
 
 
-def _scan(case_file: CaseFile, ctx: Context) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    line: int
+    col: int
+    kind: str
+    value: str
+    folded: bool  # in a value written over several lines
+
+
+def _scan(case_file: CaseFile, ctx: Context) -> list[_Hit]:
     try:
         raw = ctx.read_bytes(case_file.path)
     except OSError:
-        return  # GC113 already says the file cannot be read
+        return []  # GC113 already says the file cannot be read
     text = raw.decode("utf-8", "replace")
-    severity: Severity = "error" if _source(case_file.data) == "transcript" else "warning"
-    where = "a transcript case" if severity == "error" else "a case"
-    fix = f"redact it: goldcase scrub {case_file.path}"
-    for located in pii.scan_lines(text):
-        message = f"{pii.NAMES[located.match.kind]} in {where}; {fix}"
-        yield Finding(case_file.path, located.line, located.col, "GC505", severity, message)
+    hits = [
+        _Hit(loc.line, loc.col, loc.match.kind, loc.match.value, False)
+        for loc in pii.scan_lines(text)
+    ]
     strays = pii.stray_values(text, case_file.data)
     if strays:
         locator = Locator(raw)
         for key_path, match in strays:
             line, col = locator.value(list(key_path))
-            message = f"{pii.NAMES[match.kind]} in {where} (in a value written over several lines)"
-            yield Finding(case_file.path, line, col, "GC505", severity, f"{message}; {fix}")
+            hits.append(_Hit(line, col, match.kind, match.value, True))
+    return hits
+
+
+def _published(ctx: Context) -> set[str]:
+    """Contact details the corpus itself publishes (a support address, a helpline): quoting
+    them is not personal data."""
+    try:
+        documents = ctx.corpus.documents.values()
+    except GoldcaseError:
+        return set()
+    return {
+        loc.match.value
+        for doc in documents
+        for loc in pii.scan_lines(doc.raw.decode("utf-8", "replace"))
+    }
+
+
+def _finding(case_file: CaseFile, hit: _Hit) -> Finding:
+    transcript = _source(case_file.data) == "transcript"
+    severity: Severity = "error" if transcript else "warning"
+    where = "a transcript case" if transcript else "a case"
+    folded = " (in a value written over several lines)" if hit.folded else ""
+    message = (
+        f"{pii.NAMES[hit.kind]} in {where}{folded}; redact it: goldcase scrub {case_file.path}"
+    )
+    return Finding(case_file.path, hit.line, hit.col, "GC505", severity, message)
 
 
 def _source(data: Any) -> str | None:
