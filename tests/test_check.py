@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import Result, run_cli
 
 GOOD = """\
 id: {id}
@@ -32,9 +32,15 @@ support:
 Maker = Callable[..., Path]
 
 
+def check_cli(*args: str | Path) -> Result:
+    """goldcase check on the file-level families: the set-level ones (composition, version)
+    have their own tests and would only add noise to a one-case repository."""
+    return run_cli("check", "--select", "schema", "--select", "support", *args)
+
+
 def test_good_set_passes_with_summary(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.exit_code == 0
     assert result.stdout == "all checks passed: 1 case file\n"
 
@@ -48,14 +54,14 @@ def test_duplicate_id_names_the_other_file_even_when_only_one_path_is_given(
             "cases/dev/ret-001.yaml": GOOD.format(id="ret-001"),
         }
     )
-    result = run_cli("check", "--repo", root, root / "cases/golden/ret-001.yaml")
+    result = check_cli("--repo", root, root / "cases/golden/ret-001.yaml")
     assert result.stdout.splitlines() == [
         "cases/golden/ret-001.yaml:1:1: GC109 id 'ret-001' is also used by "
         "cases/dev/ret-001.yaml; ids are unique across cases/",
         "1 error in 1 case file",
     ]
     assert result.exit_code == 1
-    result = run_cli("check", "--repo", root, root / "cases/dev/ret-001.yaml")
+    result = check_cli("--repo", root, root / "cases/dev/ret-001.yaml")
     assert result.stdout.splitlines()[0] == (
         "cases/dev/ret-001.yaml:1:1: GC109 id 'ret-001' is also used by "
         "cases/golden/ret-001.yaml; ids are unique across cases/"
@@ -64,14 +70,14 @@ def test_duplicate_id_names_the_other_file_even_when_only_one_path_is_given(
 
 def test_case_outside_golden_and_dev(make_repo: Maker) -> None:
     root = make_repo({"cases/other/x.yaml": "id: x\nquestion: q\nanswerable: false\n"})
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.stdout.splitlines()[0].startswith("cases/other/x.yaml:1:1: GC114 ")
 
 
 def test_warning_passes_unless_strict(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
-    assert run_cli("check", "--repo", root).exit_code == 0
-    strict = run_cli("check", "--repo", root, "--strict")
+    assert check_cli("--repo", root).exit_code == 0
+    strict = check_cli("--repo", root, "--strict")
     assert strict.exit_code == 1
     assert "GC205" in strict.stdout
     assert strict.stdout.splitlines()[-1] == "1 warning in 1 case file"
@@ -80,15 +86,15 @@ def test_warning_passes_unless_strict(make_repo: Maker) -> None:
 def test_severity_override_in_config(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
     (root / "goldcase.toml").write_text('[severity]\nGC205 = "error"\n')
-    assert run_cli("check", "--repo", root).exit_code == 1
+    assert check_cli("--repo", root).exit_code == 1
     (root / "goldcase.toml").write_text('[severity]\nGC205 = "off"\n')
-    result = run_cli("check", "--repo", root, "--strict")
+    result = check_cli("--repo", root, "--strict")
     assert (result.exit_code, result.stdout) == (0, "all checks passed: 1 case file\n")
 
 
 def test_json_format(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
-    payload = json.loads(run_cli("check", "--repo", root, "--format", "json").stdout)
+    payload = json.loads(check_cli("--repo", root, "--format", "json").stdout)
     assert payload["summary"] == {"errors": 0, "warnings": 1, "files": 1}
     assert payload["findings"] == [
         {
@@ -105,7 +111,7 @@ def test_json_format(make_repo: Maker) -> None:
 
 def test_github_format_escapes(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/a,b.yaml": "id: x\nquestion: q\nanswerable: false\n"})
-    lines = run_cli("check", "--repo", root, "--format", "github").stdout.splitlines()
+    lines = check_cli("--repo", root, "--format", "github").stdout.splitlines()
     assert lines[0] == (
         "::error file=cases/golden/a%2Cb.yaml,line=1,col=5,title=GC108::id 'x' differs from "
         "the file name 'a,b'; rename the file or set id: a,b"
@@ -115,7 +121,7 @@ def test_github_format_escapes(make_repo: Maker) -> None:
 def test_bad_config_exits_2(make_repo: Maker) -> None:
     root = make_repo()
     (root / "goldcase.toml").write_text("casess = 'x'\n")
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.exit_code == 2
     assert result.stderr.startswith("error: goldcase.toml: unknown key 'casess'")
 
@@ -123,15 +129,15 @@ def test_bad_config_exits_2(make_repo: Maker) -> None:
 def test_invalid_toml_exits_2(make_repo: Maker) -> None:
     root = make_repo()
     (root / "goldcase.toml").write_text("[split\n")
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.exit_code == 2
     assert "invalid TOML" in result.stderr
 
 
 def test_unknown_family_and_missing_path_exit_2(make_repo: Maker) -> None:
     root = make_repo()
-    assert run_cli("check", "--repo", root, "--select", "nope").exit_code == 2
-    missing = run_cli("check", "--repo", root, root / "cases/golden/nope.yaml")
+    assert check_cli("--repo", root, "--select", "nope").exit_code == 2
+    missing = check_cli("--repo", root, root / "cases/golden/nope.yaml")
     assert missing.exit_code == 2
     assert "no such file" in missing.stderr
 
@@ -139,27 +145,27 @@ def test_unknown_family_and_missing_path_exit_2(make_repo: Maker) -> None:
 def test_repo_found_from_current_folder(make_repo: Maker, monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
     monkeypatch.chdir(root / "cases" / "golden")
-    result = run_cli("check", "ret-001.yaml")
+    result = check_cli("ret-001.yaml")
     assert result.stdout == "all checks passed: 1 case file\n"
 
 
 def test_warm_cache_sees_an_edit(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
-    assert run_cli("check", "--repo", root).exit_code == 0
+    assert check_cli("--repo", root).exit_code == 0
     assert (root / ".goldcase-cache" / ".gitignore").read_text().endswith("*\n")
     path = root / "cases/golden/ret-001.yaml"
     path.write_text(path.read_text().replace("credit", "refund"))
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.exit_code == 1
     assert "GC202" in result.stdout
 
 
 def test_corrupt_cache_is_ignored(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
-    run_cli("check", "--repo", root)
+    check_cli("--repo", root)
     for pickle_file in (root / ".goldcase-cache").rglob("*.pickle"):
         pickle_file.write_bytes(b"\x80\x04garbage")
-    assert run_cli("check", "--repo", root).exit_code == 0
+    assert check_cli("--repo", root).exit_code == 0
 
 
 def _bomb(levels: int) -> str:
@@ -185,7 +191,7 @@ def test_hostile_files_get_a_finding_fast(
 ) -> None:
     root = make_repo({f"cases/golden/{name}": content})
     started = time.perf_counter()
-    result = run_cli("check", "--repo", root, "--select", "schema", "--no-cache")
+    result = check_cli("--repo", root, "--select", "schema", "--no-cache")
     elapsed = time.perf_counter() - started
     assert result.exit_code == 1
     assert f"cases/golden/{name}:" in result.stdout
@@ -196,7 +202,7 @@ def test_hostile_files_get_a_finding_fast(
 def test_fifo_is_not_read(make_repo: Maker) -> None:
     root = make_repo()
     os.mkfifo(root / "cases/golden/pipe.yaml")
-    result = run_cli("check", "--repo", root, "--select", "schema")
+    result = check_cli("--repo", root, "--select", "schema")
     assert result.stdout.splitlines()[0] == (
         "cases/golden/pipe.yaml:1:1: GC113 not a regular file (a FIFO, socket or device); "
         "case files are plain files"
@@ -207,7 +213,7 @@ def test_fifo_is_not_read(make_repo: Maker) -> None:
 def test_unreadable_file(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/locked.yaml": "id: locked\n"})
     (root / "cases/golden/locked.yaml").chmod(0)
-    result = run_cli("check", "--repo", root, "--select", "schema")
+    result = check_cli("--repo", root, "--select", "schema")
     assert "GC113 cannot read the file" in result.stdout
 
 
@@ -222,7 +228,7 @@ def test_symlink_out_of_corpus(make_repo: Maker, tmp_path: Path) -> None:
         }
     )
     (root / "corpus" / "secret.md").symlink_to(secret)
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.stdout.splitlines()[0] == (
         "cases/golden/ret-001.yaml:5:10: GC203 doc 'secret.md' is a link that leads outside "
         "corpus/; copy the document in"
@@ -238,7 +244,7 @@ def test_binary_corpus_document(make_repo: Maker) -> None:
         }
     )
     (root / "corpus" / "scan.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.stdout.splitlines()[0] == (
         "cases/golden/ret-001.yaml:5:10: GC206 document 'scan.md' cannot be searched: "
         "a binary file, not text"
@@ -249,7 +255,7 @@ def test_duplicate_corpus_basenames(make_repo: Maker) -> None:
     root = make_repo()
     (root / "corpus" / "old").mkdir()
     (root / "corpus" / "old" / "delivery.md").write_text("old text\n")
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert result.stdout.splitlines()[0].startswith(
         "corpus/old/delivery.md:1:1: GC207 basename 'delivery.md' is also corpus/delivery.md"
     )
@@ -265,14 +271,14 @@ def test_nfd_quote_matches_nfc_document(make_repo: Maker) -> None:
         }
     )
     (root / "corpus" / "cafe.md").write_text("Caf\u00e9 hours are 9 to 5.\n")
-    assert run_cli("check", "--repo", root).exit_code == 0
+    assert check_cli("--repo", root).exit_code == 0
 
 
 def test_zero_width_space_in_quote_is_not_folded(make_repo: Maker) -> None:
     root = make_repo(
         {"cases/golden/zw.yaml": GOOD.format(id="zw").replace("14 days", "14\u200b days", 2)}
     )
-    result = run_cli("check", "--repo", root)
+    result = check_cli("--repo", root)
     assert "GC202" in result.stdout
 
 
