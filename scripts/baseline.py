@@ -3,10 +3,10 @@
 It splits every corpus document into sentence chunks (paragraph sentences, list items, table
 rows), ranks them for each golden question with BM25 (rank-bm25, Okapi variant, default
 parameters), and answers with the best K chunks joined, or abstains when its confidence is
-under a threshold. The confidence is the best chunk's BM25 score divided by the largest score
-the question's terms could reach (each term's idf times k1 + 1; a term the corpus never uses
-counts with the largest idf the corpus has), so it lies in 0..1 and falls when the question
-asks about words the documents do not hold.
+under a threshold. The confidence is the best chunk's BM25 score divided by the score a chunk
+of average length holding every question term once would get (the sum of the terms' idf; a term
+the corpus never uses counts with the largest idf the corpus has), capped at 1, so it lies in
+0..1 and falls when the question asks about words the documents do not hold.
 
 Every result line records id, outcome, answer, confidence, citations, retrieved (the top 5
 chunks) and context (the K chunks the answer was built from), in the results format of
@@ -57,8 +57,16 @@ class Chunk:
         return f"{self.doc}#{self.number}"
 
 
+def stem(word: str) -> str:
+    """A light suffix stripper, so "points" meets "point" and "expired" meets "expire"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
 def tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
 
 
 def _blocks(markdown: str) -> list[str]:
@@ -104,6 +112,21 @@ def load_chunks(corpus: Path) -> list[Chunk]:
     return chunks
 
 
+_YES_NO = re.compile(r"^(do|does|did|is|are|was|can|could|will|would|should|has|have|must)\b")
+_NEGATION = re.compile(
+    r"\b(not|no|never|cannot|can't|won't|isn't|aren't|don't|doesn't|excluded|except)\b"
+)
+
+
+def yes_no(question: str, best: str) -> str:
+    """A question asked for a yes or a no gets one first: "No." when the best chunk is
+    negated, "Yes." otherwise. Crude, and a real system does better; it keeps the baseline
+    from failing every yes/no question on its first word alone."""
+    if not _YES_NO.match(question.strip().lower()):
+        return ""
+    return "No. " if _NEGATION.search(best.lower()) else "Yes. "
+
+
 class Retriever:
     def __init__(self, chunks: list[Chunk]) -> None:
         self.chunks = chunks
@@ -117,7 +140,7 @@ class Retriever:
             return list(self.chunks[:RETRIEVED]), 0.0
         scores = self.bm25.get_scores(query)
         order = sorted(range(len(self.chunks)), key=lambda i: (-float(scores[i]), i))
-        ceiling = sum(self.bm25.idf.get(t, self.max_idf) for t in query) * (self.bm25.k1 + 1)
+        ceiling = sum(self.bm25.idf.get(t, self.max_idf) for t in query)
         confidence = max(0.0, min(1.0, float(scores[order[0]]) / ceiling))
         return [self.chunks[i] for i in order], confidence
 
@@ -125,16 +148,17 @@ class Retriever:
 def answer(
     case_id: str, question: str, retriever: Retriever, k: int, threshold: float
 ) -> dict[str, Any]:
-    ranked, confidence = retriever.rank(question)
+    ranked, unrounded = retriever.rank(question)
+    confidence = round(unrounded, 4)  # decided on the value the line records
     context = ranked[:k]
     line: dict[str, Any] = {"id": case_id}
     if confidence < threshold:
         line["outcome"] = "abstain"
     else:
         line["outcome"] = "answer"
-        line["answer"] = " ".join(c.text for c in context)
+        line["answer"] = yes_no(question, context[0].text) + " ".join(c.text for c in context)
         line["citations"] = [{"id": c.id, "text": c.doc} for c in context]
-    line["confidence"] = round(confidence, 4)
+    line["confidence"] = confidence
     line["retrieved"] = [{"doc": c.doc, "text": c.text} for c in ranked[:RETRIEVED]]
     line["context"] = [{"doc": c.doc, "text": c.text} for c in context]
     return line
@@ -143,7 +167,10 @@ def answer(
 def run(repo: Path, k: int, threshold: float) -> str:
     config = load_config(repo)
     case_set = load_case_set(Context(config, Cache(None)))
-    retriever = Retriever(load_chunks(config.corpus_dir))
+    chunks = load_chunks(config.corpus_dir)
+    if not chunks:
+        raise SystemExit(f"error: no Markdown documents with text under {config.corpus_dir}")
+    retriever = Retriever(chunks)
     lines = [
         answer(case.id, case.question, retriever, k, threshold)
         for case in sorted(case_set.golden, key=lambda c: c.id)
