@@ -15,6 +15,11 @@ import click
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("new", "Write a new case with the next free id; refuse a quote not in its document."),
+    "fmt": ("fmt", "Rewrite case files in the canonical key order and quoting, comments kept."),
+    "review": ("review", "Summarise the cases a branch adds, changes, moves or removes."),
+    "export": ("export", "Export the set as JSONL, promptfoo, Inspect or OpenAI evals data."),
+    "import": ("importer", "Build a golden-set repository from JSONL, SQuAD or promptfoo."),
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
     "score": ("score", "Score a run's results against the set, every rate with its denominator."),
     "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),

@@ -144,3 +144,86 @@ def set_config(path: Path, key: str, value: str) -> None:
             repo.git.config("--local", key, value)
         except git.GitCommandError as exc:
             raise GoldcaseError(f"git config {key} failed: {exc.stderr.strip()}") from exc
+
+
+# --- reading a golden set as it was at a commit (goldcase review) ---
+
+
+def resolve_commit(path: Path, ref: str) -> str:
+    """The full sha of the commit ``ref`` names in the repository holding ``path``."""
+    import git
+
+    with open_repo(path) as repo:
+        if repo is None:
+            raise GoldcaseError(f"{path} is not inside a git repository")
+        try:
+            return str(repo.commit(ref).hexsha)
+        except (git.BadName, ValueError, git.GitCommandError) as exc:
+            raise GoldcaseError(f"{ref!r} is not a commit in {path}: {exc}") from None
+
+
+def merge_base(path: Path, first: str, second: str) -> str | None:
+    """The best common ancestor of two commits, or None when they share none."""
+    import git
+
+    with open_repo(path) as repo:
+        if repo is None:
+            return None
+        try:
+            bases = repo.merge_base(first, second)
+        except (git.BadName, ValueError, git.GitCommandError):
+            return None
+        return str(bases[0].hexsha) if bases else None
+
+
+def default_base(path: Path) -> tuple[str, str]:
+    """(sha, what it is): the merge base of HEAD and ``origin/main``, else of HEAD and
+    ``main``; HEAD itself when neither exists (the working tree is then compared with it)."""
+    for branch in ("origin/main", "main", "origin/master", "master"):
+        if _exists(path, branch):
+            base = merge_base(path, "HEAD", branch)
+            if base is not None:
+                return base, f"merge base of HEAD and {branch}"
+    return resolve_commit(path, "HEAD"), "HEAD"
+
+
+def _exists(path: Path, ref: str) -> bool:
+    try:
+        resolve_commit(path, ref)
+    except GoldcaseError:
+        return False
+    return True
+
+
+def files_at(path: Path, ref: str, names: list[str]) -> dict[str, bytes]:
+    """The files under each of ``names`` (folders or files, relative to ``path``) as they are
+    at commit ``ref``, keyed by their path relative to ``path``."""
+
+    out: dict[str, bytes] = {}
+    with open_repo(path) as repo:
+        if repo is None or repo.working_tree_dir is None:
+            raise GoldcaseError(f"{path} is not inside a git work tree")
+        prefix = path.resolve().relative_to(Path(repo.working_tree_dir).resolve()).as_posix()
+        tree = repo.commit(ref).tree
+        for name in names:
+            full = name if prefix == "." else f"{prefix}/{name}"
+            try:
+                item = tree / full
+            except KeyError:
+                continue
+            for blob in _blobs(item):
+                blob_path = str(blob.path)
+                rel = blob_path if prefix == "." else blob_path[len(prefix) + 1 :]
+                out[rel] = blob.data_stream.read()
+    return out
+
+
+def _blobs(item: git.Blob | git.Tree) -> Iterator[git.Blob]:
+    import git
+
+    if isinstance(item, git.Blob):
+        yield item
+    elif isinstance(item, git.Tree):
+        for child in item.traverse():
+            if isinstance(child, git.Blob):
+                yield child

@@ -1,0 +1,56 @@
+"""``goldcase export``: the set in the format of another evaluation tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import open_context, repo_option
+from goldcase.interchange.export import FORMATS, export_set
+from goldcase.writer import atomic_write_text
+
+
+@click.command("export")
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), required=True, help="The target format."
+)
+@click.option(
+    "--split",
+    type=click.Choice(["golden", "dev"]),
+    default="golden",
+    show_default=True,
+    help="Which cases to export.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to FILE (default: standard output).",
+)
+@click.option(
+    "--allow-private", is_flag=True, help="Export a set whose config says private = true."
+)
+@repo_option
+def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: Path | None) -> int:
+    """Export one split as JSONL (reference layout), promptfoo tests, Inspect AI or OpenAI
+    evals samples.
+
+    With --format jsonl and --out, golden.version is written beside the file. Exit status: 0
+    exported, 2 refused (a private set, broken case files) or could not run.
+    """
+    ctx = open_context(repo)
+    exported = export_set(
+        ctx, fmt, "dev" if split == "dev" else "golden", allow_private=allow_private
+    )
+    if out is None:
+        click.echo(exported.text, nl=False)
+        return 0
+    atomic_write_text(out, exported.text)
+    click.echo(f"wrote {exported.cases} {split} cases to {out}", err=True)
+    if fmt == "jsonl" and exported.version is not None:
+        atomic_write_text(out.parent / "golden.version", exported.version + "\n")
+        click.echo(f"wrote {out.parent / 'golden.version'} ({exported.version})", err=True)
+    elif fmt == "jsonl":
+        click.echo("the set has no golden.version yet: none written beside the export", err=True)
+    return 0

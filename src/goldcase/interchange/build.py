@@ -1,0 +1,98 @@
+"""Turn an imported set (cases, documents, notes) into a golden-set repository on disk.
+
+The repository is written into a fresh folder beside the target and renamed into place at the
+end, so an import that fails half-way leaves nothing behind. A target that exists and is not
+empty is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.formatting import dump_canonical
+from goldcase.writer import atomic_write_text
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/case.schema.json\n"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass
+class ImportedSet:
+    """What an importer read: case mappings (canonical fields), documents by basename, the
+    version to start from, and notes about what could not be carried over."""
+
+    kind: str  # jsonl, squad, promptfoo
+    origin: str  # the file imported, as the user named it
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    documents: dict[str, str] = field(default_factory=dict)
+    version: str = "1"
+    notes: list[str] = field(default_factory=list)
+
+
+def safe_name(value: object, fallback: str) -> str:
+    """A value as an id, slice or file stem: letters, digits, '.', '_', '-'; starts with a
+    letter or digit."""
+    text = _UNSAFE.sub("-", str(value)).strip("-._")
+    return text or fallback
+
+
+def unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate.lower() in taken:  # file names may meet on a case-insensitive disk
+        n += 1
+        candidate = f"{name}-{n}"
+    taken.add(candidate.lower())
+    return candidate
+
+
+def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
+    """Write the repository to ``out`` (absent or an empty folder); returns ``out``."""
+    out = out.resolve()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise GoldcaseError(f"{out} exists and is not empty; import into a new folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".import"))
+    try:
+        _fill(staging, imported, split)
+        if out.exists():
+            out.rmdir()
+        os.replace(staging, out)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(staging)
+        raise
+    return out
+
+
+def _fill(root: Path, imported: ImportedSet, split: str) -> None:
+    os.chmod(root, 0o755)  # mkdtemp makes a private folder; a repository is not
+    for name, text in imported.documents.items():
+        atomic_write_text(root / "corpus" / name, text)
+    (root / "cases" / "golden").mkdir(parents=True)
+    (root / "cases" / "dev").mkdir(parents=True)
+    for case in imported.cases:
+        atomic_write_text(root / "cases" / split / f"{case['id']}.yaml", case_text(case))
+    atomic_write_text(root / "goldcase.toml", _config_text(imported))
+    atomic_write_text(root / "golden.version", imported.version + "\n")
+    atomic_write_text(root / ".gitignore", ".goldcase-cache/\n")
+
+
+def case_text(case: dict[str, Any]) -> str:
+    return SCHEMA_LINE + dump_canonical(case)
+
+
+def _config_text(imported: ImportedSet) -> str:
+    return (
+        f"# goldcase.toml: written by goldcase import ({imported.kind}) from "
+        f"{Path(imported.origin).name}.\n"
+        "# Every key has a default; docs/ lists them. Set private = true if the corpus is not\n"
+        "# public: goldcase export then refuses to publish questions, answers and quotes.\n"
+    )

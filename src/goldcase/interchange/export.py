@@ -1,0 +1,203 @@
+"""Export a split of the set in another tool's format.
+
+- ``jsonl``: the golden-set reference layout, one case a line: id, question, answerable,
+  expected_answer, support, tags, notes, then goldcase's own fields when the case sets them;
+- ``promptfoo``: a promptfoo config holding ``tests:``, one test a case, assertions made from
+  ``expect``;
+- ``inspect``: Inspect AI dataset JSONL: input, target, id, metadata;
+- ``openai-evals``: OpenAI evals samples JSONL: a system and a user message, and the ideal
+  answer.
+
+A set whose config says ``private = true`` is built from private documents: its questions,
+answers and quotes are not exported unless the caller says so (``allow_private``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from goldcase.context import Context
+from goldcase.errors import GoldcaseError
+from goldcase.model import Case, Split
+
+FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
+REFERENCE_FIELDS = ("id", "question", "answerable", "expected_answer", "support", "tags", "notes")
+EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
+ABSTAIN = "I don't know."
+SYSTEM_PROMPT = (
+    "Answer the question from the documents you were given, as briefly as the fact allows. "
+    f"If the documents do not say, reply exactly: {ABSTAIN}"
+)
+UNANSWERABLE_RUBRIC = (
+    "The output declines to answer, or says the documents do not contain the answer. "
+    "It does not state a substantive answer to the question."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    text: str
+    cases: int
+    version: str | None
+
+
+def export_set(
+    ctx: Context, fmt: str, split: Split = "golden", *, allow_private: bool = False
+) -> Exported:
+    """The chosen split in ``fmt``; refuses a private set and a set with broken case files."""
+    from goldcase.engine import load_case_set
+    from goldcase.version import read_version
+
+    if fmt not in FORMATS:
+        raise GoldcaseError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if ctx.config.private and not allow_private:
+        raise GoldcaseError(
+            "this set is private (private = true in its config): its questions, answers and "
+            "quotes stay where the documents live; publish numbers, or pass --allow-private"
+        )
+    case_set = load_case_set(ctx)
+    broken = [f.path for f in case_set.files if not f.valid]
+    if broken:
+        raise GoldcaseError(
+            f"{len(broken)} case file(s) do not pass the schema, first "
+            f"{broken[0]}; run goldcase check and fix them before exporting"
+        )
+    cases = sorted(case_set.split(split), key=lambda c: c.id)
+    version = read_version(ctx.config)
+    text = _WRITERS[fmt](cases, version, split)
+    return Exported(text, len(cases), version)
+
+
+def _jsonl(lines: Iterator[Mapping[str, Any]]) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def reference_line(case: Case) -> dict[str, Any]:
+    """One case in the reference layout (plus goldcase's own fields, when the case sets them)."""
+    line: dict[str, Any] = {"id": case.id, "question": case.question, "answerable": case.answerable}
+    if case.answerable:
+        line["expected_answer"] = case.expected_answer
+    line["support"] = [{"doc": s.doc, "quote": s.quote} for s in case.support]
+    line["tags"] = case.tags
+    line["notes"] = str(case.data.get("notes") or "")
+    for key in EXTRA_FIELDS:
+        if key in case.data:
+            line[key] = case.data[key]
+    return line
+
+
+def to_jsonl(cases: Sequence[Case], version: str | None, split: str) -> str:
+    return _jsonl(reference_line(c) for c in cases)
+
+
+def to_inspect(cases: Sequence[Case], version: str | None, split: str) -> str:
+    return _jsonl(
+        {
+            "id": c.id,
+            "input": c.question,
+            "target": c.expected_answer or "",
+            "metadata": _metadata(c, version, split),
+        }
+        for c in cases
+    )
+
+
+def _metadata(case: Case, version: str | None, split: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "answerable": case.answerable,
+        "slice": case.slice,
+        "tags": case.tags,
+        "split": split,
+        "golden_version": version,
+        "support": [{"doc": s.doc, "quote": s.quote} for s in case.support],
+    }
+    if case.expect:
+        meta["expect"] = dict(case.expect)
+    return meta
+
+
+def to_openai_evals(cases: Sequence[Case], version: str | None, split: str) -> str:
+    return _jsonl(
+        {
+            "input": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": c.question},
+            ],
+            "ideal": c.expected_answer if c.answerable else ABSTAIN,
+        }
+        for c in cases
+    )
+
+
+def to_promptfoo(cases: Sequence[Case], version: str | None, split: str) -> str:
+    from goldcase.formatting import dump_canonical
+
+    head = (
+        f"# promptfoo tests exported by goldcase: the {split} split, version "
+        f"{version or '(none)'}, {len(cases)} cases.\n"
+        "# Your prompt reads the question as {{question}}.\n"
+    )
+    config = {
+        "description": f"goldcase {split} set {version or ''}".strip(),
+        "tests": [_promptfoo_test(c, version, split) for c in cases],
+    }
+    return head + dump_canonical(config, ())
+
+
+def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, Any]:
+    meta = {"id": case.id, **_metadata(case, version, split)}
+    if case.expected_answer is not None:
+        meta["expected_answer"] = case.expected_answer
+    return {
+        "description": case.id,
+        "vars": {"question": case.question},
+        "assert": promptfoo_assertions(case),
+        "metadata": meta,
+    }
+
+
+def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
+    """The case's checks as promptfoo assertions (matching is case-insensitive, as in
+    ``goldcase score``). ``scope`` and ``fact`` need a structured output and stay in metadata."""
+    if not case.answerable:
+        return [{"type": "llm-rubric", "value": UNANSWERABLE_RUBRIC}]
+    expect = case.expect
+    out: list[dict[str, Any]] = []
+    for entry in expect.get("contains") or ():
+        if isinstance(entry, list):
+            out.append({"type": "icontains-any", "value": [str(e) for e in entry]})
+        else:
+            out.append({"type": "icontains", "value": str(entry)})
+    out.extend({"type": "not-icontains", "value": str(e)} for e in expect.get("not_contains") or ())
+    if "lead" in expect:
+        out.append({"type": "regex", "value": lead_pattern(str(expect["lead"]))})
+    for key in ("cites", "cites_id"):
+        if key in expect:
+            out.append({"type": "icontains", "value": str(expect[key])})
+    if not out and case.expected_answer:
+        out.append({"type": "icontains", "value": case.expected_answer})
+    return out
+
+
+def lead_pattern(word: str) -> str:
+    """A JavaScript regular expression for "the first word, lower-cased, is ``word``":
+    promptfoo's starts-with is case-sensitive and has no flags, so each letter is a class."""
+    parts = []
+    for ch in word:
+        if ch.isalpha() and ch.lower() != ch.upper():
+            parts.append(f"[{ch.lower()}{ch.upper()}]")
+        else:
+            parts.append(re.escape(ch))
+    return r"^\W*" + "".join(parts) + r"(?![\w])"
+
+
+_WRITERS: dict[str, Callable[[Sequence[Case], str | None, str], str]] = {
+    "jsonl": to_jsonl,
+    "promptfoo": to_promptfoo,
+    "inspect": to_inspect,
+    "openai-evals": to_openai_evals,
+}

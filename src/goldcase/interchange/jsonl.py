@@ -1,0 +1,83 @@
+"""Import the golden-set reference JSONL (the layout ``goldcase export --format jsonl`` writes).
+
+Each line is one case: id, question, answerable, expected_answer, support, tags, notes, and
+goldcase's own fields (slice, expect, source, derived_from, labelled_by, resolution) when set.
+The corpus comes from ``--corpus DIR``, or from a ``corpus/`` folder beside the file; the
+version from a ``golden.version`` beside the file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.formatting import CASE_KEYS
+from goldcase.interchange.build import ImportedSet
+
+_DROP_WHEN_EMPTY = ("tags", "notes")
+
+
+def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
+    imported = ImportedSet("jsonl", str(path))
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            case = _case(path, number, line, imported)
+            if case is not None:
+                imported.cases.append(case)
+    imported.version = _version(path.parent / "golden.version")
+    folder = corpus if corpus is not None else path.parent / "corpus"
+    if folder.is_dir():
+        imported.documents = _documents(folder)
+    else:
+        imported.notes.append(
+            f"no corpus folder ({folder}); pass --corpus DIR so that the quotes can be verified"
+        )
+    return imported
+
+
+def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str, Any] | None:
+    where = f"{path.name}:{number}"
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        imported.notes.append(f"{where}: not JSON ({exc.msg}); line skipped")
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+        imported.notes.append(f"{where}: expected an object with a string id; line skipped")
+        return None
+    unknown = sorted(set(raw) - set(CASE_KEYS))
+    if unknown:
+        imported.notes.append(f"{where}: unknown field(s) {', '.join(unknown)}; line skipped")
+        return None
+    case = {key: raw[key] for key in CASE_KEYS if key in raw}
+    for key in _DROP_WHEN_EMPTY:
+        if case.get(key) in ("", []):
+            del case[key]
+    if case.get("answerable") is False and case.get("support") == []:
+        del case["support"]
+    return case
+
+
+def _version(path: Path) -> str:
+    try:
+        lines = [x.strip() for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    except (OSError, UnicodeDecodeError):
+        return "1"
+    return lines[0] if len(lines) == 1 else "1"
+
+
+def _documents(folder: Path) -> dict[str, str]:
+    documents: dict[str, str] = {}
+    for item in sorted(folder.rglob("*")):
+        if item.is_file() and not item.name.startswith("."):
+            try:
+                documents.setdefault(item.name, item.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
+                raise GoldcaseError(f"{item}: cannot read the document: {exc}") from exc
+    return documents

@@ -1,0 +1,251 @@
+"""Import a promptfoo config: one case per entry of ``tests:``.
+
+- The question is the var named ``question``, ``query``, ``input`` or ``prompt`` (the first one
+  set), else the only plain-text var.
+- A var whose value is ``file://path`` (or a list of them) names a context document: it is
+  copied into the corpus. An inline text var other than the question becomes a document too.
+- Assertions: ``equals`` gives ``expected_answer``; ``contains`` / ``icontains`` give
+  ``expect.contains``; ``contains-any`` / ``icontains-any`` a list entry of it (any one);
+  ``contains-all`` / ``icontains-all`` one entry each; ``not-contains`` / ``not-icontains``
+  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; ``llm-rubric`` with the
+  text goldcase exports for unanswerable cases gives ``answerable: false``.
+- Claims (the values of ``factuality`` and ``context-recall``) must be supported by the context:
+  each sentence of a claim becomes a support quote on the document that holds it, or on the
+  closest document when none does, so that ``goldcase check`` reports it (GC202, with the
+  closest passage). An unsupported claim is a finding, never a silent case.
+- Without ``equals`` or ``contains``, the expected answer is the first claim.
+- Other assertion types (model-graded relevance, javascript, …) have no goldcase equivalent:
+  they are named in the case's notes and in the import's output.
+- ``metadata`` written by ``goldcase export --format promptfoo`` (id, slice, tags,
+  expected_answer, support) is read back, so an exported set imports to the same cases.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.interchange.build import ImportedSet, safe_name, unique
+from goldcase.interchange.export import UNANSWERABLE_RUBRIC
+from goldcase.text import fold_quote
+
+QUESTION_VARS = ("question", "query", "input", "prompt")
+CLAIMS = ("factuality", "context-recall")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
+
+
+def read_promptfoo(path: Path) -> ImportedSet:
+    from goldcase.writer import load_round_trip
+
+    try:
+        config = _plain(load_round_trip(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
+    except Exception as exc:  # ruamel's parser errors share no base class worth naming
+        raise GoldcaseError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from exc
+    tests = config.get("tests") if isinstance(config, dict) else None
+    if not isinstance(tests, list):
+        raise GoldcaseError(
+            f"{path}: expected a promptfoo config with a 'tests:' list "
+            "(tests read from another file are not supported)"
+        )
+    default = config.get("defaultTest") if isinstance(config.get("defaultTest"), dict) else {}
+    imported = ImportedSet("promptfoo", str(path))
+    ids: set[str] = set()
+    for index, test in enumerate(tests, start=1):
+        if isinstance(test, dict):
+            case = _test(path.parent, _merged(default, test), index, imported, ids)
+            if case is not None:
+                imported.cases.append(case)
+        else:
+            imported.notes.append(f"tests[{index}] is not a mapping; skipped")
+    return imported
+
+
+def _plain(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def _merged(default: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **test,
+        "vars": {**(default.get("vars") or {}), **(test.get("vars") or {})},
+        "assert": [*(default.get("assert") or []), *(test.get("assert") or [])],
+    }
+
+
+def _test(
+    folder: Path, test: dict[str, Any], index: int, imported: ImportedSet, ids: set[str]
+) -> dict[str, Any] | None:
+    meta: dict[str, Any] = test["metadata"] if isinstance(test.get("metadata"), dict) else {}
+    name = meta.get("id") or test.get("description") or f"pf-{index:03d}"
+    case_id = unique(safe_name(name, f"pf-{index:03d}"), ids)
+    question_var, question = _question(test["vars"])
+    if question is None:
+        imported.notes.append(f"{case_id}: no question var ({', '.join(QUESTION_VARS)}); skipped")
+        return None
+    docs = _documents(folder, test["vars"], question_var, case_id, imported)
+    case: dict[str, Any] = {"id": case_id, "question": question}
+    if _exported(meta):
+        _metadata(case, meta)
+    else:
+        _assertions(case, test["assert"], docs, imported)
+    return _finish(case)
+
+
+def _exported(meta: dict[str, Any]) -> bool:
+    """Was this test written by ``goldcase export``? Then its metadata holds the case."""
+    return isinstance(meta.get("id"), str) and isinstance(meta.get("answerable"), bool)
+
+
+def _question(variables: dict[str, Any]) -> tuple[str | None, str | None]:
+    for name in QUESTION_VARS:
+        if isinstance(variables.get(name), str):
+            return name, variables[name]
+    texts = [
+        (k, v) for k, v in variables.items() if isinstance(v, str) and not v.startswith("file://")
+    ]
+    return texts[0] if len(texts) == 1 else (None, None)
+
+
+def _documents(
+    folder: Path,
+    variables: dict[str, Any],
+    question_var: str | None,
+    case_id: str,
+    imported: ImportedSet,
+) -> list[str]:
+    names: list[str] = []
+    for var, value in variables.items():
+        if var == question_var:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item.startswith("file://"):
+                names.append(_copy(folder / item[len("file://") :], imported))
+            elif isinstance(item, str) and item.strip():
+                doc = f"{case_id}-{safe_name(var, 'context')}.txt"
+                imported.documents[doc] = item
+                names.append(doc)
+    return names
+
+
+def _copy(path: Path, imported: ImportedSet) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(f"{path}: cannot read the context document: {exc}") from exc
+    if imported.documents.get(path.name, text) != text:
+        raise GoldcaseError(
+            f"two context documents are named {path.name}; basenames must be unique in a corpus"
+        )
+    imported.documents[path.name] = text
+    return path.name
+
+
+def _assertions(
+    case: dict[str, Any], asserts: list[Any], docs: list[str], imported: ImportedSet
+) -> None:
+    expect: dict[str, Any] = {}
+    claims: list[str] = []
+    skipped: list[str] = []
+    for item in asserts:
+        kind = str(item.get("type", "")) if isinstance(item, dict) else ""
+        value = item.get("value") if isinstance(item, dict) else None
+        if not _apply(case, expect, claims, kind, value):
+            skipped.append(kind or "(no type)")
+    if expect:
+        case["expect"] = expect
+    if claims and case.get("answerable", True):
+        case["support"] = [_support(s, docs, imported) for c in claims for s in _sentences(c)]
+        case.setdefault("expected_answer", claims[0])
+    if skipped:
+        note = f"not imported (no goldcase equivalent): {', '.join(dict.fromkeys(skipped))}"
+        case["notes"] = note
+        imported.notes.append(f"{case['id']}: {note}")
+
+
+def _apply(
+    case: dict[str, Any], expect: dict[str, Any], claims: list[str], kind: str, value: Any
+) -> bool:
+    base = kind.removeprefix("i") if kind.startswith("icontains") else kind
+    text = value if isinstance(value, str) else None
+    items = [str(v) for v in value] if isinstance(value, list) else None
+    if base == "equals" and text is not None:
+        case["expected_answer"] = text
+    elif base in ("contains", "contains-all") and (text is not None or items):
+        expect.setdefault("contains", []).extend([text] if text is not None else items or [])
+    elif base == "contains-any" and items:
+        expect.setdefault("contains", []).append(items)
+    elif kind in ("not-contains", "not-icontains") and text is not None:
+        expect.setdefault("not_contains", []).append(text)
+    elif kind == "starts-with" and text is not None:
+        expect["lead"] = text.split()[0].lower() if text.split() else text
+    elif kind == "regex" and text is not None and lead_of(text) is not None:
+        expect["lead"] = lead_of(text)
+    elif kind == "llm-rubric" and text == UNANSWERABLE_RUBRIC:
+        case["answerable"] = False
+    elif kind in CLAIMS and text is not None:
+        claims.append(text)
+    else:
+        return False
+    return True
+
+
+def lead_of(pattern: str) -> str | None:
+    """The word of a pattern made by ``export.lead_pattern``; None for any other regex."""
+    match = _LEAD.match(pattern)
+    if match is None:
+        return None
+    word = re.sub(r"\[(.)(.)\]", r"\1", match[1])
+    return re.sub(r"\\(.)", r"\1", word)
+
+
+def _sentences(claim: str) -> Iterator[str]:
+    for part in _SENTENCE.split(claim.strip()):
+        if part.strip():
+            yield part.strip()
+
+
+def _support(sentence: str, docs: list[str], imported: ImportedSet) -> dict[str, str]:
+    """The sentence as a quote on the document that holds it, or on the closest one (the
+    support check then reports where it differs)."""
+    folded = fold_quote(sentence)
+    for doc in docs:
+        if folded in fold_quote(imported.documents[doc]):
+            return {"doc": doc, "quote": sentence}
+    if not docs:
+        imported.notes.append(f"claim {sentence!r} has no context document to be checked against")
+        return {"doc": "(no context document)", "quote": sentence}
+    from rapidfuzz import fuzz
+
+    best = max(docs, key=lambda d: fuzz.partial_ratio(folded, fold_quote(imported.documents[d])))
+    return {"doc": best, "quote": sentence}
+
+
+def _metadata(case: dict[str, Any], meta: dict[str, Any]) -> None:
+    case["answerable"] = meta["answerable"]
+    for key in ("expected_answer", "support", "expect", "slice", "tags"):
+        if key in meta and meta[key] not in (None, [], {}):
+            case[key] = meta[key]
+    if case.get("slice") == "default":  # the slice of a case that names none
+        case.pop("slice")
+
+
+def _finish(case: dict[str, Any]) -> dict[str, Any]:
+    if case.get("answerable") is False:
+        case.pop("expected_answer", None)
+        case.pop("support", None)
+    else:
+        case["answerable"] = True
+        case.setdefault("support", [])
+    return case

@@ -1,0 +1,133 @@
+"""Import SQuAD 1.1 / 2.0 JSON (and SQuAD-shaped sets such as COVID-QA).
+
+- Each paragraph's ``context`` becomes a corpus document: ``<title>-<nnn>.txt`` (the article
+  title and the paragraph's number), or ``<document_id>.txt`` when the paragraph names one.
+- Each question becomes a case: ``id`` from the question id (sanitised), ``slice`` from the
+  article title (sanitised; the file's name when there is no title), ``expected_answer`` from
+  the first reference answer, and ``expect.contains`` holding every distinct reference answer as
+  alternatives when annotators gave several.
+- The support quote is the sentence holding the answer: ``answer_start`` says where, and when
+  it is wrong (the answer text is not at that offset) the occurrence nearest to it is used. An
+  answer that spans sentences gets every sentence it touches. A sentence ends at . ! ? before
+  white space, or at a blank line; line breaks inside it are written as spaces (a quote matches
+  across any run of white space).
+- ``is_impossible: true`` becomes ``answerable: false`` with the tag ``unanswerable``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.interchange.build import ImportedSet, safe_name, unique
+from goldcase.sentences import Sentences
+
+
+def read_squad(path: Path) -> ImportedSet:
+    data = _load(path)
+    imported = ImportedSet("squad", str(path))
+    ids: set[str] = set()
+    stem = safe_name(path.stem, "squad")
+    for a_index, article in enumerate(data):
+        if not isinstance(article, dict):
+            raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
+        title = article.get("title")
+        slice_name = safe_name(title, stem) if title else stem
+        for p_index, paragraph in enumerate(article.get("paragraphs") or ()):
+            _paragraph(imported, paragraph, slice_name, p_index, ids)
+    return imported
+
+
+def _load(path: Path) -> list[Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise GoldcaseError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from exc
+    data = raw.get("data") if isinstance(raw, dict) else None
+    if not isinstance(data, list):
+        raise GoldcaseError(f"{path}: not SQuAD JSON: expected an object with a 'data' list")
+    return data
+
+
+def _paragraph(
+    imported: ImportedSet, paragraph: Any, slice_name: str, index: int, ids: set[str]
+) -> None:
+    if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context"), str):
+        imported.notes.append(f"{slice_name} paragraph {index}: no context; skipped")
+        return
+    context: str = paragraph["context"]
+    doc_id = paragraph.get("document_id")
+    stem = safe_name(doc_id, "doc") if doc_id is not None else f"{slice_name}-{index + 1:03d}"
+    doc = unique(stem, {n.lower().removesuffix(".txt") for n in imported.documents}) + ".txt"
+    imported.documents[doc] = context
+    sentences = Sentences(context)
+    for qa in paragraph.get("qas") or ():
+        case = _case(qa, doc, context, sentences, slice_name, imported, ids)
+        if case is not None:
+            imported.cases.append(case)
+
+
+def _case(
+    qa: Any,
+    doc: str,
+    context: str,
+    sentences: Sentences,
+    slice_name: str,
+    imported: ImportedSet,
+    ids: set[str],
+) -> dict[str, Any] | None:
+    if not isinstance(qa, dict) or not str(qa.get("question") or "").strip():
+        imported.notes.append(f"{doc}: a question with no text; skipped")
+        return None
+    qid = qa.get("id")
+    case: dict[str, Any] = {
+        "id": unique(safe_name(qid, "q"), ids),
+        "question": str(qa["question"]).strip(),
+    }
+    answers = [a for a in qa.get("answers") or () if isinstance(a, dict) and a.get("text")]
+    if qa.get("is_impossible") or not answers:
+        case.update(answerable=False, tags=["unanswerable"])
+    else:
+        quote = _quote(answers[0], context, sentences)
+        if quote is None:
+            imported.notes.append(
+                f"question {qid}: the answer {answers[0]['text']!r} is not in its context; skipped"
+            )
+            return None
+        case.update(
+            answerable=True,
+            expected_answer=str(answers[0]["text"]).strip(),
+            support=[{"doc": doc, "quote": quote}],
+        )
+        alternatives = list(dict.fromkeys(str(a["text"]).strip() for a in answers))
+        if len(alternatives) > 1:
+            case["expect"] = {"contains": [alternatives]}
+    case["slice"] = slice_name
+    case["source"] = "hand-written"
+    case["notes"] = f"imported from {Path(imported.origin).name}, question {qid}"
+    return case
+
+
+def _quote(answer: dict[str, Any], context: str, sentences: Sentences) -> str | None:
+    text = str(answer["text"])
+    start = locate(context, text, answer.get("answer_start"))
+    if start is None:
+        return None
+    return sentences.around(start, start + len(text))
+
+
+def locate(context: str, text: str, hint: Any) -> int | None:
+    """Where ``text`` is in ``context``: at ``hint`` when it is right there, else the
+    occurrence nearest to ``hint``."""
+    if isinstance(hint, int) and context[hint : hint + len(text)] == text:
+        return hint
+    starts = [m.start() for m in re.finditer(re.escape(text), context)]
+    if not starts:
+        return None
+    target = hint if isinstance(hint, int) else 0
+    return min(starts, key=lambda s: (abs(s - target), s))

@@ -1,0 +1,83 @@
+"""Sentences of a document: the sentence around a span (SQuAD import) and the sentences
+before and after a quote (review).
+
+A sentence ends after ``.``, ``!`` or ``?`` (and any closing quotes or brackets) before white
+space, or at a blank line. A single line break is not an end: documents wrap lines mid-sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from goldcase.text import fold_space
+
+_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
+
+
+@dataclass(frozen=True, slots=True)
+class InContext:
+    """A quote in its document: the sentence before, the text of the sentences holding the
+    quote split around it, the sentence after (white space folded), and its line."""
+
+    line: int
+    before: str
+    lead: str  # the start of the quote's first sentence, before the quote
+    quote: str  # the quote as the document writes it
+    tail: str  # the end of the quote's last sentence, after the quote
+    after: str
+
+
+class Sentences:
+    """Sentence boundaries of one text (no sentence is blank)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ends: list[int] = []
+        last = 0
+        for match in _END.finditer(text):
+            if text[last : match.end()].strip():
+                self.ends.append(match.end())
+                last = match.end()
+            elif self.ends:
+                self.ends[-1] = last = match.end()  # white space joins the sentence before
+
+    def bounds(self, start: int, end: int) -> tuple[int, int]:
+        """Start and end of the sentences that the span touches."""
+        before = bisect_right(self.ends, start)
+        first = self.ends[before - 1] if before else 0
+        after = bisect_left(self.ends, end)
+        last = self.ends[after] if after < len(self.ends) else len(self.text)
+        return first, last
+
+    def around(self, start: int, end: int) -> str:
+        """The sentence(s) holding the span, white space folded."""
+        first, last = self.bounds(start, end)
+        return fold_space(self.text[first:last])
+
+    def context(self, start: int, end: int) -> InContext:
+        first, last = self.bounds(start, end)
+        marks = [0, *self.ends, len(self.text)]
+        at_first = bisect_left(marks, first)
+        at_last = bisect_left(marks, last)
+        prev_first = marks[at_first - 1] if at_first > 0 else first
+        next_last = marks[at_last + 1] if at_last + 1 < len(marks) else last
+        return InContext(
+            line=self.text.count("\n", 0, start) + 1,
+            before=fold_space(self.text[prev_first:first]),
+            lead=fold_space(self.text[first:start]),
+            quote=fold_space(self.text[start:end]),
+            tail=fold_space(self.text[end:last]),
+            after=fold_space(self.text[last:next_last]),
+        )
+
+
+def find_quote(text: str, quote: str) -> tuple[int, int] | None:
+    """Where ``quote`` is in ``text`` when runs of white space may differ (the quote folding
+    without NFC, which a review display does not need)."""
+    words = quote.split()
+    if not words:
+        return None
+    match = re.search(r"\s+".join(re.escape(w) for w in words), text)
+    return (match.start(), match.end()) if match else None
