@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Split the golden set into calibration and eval halves (stratified, seeded).",
     ),
     "compare": ("compare", "Compare two reports case by case and gate on a drop (exit 1)."),
+    "calibrate": ("calibrate", "Fit an abstention threshold with a bound on wrong answers."),
 }
 
 

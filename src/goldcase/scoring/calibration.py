@@ -23,8 +23,9 @@ exchangeable (drawn alike from the same population), then with probability at le
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from goldcase.errors import GoldcaseError
 
@@ -206,3 +207,20 @@ def _abstain_all(
             "abstaining from everything"
         )
     return Calibration(target_risk, delta, total, threshold, 0, 0, None, False, reason, steps)
+
+
+def answers_from_report(report: Mapping[str, Any]) -> tuple[list[Answer], int, int]:
+    """(answers, total, unrated) from a report scored without a threshold: every answered case
+    with its confidence and whether it passed, the number of cases, and the number of answers
+    that gave no confidence (a threshold turns those into abstentions, so no threshold can
+    keep them)."""
+    answers: list[Answer] = []
+    unrated = 0
+    for case in report["cases"]:
+        if case["outcome"] != "answer":
+            continue
+        if case.get("confidence") is None:
+            unrated += 1
+        else:
+            answers.append((float(case["confidence"]), bool(case["passed"])))
+    return answers, len(report["cases"]), unrated
