@@ -16,6 +16,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@echo "== goldcase check: schema, verbatim quotes (and every other check that has landed)"
 	$(BIN)/goldcase check
+	@echo "== goldcase split: the calibration and eval halves of the golden set (seeded, stratified)"
+	$(BIN)/goldcase split
+	@echo "== goldcase calibrate: fit an abstention threshold on the calibration half of a sample run"
+	$(BIN)/goldcase calibrate runs/baseline-k3.jsonl --target-risk 0.9 || \
+	  echo "(calibrate exits 1 when the target cannot be certified on this split)"
+	@echo "== goldcase compare: the top-1 sample run (base) against the top-3 one (head)"
+	@mkdir -p reports
+	$(BIN)/goldcase score runs/baseline-k1.jsonl --format json --out reports/baseline-k1.json >/dev/null
+	$(BIN)/goldcase score runs/baseline-k3.jsonl --format json --out reports/baseline-k3.json >/dev/null
+	$(BIN)/goldcase compare reports/baseline-k1.json reports/baseline-k3.json || \
+	  echo "(compare exits 1 when the gate fails; the reasons are listed above)"
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
