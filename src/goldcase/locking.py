@@ -189,8 +189,11 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
+    before = disk.version
+    if before is None or before == version:
+        before = old.version if old is not None else disk.version
     return Outcome(
-        old_version=old.version if old is not None else disk.version,
+        old_version=before,
         version=version,
         cases=lockfile.compare(old.cases, new.cases) if old is not None else empty,
         corpus=lockfile.compare(old.corpus, new.corpus) if old is not None else empty,
@@ -205,7 +208,11 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
     if old is None and disk.lock_text is None:
         return disk.version or "1", "first lock"
     if old is not None and old.same_content(probe):
-        return disk.version or old.version, "set and corpus unchanged"
+        if disk.version is None:
+            return old.version, "restored from golden.lock"
+        if version_key(disk.version) < version_key(old.version):
+            return old.version, "raised to the version golden.lock records; it never goes back"
+        return disk.version, "set and corpus unchanged"
     lock_version = old.version if old is not None else None
     committed = _committed_version(config)
     reference = committed if committed is not None else lock_version

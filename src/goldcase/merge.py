@@ -7,12 +7,19 @@ ancestor's, our and their copy of one file (``%O %A %B``) and takes the result f
 Git computes the whole merge before it writes any file of the work tree, so while a driver runs
 the case files on disk are still ours, not the merged ones. The driver therefore recomputes the
 merged set from the three locks themselves, which list every golden case's hash: a case changed
-on one side only takes that side's hash, exactly as the merged case file will. Both drivers
-follow one rule, so the two files always agree:
+on one side only takes that side's hash, exactly as the merged case file will.
 
-- one side left the version alone: take the other side's version (and its lock entries);
-- both sides moved it: the merged set holds both sides' changes and so differs from each
-  side's lock: take the higher of the two versions plus one (``4`` and ``5`` give ``6``).
+- golden.lock: the merged tables, and as version the higher side's version when the merged set
+  and corpus are exactly that side's, else that version plus one (both sides at ``2`` with
+  different cases give ``3``).
+- golden.version: when only one side moved it, that side's version; when both moved it to
+  different values, the higher one plus one (``4`` and ``5`` give ``6``).
+
+Git never calls a driver when both sides hold the same text, so two branches that both went
+from ``1`` to ``2`` leave golden.version at ``2`` while the merged lock says ``3``. The next
+``goldcase lock`` (the goldcase-version hook in the pre-merge-commit stage, or the plain
+pre-merge-commit hook) raises golden.version to the lock's version, since a version never goes
+backwards; ``lock --check`` reports GC405 until then.
 
 A case (or document) that both sides changed differently has no hash the driver can know: its
 entry keeps our hash, the driver says so on stderr, and the next ``goldcase lock`` (the
@@ -24,12 +31,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from goldcase import lockfile
 from goldcase.errors import GoldcaseError
 from goldcase.lockfile import Lock, LockError
-from goldcase.version import highest, next_version, parse_version_text
+from goldcase.version import highest, next_version, parse_version_text, version_key
 from goldcase.writer import atomic_write_text
 
 VERSION_NAME = "golden.version"
@@ -73,10 +81,19 @@ def merge_locks(base: Lock | None, ours: Lock, theirs: Lock) -> tuple[Lock, list
     base_corpus = base.corpus if base is not None else {}
     cases, case_clashes = merge_tables(base_cases, ours.cases, theirs.cases)
     corpus, doc_clashes = merge_tables(base_corpus, ours.corpus, theirs.corpus)
-    version = merge_versions(
-        base.version if base is not None else None, ours.version, theirs.version
-    )
-    return lockfile.from_tables(version, cases, corpus), case_clashes + doc_clashes
+    clashes = case_clashes + doc_clashes
+    merged = lockfile.from_tables(ours.version, cases, corpus)
+    return replace(merged, version=merged_lock_version(merged, ours, theirs, clashes)), clashes
+
+
+def merged_lock_version(merged: Lock, ours: Lock, theirs: Lock, clashes: list[str]) -> str:
+    """The higher side's version when the merged set and corpus are exactly that side's, and
+    the version after it otherwise: a version never names two different sets. With entries
+    both sides changed, the merged content is not known yet, so it is never a side's."""
+    top = max((ours, theirs), key=lambda lock: version_key(lock.version))
+    if merged.same_content(top) and not clashes:
+        return top.version
+    return next_version(top.version)
 
 
 def run_driver(base: Path, ours: Path, theirs: Path, name: str) -> int:

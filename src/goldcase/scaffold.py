@@ -18,7 +18,7 @@ from goldcase.writer import atomic_write_text
 
 HOOKS_URL = "https://github.com/goldcase/goldcase"
 MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
-HOOK_NAMES = ("pre-commit", "pre-push")
+HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
 
 EXAMPLE_CASE = """\
 id: ret-001
@@ -57,7 +57,9 @@ PRE_COMMIT_CONFIG = f"""\
 # goldcase's hooks, fetched by URL. `rev` pins the goldcase release (a tag or a commit sha);
 # replace it with the release you use, and let `pre-commit autoupdate` move it later.
 # goldcase-version runs first: when the golden set or corpus changed it bumps golden.version,
-# rewrites golden.lock and fails once, so that you add both files and commit again.
+# rewrites golden.lock and fails once, so that you add both files and commit again. It also
+# runs before a merge commit, to settle golden.version after goldcase's merge driver.
+default_install_hook_types: [pre-commit, pre-merge-commit]
 repos:
   - repo: {HOOKS_URL}
     rev: v{__version__}
