@@ -259,6 +259,7 @@ def test_a_file_that_is_not_a_report_is_refused(repo: Path, content: str, messag
 def test_a_missing_report_and_bad_options(repo: Path) -> None:
     base = score(repo, _results(repo / "a.jsonl", []), "base")
     assert "no such file" in run_cli("compare", base, repo / "nope.json").stderr
+    assert run_cli("compare", base, base, "--max-drop", "nan").exit_code == 2
     result = run_cli("compare", base, base, "--alpha", "1.5")
     assert result.exit_code == 2
     assert "--alpha should be between 0 and 1" in result.stderr

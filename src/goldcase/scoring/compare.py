@@ -224,7 +224,7 @@ def compare(
     base: Mapping[str, Any], head: Mapping[str, Any], max_drop: float = 5.0, alpha: float = 0.05
 ) -> Comparison:
     """Pair two validated reports and apply the gate."""
-    if max_drop < 0:
+    if math.isnan(max_drop) or max_drop < 0:
         raise GoldcaseError(f"--max-drop should be 0 or more points, got {max_drop}")
     if not 0 < alpha < 1:
         raise GoldcaseError(f"--alpha should be between 0 and 1, got {alpha}")
