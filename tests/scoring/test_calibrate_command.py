@@ -118,3 +118,23 @@ def test_a_results_file_score_refuses_is_refused(
     out = run_cli("calibrate", results, "--repo", repo, "--target-risk", "0.2")
     assert out.exit_code == 2
     assert out.stderr.startswith("error: ")
+
+
+def test_answers_without_confidence_and_a_confidence_of_one(
+    make_repo: Callable[..., Path],
+) -> None:
+    repo, results = build(make_repo, "dev", right=3, wrong=0)
+    lines = [
+        {"id": "c000", "outcome": "answer", "answer": "You have 14 days.", "confidence": 1.0},
+        {"id": "c001", "outcome": "answer", "answer": "You have 14 days."},
+        {"id": "c002", "outcome": "abstain"},
+    ]
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = run_cli("calibrate", results, "--repo", repo, "--split", "dev", "--target-risk", "0.1")
+    assert out.exit_code == 1
+    assert "1 answer(s) gave no confidence: a threshold counts them as abstentions" in out.stdout
+    # a threshold of 1.0 would still keep the answer at 1.0, and score takes 0..1 only
+    assert out.stdout.splitlines()[-1] == (
+        "an answer with confidence 1.0 cannot be held back by a threshold; no score command "
+        "to suggest"
+    )

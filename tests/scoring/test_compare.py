@@ -263,3 +263,21 @@ def test_a_missing_report_and_bad_options(repo: Path) -> None:
     result = run_cli("compare", base, base, "--alpha", "1.5")
     assert result.exit_code == 2
     assert "--alpha should be between 0 and 1" in result.stderr
+
+
+def test_dev_runs_with_different_case_lists_are_refused(repo: Path) -> None:
+    # the set digest pins the golden cases only; a dev case added between two dev scores
+    # leaves it unchanged, and the case lists are what tells the reports apart
+    for case_id in ("dev-01", "dev-02"):
+        (repo / f"cases/dev/{case_id}.yaml").write_text(UNANSWERABLE.format(id=case_id))
+    runs = repo / "dev.jsonl"
+    runs.write_text('{"id": "dev-01", "outcome": "abstain"}\n', encoding="utf-8")
+    base = score(repo, runs, "base", "--split", "dev")
+    (repo / "cases/dev/dev-03.yaml").write_text(UNANSWERABLE.format(id="dev-03"))
+    head = score(repo, runs, "head", "--split", "dev")
+    result = run_cli("compare", base, head)
+    assert result.exit_code == 2
+    assert (
+        "their case lists differ (2 cases in base, 3 in head; 'dev-03' is only in head)"
+        in result.stderr
+    )
