@@ -32,6 +32,12 @@ def problems(raw: bytes | str) -> list[str]:
         ),
         ('["E1", "answer"]', "line holds a list, not an object; write one JSON object per line"),
         ('"E1"', "line holds a string, not an object; write one JSON object per line"),
+        ("12", "line holds a number, not an object; write one JSON object per line"),
+        ("null", "line holds null, not an object; write one JSON object per line"),
+        (
+            '{"id": "E1", "outcome": "abstain"}, {"id": "E2", "outcome": "abstain"}',
+            "malformed JSON at column 35: Extra data; each line must be one complete JSON object",
+        ),
         (
             '{"id": "E1", "outcome": "answered"}',
             'outcome is "answered"; expected one of answer, abstain, error',

@@ -13,7 +13,7 @@ import difflib
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,25 +58,25 @@ class InvalidInput(GoldcaseError):
         super().__init__("\nerror: ".join(shown))
 
 
-@dataclass(frozen=True, slots=True)
 class Result:
-    """One valid result line: its 1-based line number and the object as read."""
+    """One valid result line: its 1-based line number and the object as read. A plain slotted
+    class, not a dataclass: a run has 100,000 of them and their construction shows."""
 
-    line: int
-    data: Mapping[str, Any]
+    __slots__ = ("data", "id", "line", "trial")
 
-    @property
-    def id(self) -> str:
-        return str(self.data["id"])
+    def __init__(self, line: int, data: Mapping[str, Any]) -> None:
+        self.line = line
+        self.data = data
+        self.id: str = data["id"]
+        trial = data.get("trial")
+        self.trial: int | None = None if trial is None else int(trial)
+
+    def __repr__(self) -> str:
+        return f"Result(line={self.line}, data={self.data!r})"
 
     @property
     def outcome(self) -> str:
         return str(self.data["outcome"])
-
-    @property
-    def trial(self) -> int | None:
-        value = self.data.get("trial")
-        return None if value is None else int(value)
 
     @property
     def confidence(self) -> float | None:
@@ -120,22 +120,46 @@ def read_results(path: Path, shown: str | None = None) -> ResultsFile:
 
 
 def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
-    """Every valid line and every problem, duplicates included."""
+    """Every valid line and every problem, repeated lines included (by line number)."""
+    results, problems = parse_lines(raw, name)
+    repeated = index_results(results, name)[1]
+    return results, sorted(problems + repeated, key=lambda p: p.line)
+
+
+def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
+    """Every line that is a valid result on its own, and a problem for every other line."""
     text, problem = _decode(raw, name)
     if problem is not None:
         return [], [problem]
+    numbered = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    objects = _decode_all(line for _, line in numbered)
+    if objects is None or len(objects) != len(numbered):
+        objects = [_decode_one(line) for _, line in numbered]
     results: list[Result] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        data, message = _parse_line(line)
-        if message is not None:
-            problems.append(Problem(name, number, message))
-        elif data is not None:
+    for (number, line), data in zip(numbered, objects, strict=True):
+        if type(data) is dict and fast_valid(data):
             results.append(Result(number, data))
-    problems.extend(_duplicates(results, name))
-    return results, sorted(problems, key=lambda p: p.line)
+        else:
+            problems.append(Problem(name, number, _line_problem(line)))
+    return results, problems
+
+
+def _decode_all(lines: Iterable[str]) -> list[Any] | None:
+    """All lines as one JSON array: one call into the C decoder instead of one per line. The
+    caller checks there is one element per line (two objects on one line would shift them)."""
+    try:
+        objects = _DECODER.decode("[" + ",".join(lines) + "]")
+    except (ValueError, RecursionError):
+        return None
+    return objects if isinstance(objects, list) else None
+
+
+def _decode_one(line: str) -> Any:
+    try:
+        return _DECODER.decode(line)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _decode(raw: bytes, name: str) -> tuple[str, Problem | None]:
@@ -172,53 +196,44 @@ def _no_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
 
 
-def _parse_line(line: str) -> tuple[dict[str, Any] | None, str | None]:
-    """The object on one line, or the message saying why the line is not a valid result."""
+def _line_problem(line: str) -> str:
+    """Why a line the fast path refused is not a valid result."""
     try:
         data = _DECODER.decode(line)
     except _DuplicateKey as exc:
-        return None, f"field {str(exc)!r} appears twice on the line; keep one"
+        return f"field {str(exc)!r} appears twice on the line; keep one"
     except json.JSONDecodeError as exc:
-        return None, (
+        return (
             f"malformed JSON at column {exc.colno}: {exc.msg}; "
             "each line must be one complete JSON object"
         )
     except (ValueError, RecursionError) as exc:
-        return None, f"malformed JSON: {exc}; each line must be one complete JSON object"
+        return f"malformed JSON: {exc}; each line must be one complete JSON object"
     if not isinstance(data, dict):
-        kinds: dict[type, str] = {list: "a list", str: "a string"}
-        kind = kinds.get(type(data), f"a {type(data).__name__}")
-        return None, f"line holds {kind}, not an object; write one JSON object per line"
-    if fast_valid(data):
-        return data, None
-    return None, explain(data)
+        kinds: dict[type, str] = {list: "a list", str: "a string", bool: "true or false"}
+        kind = kinds.get(type(data), "null" if data is None else "a number")
+        return f"line holds {kind}, not an object; write one JSON object per line"
+    return explain(data)
 
 
 def fast_valid(data: Mapping[str, Any]) -> bool:
     """True exactly when ``data`` matches results.schema.json (kept equal by a test)."""
-    if not FIELDS.issuperset(data):
+    case_id = data.get("id")
+    if type(case_id) is not str or not case_id or data.get("outcome") not in OUTCOMES:
         return False
-    case_id, outcome = data.get("id"), data.get("outcome")
-    if not isinstance(case_id, str) or not case_id or outcome not in OUTCOMES:
-        return False
-    if outcome == "answer" and "answer" not in data and "fact" not in data:
-        return False
-    for key in ("fact", "answer", "scope"):
-        if key in data and not isinstance(data[key], str):
+    for key, value in data.items():
+        test = _FIELD_TESTS.get(key, _unknown)
+        if test is not None and not test(value):
             return False
-    return (
-        _optional(data, "confidence", _is_confidence)
-        and _optional(data, "error", lambda v: v is None or isinstance(v, str))
-        and _optional(data, "trial", lambda v: _is_int(v) and v >= 1)
-        and _optional(data, "meta", lambda v: isinstance(v, dict))
-        and _optional(data, "citations", lambda v: _is_list_of(v, _is_citation))
-        and _optional(data, "retrieved", lambda v: _is_list_of(v, _is_chunk))
-        and _optional(data, "context", lambda v: _is_list_of(v, _is_chunk))
-    )
+    return data["outcome"] != "answer" or "answer" in data or "fact" in data
 
 
-def _optional(data: Mapping[str, Any], key: str, test: Any) -> bool:
-    return key not in data or bool(test(data[key]))
+def _unknown(value: Any) -> bool:
+    return False
+
+
+def _is_str(value: Any) -> bool:
+    return type(value) is str
 
 
 def _is_int(value: Any) -> bool:
@@ -261,34 +276,76 @@ def _is_chunk(value: Any) -> bool:
     return all(k in value and _is_int(value[k]) and value[k] >= 0 for k in ("start", "end"))
 
 
-def _duplicates(results: Sequence[Result], name: str) -> Iterator[Problem]:
-    """Two lines for one case (or one trial of it), and a case mixing lines with and without
-    a trial number."""
-    first: dict[tuple[str, int | None], int] = {}
-    kinds: dict[str, tuple[bool, int]] = {}  # id -> (has a trial, first line)
+_FIELD_TESTS: dict[str, Any] = {
+    "id": None,  # checked first
+    "outcome": None,
+    "fact": _is_str,
+    "answer": _is_str,
+    "scope": _is_str,
+    "confidence": _is_confidence,
+    "error": lambda v: v is None or type(v) is str,
+    "trial": lambda v: _is_int(v) and v >= 1,
+    "meta": lambda v: type(v) is dict,
+    "citations": lambda v: _is_list_of(v, _is_citation),
+    "retrieved": lambda v: _is_list_of(v, _is_chunk),
+    "context": lambda v: _is_list_of(v, _is_chunk),
+}
+assert set(_FIELD_TESTS) == FIELDS, "results.schema.json and the fast validator disagree"
+
+
+def index_results(
+    results: Sequence[Result], name: str
+) -> tuple[dict[str, list[Result]], list[Problem]]:
+    """Result lines by case id (in file order), and the lines that repeat a case (or one
+    trial of it) or mix lines with and without a trial number. Repeated lines are left out."""
+    by_id: dict[str, list[Result]] = {}
     for result in results:
-        key = (result.id, result.trial)
-        trial = result.trial
-        if key in first:
+        lines = by_id.get(result.id)
+        if lines is None:
+            by_id[result.id] = [result]
+        else:
+            lines.append(result)
+    problems: list[Problem] = []
+    for case_id, lines in by_id.items():
+        if len(lines) > 1 and not _distinct_trials(lines):
+            by_id[case_id] = _drop_repeats(lines, name, problems)
+    return by_id, problems
+
+
+def _distinct_trials(lines: Sequence[Result]) -> bool:
+    trials = {result.trial for result in lines}
+    return None not in trials and len(trials) == len(lines)
+
+
+def _drop_repeats(lines: Sequence[Result], name: str, problems: list[Problem]) -> list[Result]:
+    kept: list[Result] = [lines[0]]
+    for result in lines[1:]:
+        problem = _repeat_problem(result, kept)
+        if problem is None:
+            kept.append(result)
+        else:
+            problems.append(Problem(name, result.line, problem))
+    return kept
+
+
+def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
+    trial = result.trial
+    for other in earlier:
+        if other.trial == trial:
             what = f"case {result.id!r}" + ("" if trial is None else f" trial {trial}")
             fix = (
                 "keep one line per case, or number repeated runs with trial"
                 if trial is None
                 else "give each trial of a case its own number"
             )
-            yield Problem(
-                name, result.line, f"second result for {what} (first on line {first[key]}); {fix}"
-            )
-            continue
-        first[key] = result.line
-        seen = kinds.setdefault(result.id, (trial is not None, result.line))
-        if seen[0] != (trial is not None):
-            yield Problem(
-                name,
-                result.line,
-                f"case {result.id!r} has lines with and without trial (line "
-                f"{seen[1]}); give every line of a repeated case a trial number",
-            )
+            return f"second result for {what} (first on line {other.line}); {fix}"
+    first = earlier[0]
+    if (first.trial is None) != (trial is None):
+        return (
+            f"case {result.id!r} has lines with and without trial (line {first.line}); "
+            "give every line of a repeated case a trial number"
+        )
+    return None
 
 
 # --- messages for lines the fast path refused -------------------------------------------------
