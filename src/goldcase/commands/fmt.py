@@ -28,12 +28,11 @@ def command(paths: tuple[Path, ...], repo: Path | None, check: bool) -> int:
     result = format_files(ctx.root, rels, check=check)
     for finding in result.findings:
         click.echo(text_line(finding) + " (file left as it is)")
-    verb = "would reformat" if check else "reformatted"
     for rel in result.changed:
-        click.echo(f"{verb} {rel}")
-    unchanged = result.files - len(result.changed) - len({f.path for f in result.findings})
-    click.echo(
-        f"{len(result.changed)} file{'s' if len(result.changed) != 1 else ''} {verb}, "
-        f"{unchanged} unchanged"
-    )
+        click.echo(f"{'would reformat' if check else 'reformatted'} {rel}")
+    changed = len(result.changed)
+    unchanged = result.files - changed - len({f.path for f in result.findings})
+    files = f"{changed} file{'s' if changed != 1 else ''}"
+    verb = "would be reformatted" if check else "reformatted"
+    click.echo(f"{files} {verb}, {unchanged} unchanged")
     return 1 if result.changed or result.findings else 0

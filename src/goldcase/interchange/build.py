@@ -1,24 +1,19 @@
 """Turn an imported set (cases, documents, notes) into a golden-set repository on disk.
 
-The repository is written into a fresh folder beside the target and renamed into place at the
-end, so an import that fails half-way leaves nothing behind. A target that exists and is not
-empty is refused.
+The repository is written into a staging folder beside the target and renamed into place at
+the end (``goldcase.writer.write_new_folder``), so an import that fails half-way leaves nothing
+behind. A target that exists and is not empty is refused.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.formatting import dump_canonical
-from goldcase.writer import atomic_write_text
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/case.schema.json\n"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -54,35 +49,24 @@ def unique(name: str, taken: set[str]) -> str:
 
 
 def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
-    """Write the repository to ``out`` (absent or an empty folder); returns ``out``."""
+    """Write the repository to ``out`` (absent or an empty folder), all at once."""
+    from goldcase.writer import write_new_folder
+
     out = out.resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise GoldcaseError(f"{out} exists and is not empty; import into a new folder")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".import"))
-    try:
-        _fill(staging, imported, split)
-        if out.exists():
-            out.rmdir()
-        os.replace(staging, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staging)
-        raise
-    return out
-
-
-def _fill(root: Path, imported: ImportedSet, split: str) -> None:
-    os.chmod(root, 0o755)  # mkdtemp makes a private folder; a repository is not
+    files: dict[str, bytes] = {}
     for name, text in imported.documents.items():
-        atomic_write_text(root / "corpus" / name, text)
-    (root / "cases" / "golden").mkdir(parents=True)
-    (root / "cases" / "dev").mkdir(parents=True)
+        files[f"corpus/{name}"] = text.encode("utf-8")
     for case in imported.cases:
-        atomic_write_text(root / "cases" / split / f"{case['id']}.yaml", case_text(case))
-    atomic_write_text(root / "goldcase.toml", _config_text(imported))
-    atomic_write_text(root / "golden.version", imported.version + "\n")
-    atomic_write_text(root / ".gitignore", ".goldcase-cache/\n")
+        files[f"cases/{split}/{case['id']}.yaml"] = case_text(case).encode("utf-8")
+    other = "dev" if split == "golden" else "golden"
+    files[f"cases/{other}/.gitkeep"] = b""
+    files["goldcase.toml"] = _config_text(imported).encode("utf-8")
+    files["golden.version"] = f"{imported.version}\n".encode()
+    files[".gitignore"] = b".goldcase-cache/\n"
+    write_new_folder(out, files)
+    return out
 
 
 def case_text(case: dict[str, Any]) -> str:
