@@ -1,12 +1,13 @@
 """A small, deterministic extractive answerer that makes the sample runs under ``runs/``.
 
 It splits every corpus document into sentence chunks (paragraph sentences, list items, table
-rows), ranks them for each golden question with BM25 (rank-bm25, Okapi variant, default
-parameters), and answers with the best K chunks joined, or abstains when its confidence is
-under a threshold. The confidence is the best chunk's BM25 score divided by the score a chunk
-of average length holding every question term once would get (the sum of the terms' idf; a term
-the corpus never uses counts with the largest idf the corpus has), capped at 1, so it lies in
-0..1 and falls when the question asks about words the documents do not hold.
+rows, each indexed with the heading it sits under), ranks them for each golden question with
+BM25 (rank-bm25, Okapi variant, default parameters), and answers with the best K chunks joined,
+or abstains when its confidence is under a threshold. The confidence is the best chunk's BM25
+score divided by the score a chunk of average length holding every question term once would
+get (the sum of the terms' idf; a term the corpus never uses counts with the largest idf the
+corpus has), capped at 1, so it lies in 0..1 and falls when the question asks about words the
+documents do not hold.
 
 Every result line records id, outcome, answer, confidence, citations, retrieved (the top 5
 chunks) and context (the K chunks the answer was built from), in the results format of
@@ -51,6 +52,7 @@ class Chunk:
     doc: str
     number: int  # 1-based, in document order
     text: str
+    heading: str = ""  # the heading the chunk sits under: indexed with it, never shown
 
     @property
     def id(self) -> str:
@@ -69,20 +71,26 @@ def tokens(text: str) -> list[str]:
     return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
 
 
-def _blocks(markdown: str) -> list[str]:
-    """Paragraphs, list items and table rows, headings and table rules left out."""
-    out: list[str] = []
+def _blocks(markdown: str) -> list[tuple[str, str]]:
+    """(heading, text) of every paragraph, list item and table row; headings themselves and
+    table rules are not blocks, but each block remembers the heading it sits under."""
+    out: list[tuple[str, str]] = []
+    heading = ""
     for block in re.split(r"\n\s*\n", markdown):
         lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if not lines or lines[0].startswith("#"):
+        if lines and lines[0].startswith("#"):
+            heading = lines[0].lstrip("#").strip()
+            lines = lines[1:]
+        if not lines:
             continue
         if lines[0].startswith("|"):
-            out.extend(_row(line) for line in lines if not _TABLE_RULE.match(line))
+            texts = [_row(line) for line in lines if not _TABLE_RULE.match(line)]
         elif lines[0].startswith(("- ", "* ")):
-            out.extend(_items(lines))
+            texts = _items(lines)
         else:
-            out.append(" ".join(lines))
-    return [b for b in out if b]
+            texts = [" ".join(lines)]
+        out.extend((heading, text) for text in texts if text)
+    return out
 
 
 def _row(line: str) -> str:
@@ -100,9 +108,13 @@ def _items(lines: list[str]) -> list[str]:
 
 
 def chunk_document(name: str, markdown: str) -> list[Chunk]:
-    sentences = [s for block in _blocks(markdown) for s in _SENTENCE_END.split(block)]
-    texts = [s.replace("**", "").strip() for s in sentences]
-    return [Chunk(name, i, text) for i, text in enumerate((t for t in texts if t), 1)]
+    pieces = [
+        (heading, sentence.replace("**", "").strip())
+        for heading, block in _blocks(markdown)
+        for sentence in _SENTENCE_END.split(block)
+    ]
+    kept = [(heading, text) for heading, text in pieces if text]
+    return [Chunk(name, i, text, heading) for i, (heading, text) in enumerate(kept, 1)]
 
 
 def load_chunks(corpus: Path) -> list[Chunk]:
@@ -130,7 +142,7 @@ def yes_no(question: str, best: str) -> str:
 class Retriever:
     def __init__(self, chunks: list[Chunk]) -> None:
         self.chunks = chunks
-        self.bm25 = BM25Okapi([tokens(c.text) for c in chunks])
+        self.bm25 = BM25Okapi([tokens(f"{c.heading} {c.text}") for c in chunks])
         self.max_idf = max(self.bm25.idf.values())
 
     def rank(self, question: str) -> tuple[list[Chunk], float]:
