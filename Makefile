@@ -16,6 +16,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@echo "== goldcase check: schema, verbatim quotes (and every other check that has landed)"
 	$(BIN)/goldcase check
+	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
+	$(BIN)/goldcase lock --check
 	@echo "== goldcase split: the calibration and eval halves of the golden set (seeded, stratified)"
 	$(BIN)/goldcase split
 	@echo "== goldcase calibrate: fit an abstention threshold on the calibration half of a sample run"

@@ -34,12 +34,21 @@ support:
 """
 
 QUESTIONS = {
-    "ret-001": ("How many days does a customer have to request a credit?", "14 days",
-                "A customer has 14 days from delivery to request a credit"),
-    "ret-002": ("Where are credits paid back to?", "the original payment method",
-                "Credits are paid back to the original payment method"),
-    "ret-003": ("Which orders ship free?", "orders over 200 pounds",
-                "Orders over 200 pounds ship free of charge"),
+    "ret-001": (
+        "How many days does a customer have to request a credit?",
+        "14 days",
+        "A customer has 14 days from delivery to request a credit",
+    ),
+    "ret-002": (
+        "Where are credits paid back to?",
+        "the original payment method",
+        "Credits are paid back to the original payment method",
+    ),
+    "ret-003": (
+        "Which orders ship free?",
+        "orders over 200 pounds",
+        "Orders over 200 pounds ship free of charge",
+    ),
 }
 
 
@@ -54,8 +63,13 @@ def case_data(case_id: str) -> dict[str, Any]:
     """The mapping ``case_text`` parses to, written out by hand (``answerable`` defaults to
     true, and the default is part of the canonical content)."""
     question, answer, quote = QUESTIONS[case_id]
-    return {"id": case_id, "question": question, "expected_answer": answer, "answerable": True,
-            "support": [{"doc": "returns-policy.md", "quote": quote}]}
+    return {
+        "id": case_id,
+        "question": question,
+        "expected_answer": answer,
+        "answerable": True,
+        "support": [{"doc": "returns-policy.md", "quote": quote}],
+    }
 
 
 def expected_case_hash(data: dict[str, Any]) -> str:
@@ -83,13 +97,15 @@ def run(
     args: list[str | Path], cwd: Path, check: bool = True, **extra: str
 ) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
-        [str(a) for a in args], cwd=cwd, env=env(**extra), capture_output=True, text=True,
+        [str(a) for a in args],
+        cwd=cwd,
+        env=env(**extra),
+        capture_output=True,
+        text=True,
         timeout=600,
     )
     if check and result.returncode != 0:
-        raise AssertionError(
-            f"{args} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
-        )
+        raise AssertionError(f"{args} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
     return result
 
 

@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
-from goldrepo import commit, git, write
 
 from goldcase import gitview
+from goldrepo import commit, git, write
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from goldrepo import GOLDCASE, PRE_COMMIT, REPO_ROOT, case_text, commit, git, run, write
 
 pytestmark = pytest.mark.slow
@@ -68,8 +69,12 @@ def new_repo(root: Path, source: HookSource) -> Path:
 
 def committed(root: Path, source: HookSource, message: str) -> subprocess.CompletedProcess[str]:
     git(root, "add", "-A")
-    return run(["git", "commit", "--no-gpg-sign", "-m", message], root, check=False,
-               PRE_COMMIT_HOME=str(source.home))
+    return run(
+        ["git", "commit", "--no-gpg-sign", "-m", message],
+        root,
+        check=False,
+        PRE_COMMIT_HOME=str(source.home),
+    )
 
 
 @pytest.fixture
@@ -85,9 +90,9 @@ def bump_flow(root: Path, source: HookSource) -> None:
     write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
     refused = committed(root, source, "add ret-002")
     assert refused.returncode == 1
-    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout
-    assert "golden cases: 1 added (ret-002)" in refused.stdout
-    assert "files were modified by this hook" in refused.stdout
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert "golden cases: 1 added (ret-002)" in refused.stdout + refused.stderr
+    assert "files were modified by this hook" in refused.stdout + refused.stderr
     accepted = committed(root, source, "add ret-002")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
@@ -100,7 +105,7 @@ def test_a_bad_case_is_refused_with_the_finding_line(repo: Path, hook_source: Ho
     assert refused.returncode == 1
     assert (
         "cases/golden/ret-002.yaml:6:12: GC202 quote not found verbatim in returns-policy.md"
-        in refused.stdout
+        in refused.stdout + refused.stderr
     )
     assert git(repo, "rev-list", "--count", "HEAD").stdout == "1\n"
 
@@ -130,16 +135,21 @@ def test_merge_of_two_bumping_branches_settles_before_the_merge_commit(
     repo: Path, hook_source: HookSource
 ) -> None:
     trunk = git(repo, "rev-parse", "--abbrev-ref", "HEAD").stdout.strip()
+    quote = "paid back to the original payment method within five working days"
     for branch, case_id in (("one", "ret-002"), ("two", "ret-003")):
         git(repo, "checkout", "-q", "-b", branch, trunk)
-        write(repo, f"cases/golden/{case_id}.yaml", case_text(case_id))
+        write(repo, f"cases/golden/{case_id}.yaml", case_text(case_id, quote=quote))
         assert committed(repo, hook_source, f"add {case_id}").returncode == 1  # the bump
         assert committed(repo, hook_source, f"add {case_id}").returncode == 0
-    merged = run(["git", "merge", "--no-edit", "--no-gpg-sign", "one"], repo, check=False,
-                 PRE_COMMIT_HOME=str(hook_source.home))
+    merged = run(
+        ["git", "merge", "--no-edit", "--no-gpg-sign", "one"],
+        repo,
+        check=False,
+        PRE_COMMIT_HOME=str(hook_source.home),
+    )
     assert merged.returncode == 1  # the pre-merge-commit stage raised golden.version once
-    assert "CONFLICT" not in merged.stdout
-    assert "golden.version: 2 -> 3" in merged.stdout
+    assert "CONFLICT" not in merged.stdout + merged.stderr
+    assert "golden.version: 2 -> 3" in merged.stdout + merged.stderr
     done = committed(repo, hook_source, "merge one")
     assert done.returncode == 0, done.stdout + done.stderr
     assert git(repo, "show", "HEAD:golden.version").stdout == "3\n"
@@ -169,7 +179,7 @@ def test_plain_hooks_refuse_a_bad_commit(plain: Path) -> None:
     assert refused.returncode == 1
     assert (
         "cases/golden/ret-002.yaml:6:12: GC202 quote not found verbatim in returns-policy.md"
-        in refused.stdout
+        in refused.stdout + refused.stderr
     )
     assert git(plain, "rev-list", "--count", "HEAD").stdout == "1\n"
 
@@ -178,7 +188,7 @@ def test_plain_hooks_bump_once_then_accept(plain: Path) -> None:
     write(plain, "cases/golden/ret-002.yaml", case_text("ret-002"))
     refused = plain_commit(plain, "add")
     assert refused.returncode == 1
-    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
     assert "add them (git add golden.version golden.lock) and commit again" in refused.stderr
     accepted = plain_commit(plain, "add")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
@@ -194,7 +204,10 @@ def test_plain_pre_push_refuses_a_stale_lock(plain: Path, tmp_path: Path) -> Non
     git(plain, "commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "edit without a bump")
     pushed = run(["git", "push", "-q", "origin", "HEAD:main"], plain, check=False)
     assert pushed.returncode != 0
-    assert "cases/golden/ret-001.yaml:1:1: GC401 golden case ret-001 changed" in pushed.stdout
+    assert (
+        "cases/golden/ret-001.yaml:1:1: GC401 golden case ret-001 changed"
+        in pushed.stdout + pushed.stderr
+    )
     run([GOLDCASE, "lock"], plain, check=False)
     commit(plain, "bump")
     assert run(["git", "push", "-q", "origin", "HEAD:main"], plain, check=False).returncode == 0
@@ -203,9 +216,8 @@ def test_plain_pre_push_refuses_a_stale_lock(plain: Path, tmp_path: Path) -> Non
 def test_plain_hook_says_when_goldcase_is_missing(plain: Path) -> None:
     write(plain, "cases/golden/ret-002.yaml", case_text("ret-002"))
     git(plain, "add", "-A")
-    refused = run(["git", "commit", "--no-gpg-sign", "-m", "x"], plain, check=False,
-                  PATH="/usr/bin:/bin")
-    assert refused.returncode == 1
-    assert "goldcase pre-commit hook: goldcase is not on PATH nor in .venv/bin;" in (
-        refused.stderr
+    refused = run(
+        ["git", "commit", "--no-gpg-sign", "-m", "x"], plain, check=False, PATH="/usr/bin:/bin"
     )
+    assert refused.returncode == 1
+    assert "goldcase pre-commit hook: goldcase is not on PATH nor in .venv/bin;" in (refused.stderr)

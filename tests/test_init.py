@@ -5,9 +5,8 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from goldrepo import PRE_COMMIT, REPO_HOOKS, commit, git, goldcase, read_lock, run, write
-
 from conftest import run_cli
+from goldrepo import PRE_COMMIT, REPO_HOOKS, REPO_ROOT, commit, git, goldcase, read_lock, run, write
 
 SCAFFOLD = [
     ".gitattributes",
@@ -28,7 +27,8 @@ def files_under(root: Path) -> list[str]:
     return sorted(
         p.relative_to(root).as_posix()
         for p in root.rglob("*")
-        if p.is_file() and ".git" not in p.relative_to(root).parts[:1]
+        if p.is_file()
+        and ".git" not in p.relative_to(root).parts[:1]
         and ".goldcase-cache" not in p.parts
     )
 
@@ -51,8 +51,9 @@ def test_init_scaffolds_a_repository_that_passes(tmp_path: Path) -> None:
         "goldcase merge-driver %O %A %B %P\n"
     )
     assert ".goldcase-cache/" in (root / ".gitignore").read_text().splitlines()
-    checked = run_cli("check", "--repo", root, "--select", "schema", "--select", "support",
-                      "--select", "version")
+    checked = run_cli(
+        "check", "--repo", root, "--select", "schema", "--select", "support", "--select", "version"
+    )
     assert (checked.exit_code, checked.stdout) == (0, "all checks passed: 1 case file\n")
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
     config = run([PRE_COMMIT, "validate-config", ".pre-commit-config.yaml"], root, check=False)
@@ -106,3 +107,11 @@ def test_init_in_a_sub_folder_points_core_hooks_path_there(tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     assert git(top, "config", "core.hooksPath").stdout == "eval set/hooks\n"
     assert not (top / "eval set" / ".git").exists()
+
+
+def test_the_lock_shown_in_docs_is_the_one_init_writes(tmp_path: Path) -> None:
+    doc = (REPO_ROOT / "docs" / "version.md").read_text(encoding="utf-8")
+    shown = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    root = tmp_path / "set"
+    assert goldcase(tmp_path, "init", root).returncode == 0
+    assert (root / "golden.lock").read_text() == shown

@@ -8,6 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from conftest import run_cli
+from goldcase.errors import GoldcaseError
+from goldcase.version import next_version
 from goldrepo import (
     DOCUMENT,
     GOLDCASE,
@@ -23,10 +27,6 @@ from goldrepo import (
     read_version,
     write,
 )
-
-from conftest import run_cli
-from goldcase.errors import GoldcaseError
-from goldcase.version import next_version
 
 
 def expected_set_digest(ids: tuple[str, ...]) -> str:
@@ -72,8 +72,13 @@ def test_lock_text_has_sorted_keys_and_one_case_a_line(tmp_path: Path) -> None:
     run_cli("lock", "--repo", root)
     lines = (root / "golden.lock").read_text().splitlines()
     h1, h2 = (expected_case_hash(case_data(i)) for i in ("ret-001", "ret-002"))
-    assert lines[:5] == ["{", '  "cases": {', f'    "ret-001": "{h1}",',
-                         f'    "ret-002": "{h2}"', "  },"]
+    assert lines[:5] == [
+        "{",
+        '  "cases": {',
+        f'    "ret-001": "{h1}",',
+        f'    "ret-002": "{h2}"',
+        "  },",
+    ]
     top = [line.split('"')[1] for line in lines if line.startswith('  "')]
     assert top == ["cases", "corpus", "corpus_digest", "format", "set_digest", "version"]
     assert lines[-2:] == ['  "version": "1"', "}"]
@@ -115,7 +120,7 @@ def test_reformatting_a_case_does_not_bump(tmp_path: Path) -> None:
     run_cli("lock", "--repo", root)
     reordered = (
         "# a comment\nsupport:\n  - quote: A customer has 14 days from delivery to request a "
-        "credit\n    doc: returns-policy.md\nexpected_answer: \"14 days\"\nid: ret-001\n"
+        'credit\n    doc: returns-policy.md\nexpected_answer: "14 days"\nid: ret-001\n'
         "question: How many days does a customer have to request a credit?\n"
     )
     write(root, "cases/golden/ret-001.yaml", reordered)
@@ -204,12 +209,19 @@ def test_missing_lock_is_gc402(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "where", "message"),
     [
-        ('{"cases": {}\n  "version": "1"}', "2:3", "golden.lock is not JSON: Expecting ',' "
-         "delimiter"),
+        (
+            '{"cases": {}\n  "version": "1"}',
+            "2:3",
+            "golden.lock is not JSON: Expecting ',' delimiter",
+        ),
         ("[1]", "1:1", "golden.lock should hold a JSON object, found list"),
-        ('{"version": "1"}', "1:1", "golden.lock: missing cases, corpus, corpus_digest, format, "
-         "set_digest; expected the keys cases, corpus, corpus_digest, format, set_digest, "
-         "version"),
+        (
+            '{"version": "1"}',
+            "1:1",
+            "golden.lock: missing cases, corpus, corpus_digest, format, "
+            "set_digest; expected the keys cases, corpus, corpus_digest, format, set_digest, "
+            "version",
+        ),
         ("<<<<<<< HEAD\n", "1:1", "golden.lock is not JSON: Expecting value"),
     ],
 )
@@ -251,7 +263,9 @@ def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: P
     )
     fixed = run_cli("lock", "--repo", root)
     assert (fixed.exit_code, fixed.stdout.splitlines()[0]) == (
-        1, "golden.version: 1 -> 2026.1 (set and corpus unchanged)")
+        1,
+        "golden.version: 1 -> 2026.1 (set and corpus unchanged)",
+    )
     assert read_lock(root)["version"] == "2026.1"
 
 
@@ -270,8 +284,14 @@ def test_missing_version_file_is_gc405(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("before", "after"),
-    [("1", "2"), ("9", "10"), ("2026.3", "2026.4"), ("2026.9", "2026.10"), ("v009", "v010"),
-     ("set-7", "set-8")],
+    [
+        ("1", "2"),
+        ("9", "10"),
+        ("2026.3", "2026.4"),
+        ("2026.9", "2026.10"),
+        ("v009", "v010"),
+        ("set-7", "set-8"),
+    ],
 )
 def test_next_version(before: str, after: str) -> None:
     assert next_version(before) == after
@@ -323,8 +343,14 @@ def test_two_lock_runs_at_once_leave_a_consistent_version_and_lock(tmp_path: Pat
     root = git_set(tmp_path / "set")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
     procs = [
-        subprocess.Popen([GOLDCASE, "lock"], cwd=root, env=env(), stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [GOLDCASE, "lock"],
+            cwd=root,
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(4)
     ]
     outputs = [p.communicate(timeout=120) for p in procs]

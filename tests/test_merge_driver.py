@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from goldrepo import case_text, commit, git, git_set, goldcase, read_lock, read_version, write
 
 from conftest import run_cli
 from goldcase.merge import merge_tables, merge_versions
+from goldrepo import case_text, commit, git, git_set, goldcase, read_lock, read_version, write
 
 
 def driver_repo(root: Path) -> Path:
@@ -139,8 +139,9 @@ def test_merge_tables() -> None:
 def test_driver_refuses_an_unusable_side(tmp_path: Path) -> None:
     for name, text in (("o", ""), ("a", "2\n"), ("b", "beta\nalpha\n")):
         write(tmp_path, name, text)
-    result = run_cli("merge-driver", tmp_path / "o", tmp_path / "a", tmp_path / "b",
-                     "golden.version")
+    result = run_cli(
+        "merge-driver", tmp_path / "o", tmp_path / "a", tmp_path / "b", "golden.version"
+    )
     assert result.exit_code == 1
     assert result.stderr == (
         "goldcase merge-driver: golden.version: their side's golden.version does not hold one "

@@ -115,7 +115,7 @@ def committed_text(path: Path) -> str | None:
         try:
             blob = repo.head.commit.tree / rel
             data: bytes = blob.data_stream.read()
-        except (ValueError, KeyError, git.BadName, git.GitCommandError):
+        except (ValueError, KeyError, git.BadName, git.CommandError):
             return None  # no commits yet (unborn branch), or the file is not at HEAD
     try:
         return data.decode("utf-8")
@@ -129,8 +129,8 @@ def init_repository(path: Path) -> None:
     with scrubbed(path):
         try:
             git.Repo.init(path).close()
-        except git.GitCommandError as exc:
-            raise GoldcaseError(f"git init {path} failed: {exc.stderr.strip()}") from exc
+        except git.CommandError as exc:
+            raise GoldcaseError(f"git init {path} failed: {_why(exc)}") from exc
 
 
 def set_config(path: Path, key: str, value: str) -> None:
@@ -142,8 +142,13 @@ def set_config(path: Path, key: str, value: str) -> None:
             raise GoldcaseError(f"{path} is not inside a git repository")
         try:
             repo.git.config("--local", key, value)
-        except git.GitCommandError as exc:
-            raise GoldcaseError(f"git config {key} failed: {exc.stderr.strip()}") from exc
+        except git.CommandError as exc:
+            raise GoldcaseError(f"git config {key} failed: {_why(exc)}") from exc
+
+
+def _why(exc: Exception) -> str:
+    stderr = str(getattr(exc, "stderr", "") or "").strip()
+    return stderr or str(exc)
 
 
 # --- reading a golden set as it was at a commit (goldcase review) ---
