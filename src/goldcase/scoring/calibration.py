@@ -144,34 +144,31 @@ def calibrate(
     _check(target_risk, delta, total, answers)
     candidates = sorted({confidence for confidence, _ in answers}, reverse=True)
     level = delta / search_tests(len(candidates))
-    steps: list[Step] = []
-    lo, hi = (
-        _first_feasible(answers, candidates, cases_needed(target_risk, level)) - 1,
-        len(candidates),
-    )
-    best: Step | None = None
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        steps.append(_step(answers, candidates[mid], level, target_risk))
-        if steps[-1].certified:
-            lo, best = mid, steps[-1]
-        else:
-            hi = mid
-    if best is None:
-        return _abstain_all(answers, total, target_risk, delta, level, tuple(steps))
+    steps = _search(answers, candidates, level, target_risk)
+    passing = [s for s in steps if s.certified]
+    if not passing:
+        return _abstain_all(answers, total, target_risk, delta, level, steps)
+    best = min(passing, key=lambda s: s.threshold)
     reason = f"lowest tested threshold whose bound is within {target_risk:g}"
     return Calibration(
-        target_risk,
-        delta,
-        total,
-        best.threshold,
-        best.answered,
-        best.wrong,
-        best.bound,
-        True,
-        reason,
-        tuple(steps),
-    )
+        target_risk, delta, total, best.threshold, best.answered, best.wrong, best.bound,
+        True, reason, steps,
+    )  # fmt: skip
+
+
+def _search(
+    answers: Sequence[Answer], candidates: Sequence[float], level: float, target: float
+) -> tuple[Step, ...]:
+    """The binary search over candidate thresholds (highest first), from the first one that
+    answers enough cases for the bound to reach ``target``: every step it tested."""
+    steps: list[Step] = []
+    lo = _first_feasible(answers, candidates, cases_needed(target, level)) - 1
+    hi = len(candidates)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        steps.append(_step(answers, candidates[mid], level, target))
+        lo, hi = (mid, hi) if steps[-1].certified else (lo, mid)
+    return tuple(steps)
 
 
 def _first_feasible(answers: Sequence[Answer], candidates: Sequence[float], need: int) -> int:

@@ -229,36 +229,28 @@ def compare(
     if not 0 < alpha < 1:
         raise GoldcaseError(f"--alpha should be between 0 and 1, got {alpha}")
     check_comparable(base, head)
-    base_passed = {c["id"]: bool(c["passed"]) for c in base["cases"]}
-    cases = sorted(head["cases"], key=lambda c: c["id"])
-    pairs = [(base_passed[c["id"]], bool(c["passed"])) for c in cases]
-    flips = tuple(
-        Flip(c["id"], str(c["slice"]), b, h)
-        for c, (b, h) in zip(cases, pairs, strict=True)
-        if b != h
-    )
+    paired = _pair(base, head)
+    flips = tuple(Flip(i, name, b, h) for i, name, b, h in paired if b != h)
     slices = tuple(
-        _delta(
-            name,
-            [p for c, p in zip(cases, pairs, strict=True) if c["slice"] == name],
-            _ambiguous(base, head, name),
-        )
-        for name in sorted({str(c["slice"]) for c in cases})
+        _delta(name, [(b, h) for _, s, b, h in paired if s == name], _ambiguous(base, head, name))
+        for name in sorted({s for _, s, _, _ in paired})
     )
-    overall = _delta("overall", pairs)
+    overall = _delta("overall", [(b, h) for _, _, b, h in paired])
     p_value = mcnemar_exact(overall.regressions, overall.improvements)
     failures = _failures(overall, slices, p_value, max_drop, alpha)
     return Comparison(
-        {k: base.get(k) for k in IDENTITY},
-        {k: head.get(k) for k in IDENTITY},
-        overall,
-        slices,
-        flips,
-        p_value,
-        max_drop,
-        alpha,
-        failures,
-    )
+        {k: base.get(k) for k in IDENTITY}, {k: head.get(k) for k in IDENTITY}, overall,
+        slices, flips, p_value, max_drop, alpha, failures,
+    )  # fmt: skip
+
+
+def _pair(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[tuple[str, str, bool, bool]]:
+    """(id, slice, passed in BASE, passed in HEAD) for every case, in id order."""
+    base_passed = {c["id"]: bool(c["passed"]) for c in base["cases"]}
+    return [
+        (c["id"], str(c["slice"]), base_passed[c["id"]], bool(c["passed"]))
+        for c in sorted(head["cases"], key=lambda c: c["id"])
+    ]
 
 
 def _ambiguous(base: Mapping[str, Any], head: Mapping[str, Any], name: str) -> bool:
