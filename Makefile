@@ -29,6 +29,9 @@ run: $(STAMP)
 	$(BIN)/goldcase score runs/baseline-k3.jsonl --format json --out reports/baseline-k3.json >/dev/null
 	$(BIN)/goldcase compare reports/baseline-k1.json reports/baseline-k3.json || \
 	  echo "(compare exits 1 when the gate fails; the reasons are listed above)"
+	@echo "== goldcase score: a sample run, every rate with its denominator and a Wilson interval"
+	@if [ -f runs/baseline-k3.jsonl ]; then $(BIN)/goldcase score runs/baseline-k3.jsonl; \
+	  else echo "(no sample run yet: scripts/baseline.py writes runs/baseline-k3.jsonl)"; fi
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
