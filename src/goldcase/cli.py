@@ -22,19 +22,26 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("importer", "Build a golden-set repository from JSONL, SQuAD or promptfoo."),
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
     "score": ("score", "Score a run's results against the set, every rate with its denominator."),
-    "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),
-    "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
-    "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "stats": ("stats", "Show the set's composition: slice sizes against floors, shares, errors."),
     "label": ("label", "Draw a stratified sample of cases as blank files for a second labeller."),
     "agreement": ("agreement", "Second-labeller agreement: percent, Cohen's kappa, disagreements."),
     "scrub": ("scrub", "Redact personal data in case files, comments and layout kept."),
+    "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),
+    "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
+    "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
+    "report": ("report", "Write a report as a self-contained HTML page with charts."),
     "split": (
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",
     ),
     "compare": ("compare", "Compare two reports case by case and gate on a drop (exit 1)."),
     "calibrate": ("calibrate", "Fit an abstention threshold with a bound on wrong answers."),
+    "hashes": ("hashes", "Write the golden questions as salted hashes for leakage --against."),
+    "leakage": ("leakage", "Find golden questions in prompts from a hashes file (--against)."),
+    "contamination": (
+        "contamination",
+        "Scan training or other text for golden questions and answers (word n-grams).",
+    ),
 }
 
 

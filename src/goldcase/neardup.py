@@ -21,6 +21,8 @@ import numpy as np
 from goldcase.cache import Cache
 
 _NAMESPACE = "leakage-bands"
+_PAIRS = "leakage-pairs"
+BUCKET_ALL_PAIRS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,8 @@ class NearConfig:
 def shingles(normalised: str, size: int) -> frozenset[str]:
     """Word ``size``-grams of a normalised text; a text shorter than that is one shingle."""
     words = normalised.split()
+    if size == 1:
+        return frozenset(words)
     if len(words) <= size:
         return frozenset((normalised,)) if normalised else frozenset()
     return frozenset(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
@@ -123,10 +127,14 @@ def _runs(order: np.ndarray, same_as_next: np.ndarray) -> Iterator[list[int]]:
 
 
 def _pairs(group: list[int], focus: np.ndarray) -> Iterator[tuple[int, int]]:
+    """Every pair of a bucket; in a bucket larger than ``BUCKET_ALL_PAIRS`` (templated
+    questions: "what does clause 12 say about …"), each member against the first only, so
+    the work stays linear in the set's size."""
     members = sorted(group)
     if not focus[members].any():
         return
-    for x, i in enumerate(members):
+    heads = members if len(members) <= BUCKET_ALL_PAIRS else members[:1]
+    for x, i in enumerate(heads):
         for j in members[x + 1 :]:
             if focus[i] or focus[j]:
                 yield i, j
@@ -139,6 +147,21 @@ def near_pairs(
     each pair in ``focus``, sorted."""
     if len(texts) < 2 or not any(focus):
         return []
+    digest = hashlib.blake2b(repr(cfg).encode(), digest_size=16)
+    for text, flag in zip(texts, focus, strict=True):
+        digest.update(b"\x01" if flag else b"\x00")
+        digest.update(text.encode())
+    known = cache.get(_PAIRS, digest.hexdigest())
+    if isinstance(known, list):
+        return known  # the same questions as last time: the same pairs
+    pairs = _confirmed(texts, focus, cfg, cache)
+    cache.put(_PAIRS, digest.hexdigest(), pairs)
+    return pairs
+
+
+def _confirmed(
+    texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
+) -> list[tuple[int, int, float]]:
     keys = band_keys(texts, cfg, cache)
     mask = np.asarray(focus, dtype=bool)
     shingled: dict[int, frozenset[str]] = {}

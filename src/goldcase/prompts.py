@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -37,8 +37,7 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _NAMESPACE = "prompts"
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(NamedTuple):  # a tuple: tens of thousands of them pickle fast in the cache
     line: int
     text: str
 
@@ -58,13 +57,23 @@ class ScannedPrompt:
     file: PromptFile
     normalised: tuple[str, ...]  # one per example
     text: NormalisedLines
+    digest: str = ""  # of the file's bytes
 
 
-def load_prompts(
-    root: Path, patterns: Iterable[str], cache: Cache, salt: str
-) -> list[ScannedPrompt]:
+def code_salt() -> str:
+    """The version of the code that reads a prompt file: the size and mtime of the modules
+    involved, so an edit to any of them starts the cache afresh."""
+    h = hashlib.blake2b(digest_size=8)
+    for module in ("prompts.py", "textmatch.py", "text.py"):
+        info = (Path(__file__).parent / module).stat()
+        h.update(f"{module}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
+def load_prompts(root: Path, patterns: Iterable[str], cache: Cache) -> list[ScannedPrompt]:
     """Every prompt file under ``root`` matched by ``patterns``; an unchanged file comes from
-    the cache (keyed by its path, its bytes' hash and ``salt``, the code's version)."""
+    the cache (keyed by its path, its bytes' hash and the code's version)."""
+    salt = code_salt()
     out: list[ScannedPrompt] = []
     for rel in matching_files(root, patterns):
         try:
@@ -73,7 +82,7 @@ def load_prompts(
             problem = (1, 1, f"cannot read the prompt file: {exc.strerror or exc}")
             out.append(ScannedPrompt(PromptFile(rel, (), (), problem), (), NormalisedLines.of(())))
             continue
-        key = f"{salt}:{rel}:{hashlib.blake2b(raw, digest_size=16).hexdigest()}"
+        key = f"{salt}:{rel}:{_digest(raw)}"
         cached = cache.get(_NAMESPACE, key)
         if not isinstance(cached, ScannedPrompt):
             cached = scan_prompt(rel, raw)
@@ -88,7 +97,11 @@ def scan_prompt(path: str, raw: bytes) -> ScannedPrompt | None:
     if read is None:
         return None
     normalised = tuple(normalise_input(e.text) for e in read.examples)
-    return ScannedPrompt(read, normalised, NormalisedLines.of(read.lines))
+    return ScannedPrompt(read, normalised, NormalisedLines.of(read.lines), _digest(raw))
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
 def glob_regex(pattern: str) -> re.Pattern[str]:

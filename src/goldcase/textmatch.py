@@ -25,21 +25,41 @@ class PhraseIndex(Generic[V]):
             if phrase:
                 grouped.setdefault(phrase, []).append(value)
         self._automaton = ahocorasick.Automaton()
+        self._anchors: dict[str, set[str]] = {}
         for phrase, values in grouped.items():
             self._automaton.add_word(f" {phrase} ", (len(phrase), tuple(values)))
+            first, second = anchors(phrase)
+            self._anchors.setdefault(first, set()).add(second)
         self.size = len(grouped)
         if self.size:
             self._automaton.make_automaton()
 
+    def _may_hold(self, normalised: str) -> bool:
+        """False when no phrase can be in the text: every phrase holds both its anchor
+        words, and one set operation finds the text's words that are first anchors."""
+        words = set(normalised.split())
+        return any(
+            not self._anchors[first].isdisjoint(words)
+            for first in words.intersection(self._anchors)
+        )
+
     def find(self, normalised: str) -> Iterator[tuple[int, int, tuple[V, ...]]]:
         """(start, end, values) of every phrase in ``normalised`` (offsets into it)."""
-        if not self.size or not normalised:
+        if not self.size or not normalised or not self._may_hold(normalised):
             return
         for last, (length, values) in self._automaton.iter(f" {normalised} "):
             # ``last`` indexes the padded text; its closing space is at last, the phrase
             # ends one before, and the padding shifts everything by one.
             end = last - 1
             yield end - length, end, values
+
+
+def anchors(phrase: str) -> tuple[str, str]:
+    """The two words of ``phrase`` least likely to occur in ordinary text: the longest (long
+    words are rare ones), ties broken alphabetically; a one-word phrase is its own pair. A
+    text that lacks either cannot hold the phrase, which lets a scan skip most lines."""
+    words = sorted(set(phrase.split()), key=lambda w: (-len(w), w))
+    return words[0], words[1] if len(words) > 1 else words[0]
 
 
 @dataclass(frozen=True, slots=True)

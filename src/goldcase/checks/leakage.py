@@ -33,6 +33,7 @@ Fails (``GC301 question equals the question of dev case dev-031 (normalised sha2
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -77,19 +78,18 @@ class End:
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    from goldcase.engine import code_salt
-
-    prompts = load_prompts(ctx.root, ctx.config.leakage.fewshot, ctx.cache, code_salt())
+    prompts = load_prompts(ctx.root, ctx.config.leakage.fewshot, ctx.cache)
     places = _Places(ctx)
-    golden = case_set.golden
+    golden, dev = case_set.golden, case_set.dev
+    norm = {case.path: normalise_input(case.question) for case in case_set.cases}
     yield from _unreadable(prompts)
-    yield from _duplicates(golden, places)
+    yield from _duplicates(golden, norm, places)
     leaked: set[tuple[str, str]] = set()
-    for case, other, normalised in _exact(golden, case_set.dev, prompts):
+    for case, other, normalised in _exact(golden, dev, prompts, norm):
         leaked.add((other.path, case.id))
         yield from _pair(places, "GC301", End(case.path, 1, case), other, normalised, None)
-    yield from _inside(golden, prompts, places, leaked)
-    yield from _near(golden, case_set.dev, prompts, ctx, places, leaked)
+    yield from _inside(golden, prompts, norm, ctx, places, leaked)
+    yield from _near(golden, dev, prompts, norm, ctx, places, leaked)
     yield from _derived(case_set, places)
 
 
@@ -104,15 +104,29 @@ class _Places:
         locator = self._locators.get(case.path)
         if locator is None:
             try:
-                locator = Locator(self._ctx.read_bytes(case.path))
+                raw = self._ctx.read_bytes(case.path)
             except OSError:
                 return 1, 1
-            self._locators[case.path] = locator
+            quick = _top_level_value(raw, key)
+            if quick is not None:
+                return quick
+            locator = self._locators[case.path] = Locator(raw)
         return locator.value([key])
 
     def finding(self, end: End, code: str, message: str, key: str = "question") -> Finding:
         line, col = self.at(end.case, key) if end.case is not None else (end.line, 1)
         return Finding(end.path, line, col, code, CODES[code][0], message)
+
+
+def _top_level_value(raw: bytes, key: str) -> tuple[int, int] | None:
+    """Where a top-level ``key: value`` value starts, when the key is written once, plainly
+    at the start of a line (as case files are): no round-trip parse needed."""
+    found = re.findall(rb"^" + re.escape(key.encode()) + rb":[ \t]+(?=\S)", raw, re.MULTILINE)
+    if len(found) != 1:
+        return None
+    at = raw.find(b"\n" + found[0]) + 1 if not raw.startswith(found[0]) else 0
+    line = raw.count(b"\n", 0, at) + 1
+    return line, len(found[0]) + 1
 
 
 def fingerprint(normalised: str) -> str:
@@ -127,14 +141,15 @@ def _unreadable(prompts: list[ScannedPrompt]) -> Iterator[Finding]:
             yield Finding(prompt.file.path, line, col, "GC306", "error", message)
 
 
-def _duplicates(golden: list[Case], places: _Places) -> Iterator[Finding]:
+def _duplicates(golden: list[Case], norm: Mapping[str, str], places: _Places) -> Iterator[Finding]:
     """GC304 on every golden case whose normalised question another golden case shares."""
     groups: dict[str, list[Case]] = {}
     for case in golden:
-        groups.setdefault(normalise_input(case.question), []).append(case)
+        groups.setdefault(norm[case.path], []).append(case)
     for normalised, cases in groups.items():
         for case in cases if len(cases) > 1 else ():
-            others = ", ".join(c.id for c in cases if c is not case)
+            ids = [c.id for c in cases if c is not case]
+            others = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
             yield places.finding(
                 End(case.path, 1, case),
                 "GC304",
@@ -145,13 +160,13 @@ def _duplicates(golden: list[Case], places: _Places) -> Iterator[Finding]:
 
 
 def _exact(
-    golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt]
+    golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt], norm: Mapping[str, str]
 ) -> Iterator[tuple[Case, End, str]]:
     """GC301: (golden case, the dev case or few-shot example equal to it, normalised)."""
     by_text: dict[str, list[Case]] = {}
     for case in golden:
-        by_text.setdefault(normalise_input(case.question), []).append(case)
-    others: list[tuple[str, End]] = [(normalise_input(c.question), End(c.path, 1, c)) for c in dev]
+        by_text.setdefault(norm[case.path], []).append(case)
+    others: list[tuple[str, End]] = [(norm[c.path], End(c.path, 1, c)) for c in dev]
     for prompt in prompts:
         for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
             others.append((normalised, End(prompt.file.path, example.line)))
@@ -192,29 +207,48 @@ _FIXES = {
 def _inside(
     golden: list[Case],
     prompts: list[ScannedPrompt],
+    norm: Mapping[str, str],
+    ctx: Context,
     places: _Places,
     leaked: set[tuple[str, str]],
 ) -> Iterator[Finding]:
-    """GC302: a golden question (4 words or more) inside a prompt file's text."""
-    index = PhraseIndex(
-        (normalised, case)
-        for case in golden
-        if len((normalised := normalise_input(case.question)).split()) >= MIN_SUBSTRING_WORDS
+    """GC302: a golden question (4 words or more) inside a prompt file's text, at every line
+    it starts on; a file with a GC301 for that case is not repeated."""
+    wanted = sorted(
+        ((norm[c.path], c) for c in golden if len(norm[c.path].split()) >= MIN_SUBSTRING_WORDS),
+        key=lambda pair: pair[1].id,
     )
+    by_id = {case.id: case for _, case in wanted}
+    salt = hashlib.blake2b(
+        "\n".join(f"{c.id}\t{n}" for n, c in wanted).encode(), digest_size=16
+    ).hexdigest()
+    index: PhraseIndex[Case] | None = None
+    found: list[tuple[str, int, str]] = []
     for prompt in prompts:
-        seen: set[tuple[str, int]] = set()
-        for start, _end, cases in index.find(prompt.text.text):
-            line = prompt.text.line_of(start)
-            for case in cases:
-                if (prompt.file.path, case.id) in leaked or (case.id, line) in seen:
-                    continue
-                seen.add((case.id, line))
-                leaked.add((prompt.file.path, case.id))
-                yield from _inside_pair(places, case, End(prompt.file.path, line))
+        hits = ctx.cache.get(_INSIDE, f"{salt}:{prompt.digest}")
+        if not isinstance(hits, list):
+            index = index or PhraseIndex(wanted)
+            hits = sorted(
+                {
+                    (prompt.text.line_of(s), c.id)
+                    for s, _, cs in index.find(prompt.text.text)
+                    for c in cs
+                }
+            )
+            ctx.cache.put(_INSIDE, f"{salt}:{prompt.digest}", hits)
+        found.extend((prompt.file.path, line, case_id) for line, case_id in hits)
+    exact = set(leaked)
+    for path, line, case_id in found:
+        if (path, case_id) not in exact:
+            leaked.add((path, case_id))
+            case = by_id[case_id]
+            yield from _inside_pair(places, case, End(path, line), fingerprint(norm[case.path]))
 
 
-def _inside_pair(places: _Places, case: Case, where: End) -> Iterator[Finding]:
-    digest = fingerprint(normalise_input(case.question))
+_INSIDE = "leakage-inside"
+
+
+def _inside_pair(places: _Places, case: Case, where: End, digest: str) -> Iterator[Finding]:
     fix = "prompts must not carry golden questions; use a dev case instead"
     yield places.finding(
         End(case.path, 1, case),
@@ -230,50 +264,81 @@ def _near(
     golden: list[Case],
     dev: list[Case],
     prompts: list[ScannedPrompt],
+    norm: Mapping[str, str],
     ctx: Context,
     places: _Places,
     leaked: set[tuple[str, str]],
 ) -> Iterator[Finding]:
-    """GC303: pairs whose word-shingle Jaccard reaches the threshold, golden in each pair;
-    a prompt file already reported for that golden case (GC301, GC302) is not repeated."""
+    """GC303: questions whose word-shingle Jaccard with a golden question reaches the
+    threshold. One finding per end, naming its closest match and how many others there are,
+    so a templated set gives one line per case, not one per pair. A prompt file already
+    reported for that golden case (GC301, GC302) is not repeated."""
+    owners = _owners(golden, dev, prompts, norm)
+    texts = [t for t in owners if t]
+    focus = [any(_is_golden(e) for e in owners[t]) for t in texts]
+    cfg = ctx.config.leakage
+    near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
+    partners: dict[tuple[str, int], tuple[End, list[tuple[float, str, End]]]] = {}
+    for i, j, score in near_pairs(texts, focus, near, ctx.cache):
+        for a in owners[texts[i]]:
+            for b in owners[texts[j]]:
+                if _reportable(a, b, leaked):
+                    _add(partners, a, b, score)
+                    _add(partners, b, a, score)
+    for end, found in partners.values():
+        yield _near_finding(places, end, sorted(found, key=lambda f: (-f[0], f[1])))
+
+
+def _owners(
+    golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt], norm: Mapping[str, str]
+) -> dict[str, list[End]]:
     owners: dict[str, list[End]] = {}
     for case in (*golden, *dev):
-        owners.setdefault(normalise_input(case.question), []).append(End(case.path, 1, case))
+        owners.setdefault(norm[case.path], []).append(End(case.path, 1, case))
     for prompt in prompts:
         for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
             owners.setdefault(normalised, []).append(End(prompt.file.path, example.line))
         if not prompt.file.examples:
             for normalised, line in _text_lines(prompt):
                 owners.setdefault(normalised, []).append(End(prompt.file.path, line, None, "line"))
-    texts = [t for t in owners if t]
-    focus = [any(e.case is not None and e.case.split == "golden" for e in owners[t]) for t in texts]
-    cfg = ctx.config.leakage
-    near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
-    for i, j, score in near_pairs(texts, focus, near, ctx.cache):
-        for ours, theirs in ((texts[i], texts[j]), (texts[j], texts[i])):
-            yield from _near_ends(places, owners[ours], owners[theirs], ours, score, leaked)
+    return owners
 
 
-def _near_ends(
-    places: _Places,
-    ours: list[End],
-    theirs: list[End],
-    normalised: str,
+def _is_golden(end: End) -> bool:
+    return end.case is not None and end.case.split == "golden"
+
+
+def _reportable(a: End, b: End, leaked: set[tuple[str, str]]) -> bool:
+    if not (_is_golden(a) or _is_golden(b)):
+        return False
+    for gold, other in ((a, b), (b, a)):
+        if _is_golden(gold) and other.case is None and gold.case is not None:
+            return (other.path, gold.case.id) not in leaked
+    return True
+
+
+def _add(
+    partners: dict[tuple[str, int], tuple[End, list[tuple[float, str, End]]]],
+    end: End,
+    other: End,
     score: float,
-    leaked: set[tuple[str, str]],
-) -> Iterator[Finding]:
-    """Findings for each golden case in ``ours`` against every end in ``theirs``; a golden
-    pair yields from both sides, so only the golden side with the smaller id speaks."""
-    for gold in ours:
-        if gold.case is None or gold.case.split != "golden":
-            continue
-        for other in theirs:
-            if other.case is None and (other.path, gold.case.id) in leaked:
-                continue
-            golden_pair = other.case is not None and other.case.split == "golden"
-            if golden_pair and other.case is not None and other.case.id < gold.case.id:
-                continue
-            yield from _pair(places, "GC303", gold, other, normalised, score)
+) -> None:
+    entry = partners.setdefault((end.path, end.line), (end, []))
+    entry[1].append((score, other.name(), other))
+
+
+def _near_finding(places: _Places, end: End, found: list[tuple[float, str, End]]) -> Finding:
+    score, _, best = found[0]
+    subject = "question" if end.case is not None else end.noun
+    gold_id = best.case.id if best.case is not None else ""
+    target = best.name() if _is_golden(end) else f"the question of golden case {gold_id}"
+    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    return places.finding(
+        end,
+        "GC303",
+        f"{subject} is a near-duplicate of {target} (word Jaccard {score:.2f}){more}; "
+        f"{_FIXES['GC303']}",
+    )
 
 
 def _text_lines(prompt: ScannedPrompt) -> Iterator[tuple[str, int]]:

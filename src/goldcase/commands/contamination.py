@@ -1,0 +1,55 @@
+"""``goldcase contamination``: golden questions and answers inside training or other text."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.contamination import Report, scan_golden
+
+
+@click.command("contamination")
+@click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@repo_option
+@format_option("text", "json")
+@click.option(
+    "--ngram",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Words per n-gram (default: [leakage] ngram, 13).",
+)
+def command(paths: tuple[Path, ...], repo: Path | None, fmt: str, ngram: int | None) -> int:
+    """Scan PATHS (plain text or JSON Lines) for the golden set's questions and answers.
+
+    Reports each contaminated case with the file, line and byte offset of every record that
+    holds it. Streams: memory does not grow with the files' size. Exit status: 0 nothing
+    found, 1 contamination found, 2 could not run.
+    """
+    ctx = open_context(repo)
+    report = scan_golden(ctx, list(paths), ngram, progress=sys.stderr.isatty())
+    if fmt == "json":
+        click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        _text(report)
+    return 1 if report.hits else 0
+
+
+def _text(report: Report) -> None:
+    for hit in report.hits:
+        grams = (
+            f"{hit.matched}/{hit.total} {report.n}-grams"
+            if hit.total > 1 or hit.matched > 1
+            else "whole"
+        )
+        click.echo(f"{hit.path}:{hit.line}: {hit.case} {hit.part} ({grams}, byte {hit.offset})")
+    files = len(report.files)
+    click.echo(
+        f"{len(report.contaminated)} of {report.cases} golden cases found in "
+        f"{files} file{'' if files == 1 else 's'} ({report.bytes:,} bytes)"
+    )
