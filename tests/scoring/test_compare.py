@@ -106,6 +106,10 @@ def test_identical_runs_pass_with_no_flips(repo: Path) -> None:
     head = score(repo, _results(repo / "b.jsonl", []), "head")
     result = run_cli("compare", base, head)
     assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[:2] == [
+        f"goldcase compare: {base} ({repo / 'a.jsonl'}) -> {head} ({repo / 'b.jsonl'})",
+        "golden 1.0.0, split golden, threshold none",
+    ]
     assert "0 passed->failed, 0 failed->passed; exact McNemar p = 1" in result.stdout
     assert "task success 20/20 (100.0%) -> 20/20 (100.0%): +0.0 points" in result.stdout
     assert "gate: pass" in result.stdout

@@ -40,7 +40,11 @@ def command(base: Path, head: Path, fmt: str, max_drop: float, alpha: float) -> 
     from goldcase.scoring.reportfile import load_report
 
     comparison = compare(
-        load_report(base, str(base)), load_report(head, str(head)), max_drop=max_drop, alpha=alpha
+        load_report(base, str(base)),
+        load_report(head, str(head)),
+        max_drop=max_drop,
+        alpha=alpha,
+        labels=(str(base), str(head)),
     )
     click.echo(render(comparison, fmt), nl=False)
     return 0 if comparison.passed else 1

@@ -221,9 +221,13 @@ IDENTITY = ("golden_version", "split", "split_seed", "threshold", "results_file"
 
 
 def compare(
-    base: Mapping[str, Any], head: Mapping[str, Any], max_drop: float = 5.0, alpha: float = 0.05
+    base: Mapping[str, Any],
+    head: Mapping[str, Any],
+    max_drop: float = 5.0,
+    alpha: float = 0.05,
+    labels: tuple[str, str] = ("BASE", "HEAD"),
 ) -> Comparison:
-    """Pair two validated reports and apply the gate."""
+    """Pair two validated reports and apply the gate; ``labels`` name the report files."""
     if math.isnan(max_drop) or max_drop < 0:
         raise GoldcaseError(f"--max-drop should be 0 or more points, got {max_drop}")
     if not 0 < alpha < 1:
@@ -239,7 +243,9 @@ def compare(
     p_value = mcnemar_exact(overall.regressions, overall.improvements)
     failures = _failures(overall, slices, p_value, max_drop, alpha)
     return Comparison(
-        {k: base.get(k) for k in IDENTITY}, {k: head.get(k) for k in IDENTITY}, overall,
+        {"report": labels[0], **{k: base.get(k) for k in IDENTITY}},
+        {"report": labels[1], **{k: head.get(k) for k in IDENTITY}},
+        overall,
         slices, flips, p_value, max_drop, alpha, failures,
     )  # fmt: skip
 

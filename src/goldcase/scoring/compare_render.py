@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from goldcase.scoring.compare import Comparison, Delta
 
@@ -87,9 +88,14 @@ def _slice_rows(c: Comparison) -> list[tuple[str, ...]]:
 HEADER = ("slice", "cases", "base", "head", "change", "95% interval", "gate")
 
 
+def _name(identity: Mapping[str, Any]) -> str:
+    """The report file, and the results file it scored."""
+    return f"{identity.get('report')} ({identity.get('results_file')})"
+
+
 def render_text(c: Comparison) -> str:
     lines = [
-        f"goldcase compare: {c.base.get('results_file')} -> {c.head.get('results_file')}",
+        f"goldcase compare: {_name(c.base)} -> {_name(c.head)}",
         context_line(c),
         headline(c),
         flips_line(c),
@@ -135,8 +141,7 @@ def render_markdown(c: Comparison) -> str:
         "",
         f"**{headline(c)}** on {c.overall.total} paired cases; {flips_line(c)}.",
         "",
-        f"{_md(context_line(c))}; base `{c.base.get('results_file')}`, "
-        f"head `{c.head.get('results_file')}`.",
+        f"{_md(context_line(c))}; base `{_name(c.base)}`, head `{_name(c.head)}`.",
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "---|" * len(HEADER),
