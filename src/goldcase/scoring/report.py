@@ -230,12 +230,12 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
     tty = _is_tty(out)
     buffer = out if tty else io.StringIO()
     if tty:
-        console = Console(file=buffer, highlight=False, soft_wrap=False)
+        console = Console(file=buffer, highlight=False, soft_wrap=True)
     else:  # FORCE_COLOR and TTY_COMPATIBLE must not put escape codes in a file
         console = Console(
             file=buffer,
             highlight=False,
-            soft_wrap=False,
+            soft_wrap=True,
             width=110,
             color_system=None,
             force_terminal=False,

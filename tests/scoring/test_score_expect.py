@@ -1,0 +1,135 @@
+"""The text checks on their own: folding, numbers as numbers, first words, each rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goldcase.scoring.expect import answer_appears, failed_checks, first_word, fold, found
+
+
+@pytest.mark.parametrize(
+    ("hay", "needle", "expected"),
+    [
+        ("park 15 feet away", "15", True),
+        ("park 15. then go", "15", True),
+        ("(15)", "15", True),
+        ("15th of may", "15", True),
+        ("section 21-1003", "1003", True),
+        ("park 150 feet away", "15", False),
+        ("park 115 feet away", "15", False),
+        ("about 1.5 car lengths", "15", False),
+        ("about 1.5 car lengths", "1.5", True),
+        ("15,000 feet", "15", False),
+        ("since 2015", "15", False),
+        ("1,000 feet", "1,000", True),
+        ("1000 feet", "1,000", False),
+        ("1,000 feet", "1000", False),
+        ("10,000 feet", "1,000", False),
+        ("1,0000 feet", "1,000", False),
+        ("£4.95 a parcel", "4.95", True),
+        ("£14.95 a parcel", "4.95", False),
+        ("30 days", "30 days", True),
+        ("130 days", "30 days", False),
+        ("returns window", "turn", True),  # words are substrings; only numbers have edges
+        ("anything", "", True),
+    ],
+)
+def test_found_matches_numbers_as_numbers(hay: str, needle: str, expected: bool) -> None:
+    assert found(fold(hay), fold(needle)) is expected
+
+
+@given(st.integers(0, 10**6), st.integers(0, 10**6))
+def test_a_number_is_found_only_as_itself(shown: int, wanted: int) -> None:
+    assert found(f"it is {shown} days", str(wanted)) is (shown == wanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("  Fifteen\tFEET\n", "fifteen feet"),
+        ("don’t", "don't"),
+        ("§ 21–1003(m)", "§ 21-1003(m)"),
+        ("ＡＢＣ　１５", "abc 15"),  # full-width letters, digits and space
+        ("STRASSE", "strasse"),
+        ("Straße", "strasse"),
+    ],
+)
+def test_fold(text: str, folded: str) -> None:
+    assert fold(text) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("No, you cannot.", "no"),
+        ("  **No** - never", "no"),
+        ("Yes.", "yes"),
+        ("Don't do it", "don't"),
+        ("¿Sí? claro", "sí"),
+        ("...", ""),
+        ("", ""),
+    ],
+)
+def test_first_word(text: str, word: str) -> None:
+    assert first_word(text) == word
+
+
+def result(answer: str | None = None, **fields: Any) -> dict[str, Any]:
+    line: dict[str, Any] = {"id": "c", "outcome": "answer", **fields}
+    if answer is not None:
+        line["answer"] = answer
+    return line
+
+
+@pytest.mark.parametrize(
+    ("expect", "line", "failed"),
+    [
+        ({"fact": "k1"}, result(fact="k1"), []),
+        ({"fact": "k1"}, result(fact="K1"), ["fact"]),  # keys are exact
+        ({"scope": "Road-Law"}, result("x", scope="road-law"), []),
+        ({"scope": "road-law"}, result("x"), ["scope"]),
+        ({"lead": "no"}, result("No."), []),
+        ({"lead": "no"}, result(fact="no"), ["lead"]),  # no text, no first word
+        ({"contains": ["15", ["feet", "ft"]]}, result("15 ft"), []),
+        ({"contains": ["15", ["feet", "ft"]]}, result("15 metres"), ["contains"]),
+        ({"not_contains": ["500", "five hundred"]}, result("Five Hundred feet"), ["not_contains"]),
+        ({"cites": "§ 21-1003(m)"}, result("x", citations=[{"id": "a"}]), ["cites"]),
+        ({"cites": "§ 21-1003(m)"}, result("x", citations=[{"text": "§ 21–1003(m)"}]), []),
+        ({"cites_id": "MD-P-16"}, result("x", citations=[{"text": "MD-P-16-1"}]), ["cites_id"]),
+        (
+            {"fact": "k", "lead": "yes", "contains": ["3"], "cites_id": "Z"},
+            result("No, 4.", fact="j"),
+            ["fact", "lead", "contains", "cites_id"],
+        ),
+    ],
+)
+def test_each_declared_check(
+    expect: dict[str, Any], line: dict[str, Any], failed: list[str]
+) -> None:
+    assert failed_checks(expect, "expected", line) == failed
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "ok"),
+    [
+        ("14 days", "You have 14 days.", True),
+        ("14 days", "You have fourteen days.", False),
+        ("The Gold tier", "gold tier", True),  # articles and case are normalised away
+        ("£1,000", "up to £1,000 a year", True),
+        ("£1,000", "up to £1000 a year", False),
+        ("1.5", "15", False),
+        ("15", "1.5", False),
+        ("", "anything", False),
+    ],
+)
+def test_default_check_looks_for_the_expected_answer(expected: str, answer: str, ok: bool) -> None:
+    assert answer_appears(expected, answer) is ok
+    assert failed_checks({}, expected, result(answer)) == ([] if ok else ["expected_answer"])
+
+
+def test_default_check_fails_a_fact_only_answer() -> None:
+    assert failed_checks({}, "14 days", result(fact="fourteen")) == ["expected_answer"]
