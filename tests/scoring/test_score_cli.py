@@ -137,3 +137,15 @@ def test_piped_output_has_no_escape_codes_even_with_force_color(six: Path) -> No
 def test_score_is_listed_in_help() -> None:
     result = run_cli("--help")
     assert any(line.split()[:1] == ["score"] for line in result.stdout.splitlines())
+
+
+def test_a_bad_threshold_is_refused_before_any_warning(six: Path) -> None:
+    result = run_cli("score", six / "run.jsonl", "--repo", six, "--threshold", "1.5")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "error: --threshold 1.5: expected a confidence from 0 to 1\n"
+
+
+def test_a_folder_is_not_a_results_file(six: Path) -> None:
+    result = run_cli("score", six, "--repo", six)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {six}: is a folder; give the results file (JSONL)\n"

@@ -9,7 +9,7 @@ import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
-from goldcase.scoring.scorer import SPLITS, score, split_warnings
+from goldcase.scoring.scorer import SPLITS, check_threshold, score, split_warnings
 from goldcase.writer import atomic_write_text
 
 
@@ -52,6 +52,7 @@ def command(
     Every line is validated first; any problem stops the run with exit status 2 and nothing is
     scored. Exit status: 0 scored, 2 could not score.
     """
+    check_threshold(threshold)
     ctx = open_context(repo, cache=True)
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
