@@ -25,12 +25,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-WORDS = (
+_VOCABULARY = (
     "order delivery parcel refund credit return window days customer invoice account "
     "warranty repair replacement voucher points tier express standard business within "
     "after before request policy item product sale custom printed damaged depot fee "
     "surcharge islands trade discount volume quarter payment terms card dispatch receipt"
-).split()
+)
+WORDS = _VOCABULARY.split()
 
 Budget = tuple[str, float, str]  # (name, seconds, limit description)
 
@@ -62,7 +63,8 @@ def generate(folder: Path, cases: int, docs: int = 50, seed: int = 7) -> Path:
         doc, quote = sentences[i]
         case_id = f"c-{i:06d}"
         (folder / "cases" / "golden" / f"{case_id}.yaml").write_text(
-            f"id: {case_id}\nquestion: what does clause {i} of {doc} say about {rng.choice(WORDS)}\n"
+            f"id: {case_id}\n"
+            f"question: what does clause {i} of {doc} say about {rng.choice(WORDS)}\n"
             f"expected_answer: clause {i}\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
             f"slice: s{i % 8}\ntags: [policy]\nsource: hand-written\n"
         )
@@ -76,8 +78,10 @@ def timed(cmd: list[str], cwd: Path, runs: int = 1, ok: tuple[int, ...] = (0,)) 
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
         samples.append(time.perf_counter() - started)
         if proc.returncode not in ok:
-            raise SystemExit(f"{' '.join(cmd[:3])} … exited {proc.returncode}:\n"
-                             f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+            raise SystemExit(
+                f"{' '.join(cmd[:3])} … exited {proc.returncode}:\n"
+                f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+            )
     return statistics.median(samples)
 
 

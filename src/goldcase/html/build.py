@@ -22,8 +22,9 @@ def read_report(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GoldcaseError(f"{path}: not a report (invalid JSON: {exc}); "
-                            "make one with goldcase score --out") from exc
+        raise GoldcaseError(
+            f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
+        ) from exc
     if not isinstance(data, dict):
         raise GoldcaseError(f"{path}: not a report (expected a JSON object)")
     errors = sorted(validator("report.schema.json").iter_errors(data), key=lambda e: e.path)
@@ -37,8 +38,9 @@ def composition_rows(ctx: Context) -> list[Composition]:
     from goldcase import stats
 
     rows = stats.compute(ctx)["slices"]
-    return [Composition(r["slice"], r["cases"], r["set_share"] or 0.0, r["traffic_share"])
-            for r in rows]
+    return [
+        Composition(r["slice"], r["cases"], r["set_share"] or 0.0, r["traffic_share"]) for r in rows
+    ]
 
 
 def case_links(ctx: Context, out: Path) -> dict[str, str]:

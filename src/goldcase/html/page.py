@@ -13,14 +13,21 @@ from goldcase.html import svg
 from goldcase.html.style import CSS, SCRIPT
 
 Report = Mapping[str, Any]
+FLIP_WORDS = {"lost": "▼ passed → failed", "gained": "▲ failed → passed"}
 # Nothing may be fetched: inline style and script only, images only as data.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
 RATES = (
     ("task_success", "Task success", "success", "total", "cases passed", "cases"),
     ("answer_coverage", "Answer coverage", "answered", "total", "cases answered", "cases"),
-    ("answered_accuracy", "Answered accuracy", "correct_answers", "answered", "answers correct",
-     "answers"),
+    (
+        "answered_accuracy",
+        "Answered accuracy",
+        "correct_answers",
+        "answered",
+        "answers correct",
+        "answers",
+    ),
 )
 
 
@@ -59,8 +66,11 @@ def headline(report: Report) -> str:
     for key, name, num, den, num_words, den_words in RATES:
         value = report.get(key)
         numerator, denominator = report.get(num, 0), report.get(den, 0)
-        sentence = (f"{numerator} of {denominator} {den_words}" if denominator
-                    else f"no {den_words}: the rate is undefined")
+        sentence = (
+            f"{numerator} of {denominator} {den_words}"
+            if denominator
+            else f"no {den_words}: the rate is undefined"
+        )
         cards.append(
             f'<div class="card" id="rate-{key}"><h3>{name}</h3>'
             f'<p class="big">{_pct(value)}</p>'
@@ -80,21 +90,27 @@ def counts(report: Report) -> str:
         ("missing", "cases with no result line (kept in every denominator)"),
     ]
     body = "".join(
-        f"<tr><th scope=\"row\">{name}</th><td>{report.get(name, 0)}</td><td>{escape(what)}</td></tr>"
+        f'<tr><th scope="row">{name}</th><td>{report.get(name, 0)}</td><td>{escape(what)}</td></tr>'
         for name, what in rows
     )
     extra = []
     if report.get("weighted_task_success") is not None:
-        extra.append(f"Traffic-weighted task success: <strong>{_pct(report['weighted_task_success'])}"
-                     "</strong> (each slice weighted by its share of traffic; ambiguous slices "
-                     "left out).")
+        extra.append(
+            f"Traffic-weighted task success: <strong>{_pct(report['weighted_task_success'])}"
+            "</strong> (each slice weighted by its share of traffic; ambiguous slices "
+            "left out)."
+        )
     if report.get("exact_match") is not None:
-        extra.append(f"Exact match {_pct(report['exact_match'])} and token F1 "
-                     f"{_pct(report.get('token_f1'))} over answered cases with a free-text answer.")
+        extra.append(
+            f"Exact match {_pct(report['exact_match'])} and token F1 "
+            f"{_pct(report.get('token_f1'))} over answered cases with a free-text answer."
+        )
     notes = "".join(f"<p>{line}</p>" for line in extra)
-    return ('<section><h2>Counts</h2><table class="counts"><thead><tr><th>count</th>'
-            f"<th>value</th><th>what it counts</th></tr></thead><tbody>{body}</tbody></table>"
-            f"{notes}</section>")
+    return (
+        '<section><h2>Counts</h2><table class="counts"><thead><tr><th>count</th>'
+        f"<th>value</th><th>what it counts</th></tr></thead><tbody>{body}</tbody></table>"
+        f"{notes}</section>"
+    )
 
 
 def _bars(report: Report) -> list[svg.Bar]:
@@ -102,12 +118,17 @@ def _bars(report: Report) -> list[svg.Bar]:
     for name, row in sorted((report.get("slices") or {}).items()):
         interval = row.get("interval") or [None, None]
         floor = row.get("floor") or 0
-        bars.append(svg.Bar(
-            label=name + (" (ambiguous)" if row.get("ambiguous") else ""),
-            value=row.get("rate"), low=interval[0], high=interval[1],
-            note=f"{row.get('success', 0)} of {row.get('total', 0)}",
-            below_floor=row.get("total", 0) < floor, muted=bool(row.get("ambiguous")),
-        ))
+        bars.append(
+            svg.Bar(
+                label=name + (" (ambiguous)" if row.get("ambiguous") else ""),
+                value=row.get("rate"),
+                low=interval[0],
+                high=interval[1],
+                note=f"{row.get('success', 0)} of {row.get('total', 0)}",
+                below_floor=row.get("total", 0) < floor,
+                muted=bool(row.get("ambiguous")),
+            )
+        )
     return bars
 
 
@@ -117,26 +138,37 @@ def slices(report: Report) -> str:
         return ""
     chart = svg.rate_chart(bars, "Task success by slice, with 95% Wilson intervals", "slices")
     rows = "".join(
-        f"<tr><th scope=\"row\">{escape(b.label)}</th><td>{escape(b.note)}</td>"
+        f'<tr><th scope="row">{escape(b.label)}</th><td>{escape(b.note)}</td>'
         f"<td>{_pct(b.value)}</td><td>{_pct(b.low)} – {_pct(b.high)}</td>"
         f"<td>{'below floor' if b.below_floor else 'ok'}</td></tr>"
         for b in bars
     )
     floors = sorted({row.get("floor") for row in report["slices"].values() if row.get("floor")})
-    floor_note = (f"Slice floor: {', '.join(map(str, floors))} cases. A hollow dot and the words "
-                  "“below floor” mark a slice too small to report on.") if floors else ""
-    return (f'<section><h2>Slices</h2><figure>{chart}<figcaption>{floor_note}</figcaption>'
-            '</figure><table class="slices"><thead><tr><th>slice</th><th>passed</th>'
-            "<th>rate</th><th>95% interval</th><th>size</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table></section>")
+    floor_note = (
+        (
+            f"Slice floor: {', '.join(map(str, floors))} cases. A hollow dot and the words "
+            "“below floor” mark a slice too small to report on."
+        )
+        if floors
+        else ""
+    )
+    return (
+        f"<section><h2>Slices</h2><figure>{chart}<figcaption>{floor_note}</figcaption>"
+        '</figure><table class="slices"><thead><tr><th>slice</th><th>passed</th>'
+        "<th>rate</th><th>95% interval</th><th>size</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>"
+    )
 
 
 def coverage_points(report: Report) -> list[tuple[float, float]]:
     """Answered accuracy against coverage as the confidence cut-off falls, one answer at a
     time (most confident first)."""
     total = report.get("total") or 0
-    answers = [c for c in report.get("cases") or () if c.get("outcome") == "answer"
-               and c.get("confidence") is not None]
+    answers = [
+        c
+        for c in report.get("cases") or ()
+        if c.get("outcome") == "answer" and c.get("confidence") is not None
+    ]
     answers.sort(key=lambda c: (-c["confidence"], c["id"]))
     points, right = [], 0
     for k, case in enumerate(answers, start=1):
@@ -156,10 +188,12 @@ def coverage(report: Report, base: Report | None) -> str:
     if base is not None:
         curves.append(curve(base, "base run", True))
     chart = svg.coverage_chart(curves, "Answered accuracy against answer coverage", "coverage")
-    return ('<section><h2>Answered accuracy against coverage</h2><figure>'
-            f"{chart}<figcaption>Each line follows the answers from the most confident down; "
-            "the marker is the run as scored. Answering less should buy accuracy.</figcaption>"
-            "</figure></section>")
+    return (
+        "<section><h2>Answered accuracy against coverage</h2><figure>"
+        f"{chart}<figcaption>Each line follows the answers from the most confident down; "
+        "the marker is the run as scored. Answering less should buy accuracy.</figcaption>"
+        "</figure></section>"
+    )
 
 
 def comparison(report: Report, base: Report) -> str:
@@ -170,22 +204,34 @@ def comparison(report: Report, base: Report) -> str:
         delta = None
         if new.get("rate") is not None and old.get("rate") is not None:
             delta = (new["rate"] - old["rate"]) * 100
-        deltas.append(svg.Delta(name, delta, f"{old.get('success', 0)}/{old.get('total', 0)} → "
-                                f"{new.get('success', 0)}/{new.get('total', 0)}"))
+        deltas.append(
+            svg.Delta(
+                name,
+                delta,
+                f"{old.get('success', 0)}/{old.get('total', 0)} → "
+                f"{new.get('success', 0)}/{new.get('total', 0)}",
+            )
+        )
     chart = svg.delta_chart(deltas, "Change in task success by slice, head minus base", "deltas")
     flips = flipped(report, base)
-    items = "".join(
-        f"<li><span class=\"flip {kind}\">{'▼ passed → failed' if kind == 'lost' else '▲ failed → passed'}"
-        f"</span> {escape(case_id)}</li>"
-        for kind, case_id in flips
-    ) or "<li>no case changed</li>"
+    items = (
+        "".join(
+            f'<li><span class="flip {kind}">{FLIP_WORDS[kind]}</span> {escape(case_id)}</li>'
+            for kind, case_id in flips
+        )
+        or "<li>no case changed</li>"
+    )
     overall = ""
     if report.get("task_success") is not None and base.get("task_success") is not None:
         change = (report["task_success"] - base["task_success"]) * 100
-        overall = (f"<p>Task success {_pct(base['task_success'])} → "
-                   f"{_pct(report['task_success'])} ({change:+.1f} points).</p>")
-    return (f'<section><h2>Compared with the base run</h2>{overall}<figure>{chart}</figure>'
-            f'<h3>Flipped cases ({len(flips)})</h3><ul class="flips">{items}</ul></section>')
+        overall = (
+            f"<p>Task success {_pct(base['task_success'])} → "
+            f"{_pct(report['task_success'])} ({change:+.1f} points).</p>"
+        )
+    return (
+        f"<section><h2>Compared with the base run</h2>{overall}<figure>{chart}</figure>"
+        f'<h3>Flipped cases ({len(flips)})</h3><ul class="flips">{items}</ul></section>'
+    )
 
 
 def flipped(report: Report, base: Report) -> list[tuple[str, str]]:
@@ -201,16 +247,21 @@ def flipped(report: Report, base: Report) -> list[tuple[str, str]]:
 def composition(rows: Sequence[Composition]) -> str:
     if not rows:
         return ""
-    chart = svg.pair_chart([(r.slice, r.share, r.traffic) for r in rows],
-                           "Share of the golden set against share of traffic, by slice",
-                           "composition")
-    table = "".join(
-        f"<tr><th scope=\"row\">{escape(r.slice)}</th><td>{r.cases}</td><td>{_pct(r.share)}</td>"
-        f"<td>{_pct(r.traffic)}</td></tr>" for r in rows
+    chart = svg.pair_chart(
+        [(r.slice, r.share, r.traffic) for r in rows],
+        "Share of the golden set against share of traffic, by slice",
+        "composition",
     )
-    return ('<section><h2>Composition</h2><figure>'
-            f"{chart}</figure><table><thead><tr><th>slice</th><th>cases</th><th>share of set"
-            f"</th><th>share of traffic</th></tr></thead><tbody>{table}</tbody></table></section>")
+    table = "".join(
+        f'<tr><th scope="row">{escape(r.slice)}</th><td>{r.cases}</td><td>{_pct(r.share)}</td>'
+        f"<td>{_pct(r.traffic)}</td></tr>"
+        for r in rows
+    )
+    return (
+        "<section><h2>Composition</h2><figure>"
+        f"{chart}</figure><table><thead><tr><th>slice</th><th>cases</th><th>share of set"
+        f"</th><th>share of traffic</th></tr></thead><tbody>{table}</tbody></table></section>"
+    )
 
 
 def failing(report: Report, links: Mapping[str, str]) -> str:
@@ -232,7 +283,7 @@ def failing(report: Report, links: Mapping[str, str]) -> str:
     if not rows:
         return "<section><h2>Failing cases</h2><p>Every case passed.</p></section>"
     return (
-        f'<section><h2>Failing cases ({len(rows)})</h2>'
+        f"<section><h2>Failing cases ({len(rows)})</h2>"
         '<label class="filter">Filter <input id="filter" type="search" '
         'placeholder="id, slice, outcome or check" aria-controls="failing"></label>'
         '<div class="scroll"><table id="failing"><thead><tr><th>case</th><th>slice</th>'
@@ -253,8 +304,11 @@ def footer(report: Report) -> str:
         ("results", report.get("results_file")),
         ("results digest", report.get("results_digest")),
     ]
-    cells = "".join(f"<dt>{name}</dt><dd><code>{escape(str(value))}</code></dd>"
-                    for name, value in items if value is not None)
+    cells = "".join(
+        f"<dt>{name}</dt><dd><code>{escape(str(value))}</code></dd>"
+        for name, value in items
+        if value is not None
+    )
     return f"<footer><dl>{cells}</dl></footer>"
 
 
@@ -269,13 +323,18 @@ def build_page(page: PageInput) -> str:
         composition(page.composition),
         failing(report, page.links),
     ]
-    subtitle = (f"golden set version {report.get('golden_version')}, split "
-                f"{report.get('split')}, {report.get('total', 0)} cases")
+    subtitle = (
+        f"golden set version {report.get('golden_version')}, split "
+        f"{report.get('split')}, {report.get('total', 0)} cases"
+    )
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f"<title>{escape(page.title)}</title><style>{CSS}</style></head><body><main>"
         f"<header><h1>{escape(page.title)}</h1><p>{escape(subtitle)}</p></header>"
-        + "".join(parts) + "</main>" + footer(report) + f"<script>{SCRIPT}</script></body></html>\n"
+        + "".join(parts)
+        + "</main>"
+        + footer(report)
+        + f"<script>{SCRIPT}</script></body></html>\n"
     )
