@@ -26,6 +26,7 @@ seven digits, and each pattern is one compiled regular expression.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -259,13 +260,27 @@ def _addresses(text: str) -> Iterator[Match]:
     yield from _regex("address", _POSTCODE, text)
 
 
+# What every match needs: an "@", six digits with separators between them (phone, card, IBAN,
+# national id), or a digit, a space and a capital (a street address or postcode). Separators
+# may include line breaks so that a value folded over two lines still counts.
+_AT = re.compile("@")
+_NEWLINE = re.compile("\n")
+_DIGIT_RUN = re.compile(r"\d(?:[\s().-]*\d){5}")
+_ADDRESS_HINT = re.compile(r"\d[A-Za-z]?,? [A-Z]|\d[A-Z]{2}\b")
+
+
+def may_contain(text: str) -> bool:
+    """False when ``text`` certainly holds no match: a fast test for a whole file."""
+    return "@" in text or bool(_DIGIT_RUN.search(text) or _ADDRESS_HINT.search(text))
+
+
 # Earlier kinds win where two matches overlap: a card number also looks like a phone number.
 _ORDER = ("card", "iban", "national_id", "email", "phone", "address")
 
 
 def find(text: str) -> list[Match]:
     """Every personal-data match in ``text``, sorted, without overlaps."""
-    if not text or (not any(ch.isdigit() for ch in text) and "@" not in text):
+    if not may_contain(text):
         return []
     found = [
         *_cards(text),
@@ -303,14 +318,28 @@ class Located:
 
 
 def scan_lines(text: str) -> list[Located]:
-    """Matches line by line (comments included), so each has an exact line and column."""
+    """Matches line by line (comments included), so each has an exact line and column. Only
+    the lines a quick whole-text search marks as candidates are scanned in full."""
+    if not may_contain(text):
+        return []
+    starts = [0, *(hit.end() for hit in _NEWLINE.finditer(text))]
     out: list[Located] = []
-    offset = 0
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        for m in find(line):
-            out.append(Located(number, m.start + 1, offset + m.start, m))
-        offset += len(line)
+    for index in sorted(_candidate_lines(text, starts)):
+        begin = starts[index]
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        for m in find(text[begin:end]):
+            out.append(Located(index + 1, m.start + 1, begin + m.start, m))
     return out
+
+
+def _candidate_lines(text: str, starts: list[int]) -> set[int]:
+    lines: set[int] = set()
+    for pattern in (_AT, _DIGIT_RUN, _ADDRESS_HINT):
+        for hit in pattern.finditer(text):
+            first = bisect.bisect_right(starts, hit.start()) - 1
+            last = bisect.bisect_right(starts, max(hit.start(), hit.end() - 1)) - 1
+            lines.update(range(first, last + 1))
+    return lines
 
 
 def strings(
@@ -327,13 +356,30 @@ def strings(
             yield from strings(value, (*path, i))
 
 
-def stray_values(text: str, data: Any) -> list[tuple[tuple[str | int, ...], Match]]:
+# A value can differ from every line of its file only when it is a block scalar, continues on
+# a further line, or holds an escape: files with none of these need no walk over their values.
+_BLOCK = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?$", re.MULTILINE)
+_CONTINUATION = re.compile(r"^[ \t]+(?![-#\s])(?![^\n]*:(?:[ \t]|$))", re.MULTILINE)
+
+
+def _may_fold(text: str) -> bool:
+    return "\\" in text or bool(_BLOCK.search(text) or _CONTINUATION.search(text))
+
+
+def stray_values(
+    text: str, data: Any, on_lines: list[Located] | None = None
+) -> list[tuple[tuple[str | int, ...], Match]]:
     """Matches in loaded values that no single line shows: a value folded over two lines, or
-    written with escapes. They are reported at the value, and scrubbed by a round trip."""
-    on_lines = {located.match.value for located in scan_lines(text)}
+    written with escapes. They are reported at the value, and scrubbed by a round trip.
+    ``on_lines``: ``scan_lines(text)``, when the caller has it already."""
+    if not _may_fold(text):
+        return []
+    seen = {loc.match.value for loc in (scan_lines(text) if on_lines is None else on_lines)}
     out: list[tuple[tuple[str | int, ...], Match]] = []
     for key_path, value in strings(data):
+        if "\n" not in value and value in text:
+            continue  # written on one line as it is: the line scan saw it
         for m in find(value):
-            if m.value not in on_lines:
+            if m.value not in seen:
                 out.append((key_path, m))
     return out

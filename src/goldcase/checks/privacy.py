@@ -82,11 +82,11 @@ def _scan(case_file: CaseFile, ctx: Context) -> list[_Hit]:
     except OSError:
         return []  # GC113 already says the file cannot be read
     text = raw.decode("utf-8", "replace")
-    hits = [
-        _Hit(loc.line, loc.col, loc.match.kind, loc.match.value, False)
-        for loc in pii.scan_lines(text)
-    ]
-    strays = pii.stray_values(text, case_file.data)
+    if not pii.may_contain(text):
+        return []
+    on_lines = pii.scan_lines(text)
+    hits = [_Hit(loc.line, loc.col, loc.match.kind, loc.match.value, False) for loc in on_lines]
+    strays = pii.stray_values(text, case_file.data, on_lines)
     if strays:
         locator = Locator(raw)
         for key_path, match in strays:
