@@ -116,9 +116,16 @@ def _has_tool_table(path: Path) -> bool:
     if not path.is_file():
         return False
     try:
-        return "goldcase" in _read_toml(path).get("tool", {})
+        return _tool_table(path) is not None
     except GoldcaseError:
         return False
+
+
+def _tool_table(path: Path) -> Any:
+    """``[tool.goldcase]`` of a pyproject.toml, or None; a ``tool`` that is not a table (a
+    hand edit gone wrong) has no goldcase table."""
+    tool = _read_toml(path).get("tool")
+    return tool.get("goldcase") if isinstance(tool, dict) else None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -140,8 +147,13 @@ def load_config(root: Path) -> Config:
         return _parse(root, own, _read_toml(own))
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
-        table = _read_toml(pyproject).get("tool", {}).get("goldcase")
+        table = _tool_table(pyproject)
         if table is not None:
+            if not isinstance(table, dict):
+                raise GoldcaseError(
+                    f"{pyproject.name}: [tool.goldcase] should be a table, "
+                    f"got {type(table).__name__}"
+                )
             return _parse(root, pyproject, table)
     return Config(root=root)
 
@@ -172,7 +184,7 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
             raise GoldcaseError(
                 f"{where}: severity.{code} is {level!r}; expected one of {', '.join(SEVERITIES)}"
             )
-    return Config(
+    config = Config(
         root=root,
         source=source,
         cases=raw.get("cases", "cases"),
@@ -188,6 +200,41 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
         composition=_section(CompositionConfig, raw.get("composition", {}), where, "composition"),
         severity=severity,
     )
+    _check_values(config, where)
+    return config
+
+
+# (low, high, low is allowed): a value of the right type can still make no sense (num_perm 0
+# stops the near-duplicate index, fewshot "../**" walks the whole disk).
+_RANGES: dict[str, tuple[float, float, bool]] = {
+    "split.fraction": (0.0, 1.0, False),
+    "leakage.near_threshold": (0.0, 1.0, False),
+    "leakage.num_perm": (1, 4096, True),
+    "leakage.shingle": (1, 100, True),
+    "leakage.ngram": (1, 1000, True),
+    "composition.slice_floor": (0, 10**9, True),
+    "composition.synthetic_cap": (0.0, 1.0, True),
+    "composition.unanswerable_floor": (0.0, 1.0, True),
+    "composition.answer_max_words": (1, 10**6, True),
+}
+
+
+def _check_values(config: Config, where: str) -> None:
+    for name, (low, high, closed) in _RANGES.items():
+        section, key = name.split(".")
+        value = getattr(getattr(config, section), key)
+        if not (low <= value <= high and (closed or value != low)):  # NaN fails too
+            bound = "from" if closed else "above"
+            raise GoldcaseError(
+                f"{where}: {name} is {value!r}; expected a value {bound} {low} up to {high}"
+            )
+    for pattern in config.leakage.fewshot:
+        if not isinstance(pattern, str) or not pattern:
+            raise GoldcaseError(f"{where}: leakage.fewshot should be a list of glob patterns")
+        _check_relative(pattern, f"{where}: leakage.fewshot")
+    for name, table in config.slices.items():
+        if table.floor is not None and table.floor < 0:
+            raise GoldcaseError(f"{where}: slices.{name}.floor should be 0 or more")
 
 
 def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -> None:

@@ -34,6 +34,7 @@ from goldcase.text import fold_quote
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
 CLAIMS = ("factuality", "context-recall")
+MAX_VALUES = 1_000_000  # a real config holds thousands
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
 
@@ -42,11 +43,12 @@ def read_promptfoo(path: Path) -> ImportedSet:
     from goldcase.writer import load_round_trip
 
     try:
-        config = _plain(load_round_trip(path.read_text(encoding="utf-8")))
+        loaded = load_round_trip(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     except Exception as exc:  # ruamel's parser errors share no base class worth naming
         raise GoldcaseError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from exc
+    config = _plain(loaded, [MAX_VALUES], path)
     tests = config.get("tests") if isinstance(config, dict) else None
     if not isinstance(tests, list):
         raise GoldcaseError(
@@ -66,11 +68,19 @@ def read_promptfoo(path: Path) -> ImportedSet:
     return imported
 
 
-def _plain(node: Any) -> Any:
+def _plain(node: Any, budget: list[int], path: Path) -> Any:
+    """Plain dicts, lists and strings; ``budget`` counts down the values copied, since YAML
+    aliases can make a small file stand for billions of values (a "billion laughs" bomb)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise GoldcaseError(
+            f"{path}: the config expands to more than {MAX_VALUES:,} values "
+            "(aliases repeating aliases?); write it out plainly"
+        )
     if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
+        return {str(k): _plain(v, budget, path) for k, v in node.items()}
     if isinstance(node, list):
-        return [_plain(v) for v in node]
+        return [_plain(v, budget, path) for v in node]
     if isinstance(node, str):
         return str(node)
     return node

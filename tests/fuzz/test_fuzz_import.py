@@ -1,0 +1,129 @@
+"""Fuzz each importer: ``goldcase import --format jsonl|squad|promptfoo FILE --out DIR``.
+Seeds: the three-case repository exported as JSONL and promptfoo, a hand-made SQuAD file, and
+(when ../shared/realdata is there) the first articles of SQuAD 2.0 and XQuAD and the promptfoo
+example."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from fuzzkit import (
+    assert_handled,
+    assert_handled_subprocess,
+    examples,
+    goldcase,
+    mutated,
+    mutated_tree,
+    realdata,
+    run_bounded,
+    squad_seeds,
+    tiny_repo,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+_COUNTER = itertools.count()
+BOMB = (
+    "tests:\n  - vars: {question: q}\nx0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    + "".join(f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+    + "defaultTest: {vars: {q: *a9}}\n"
+)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the seeds: set.jsonl with corpus/ beside it, promptfoo.yaml with its
+    documents, squad-*.json."""
+    folder = tmp_path_factory.mktemp("fuzz-import")
+    repo = tiny_repo(folder / "repo")
+    for fmt, name in (("jsonl", "set.jsonl"), ("promptfoo", "promptfoo.yaml")):
+        done = goldcase("export", "--repo", repo, "--format", fmt, "--out", folder / name)
+        assert done.exit_code == 0, done.stderr
+    shutil.copytree(repo / "corpus", folder / "corpus")
+    example = realdata("promptfoo-rag-eval")
+    if example is not None:
+        shutil.copy(example / "promptfooconfig.yaml", folder / "promptfoo-real.yaml")
+        shutil.copytree(example / "docs", folder / "docs")
+    for number, raw in enumerate(squad_seeds()):
+        (folder / f"squad-{number}.json").write_bytes(raw)
+    (folder / "bomb.yaml").write_text(BOMB, encoding="utf-8")
+    return folder
+
+
+def _seeds(folder: Path, fmt: str) -> list[bytes]:
+    pattern = {"jsonl": "*.jsonl", "squad": "squad-*.json", "promptfoo": "*.yaml"}[fmt]
+    return [p.read_bytes() for p in sorted(folder.glob(pattern))]
+
+
+def _fuzzed(data: st.DataObject, seeds: list[bytes], fmt: str) -> bytes:
+    if fmt == "promptfoo" or data.draw(st.booleans()):
+        return data.draw(mutated(seeds))
+    if fmt == "jsonl":
+        lines = [json.loads(line) for line in seeds[0].splitlines() if line.strip()]
+        tree = data.draw(mutated_tree(lines))
+        return "\n".join(json.dumps(x) for x in tree).encode("utf-8", "surrogatepass")
+    tree = data.draw(mutated_tree(json.loads(data.draw(st.sampled_from(seeds)))))
+    return json.dumps(tree).encode("utf-8", "surrogatepass")
+
+
+def _import(folder: Path, fmt: str, raw: bytes) -> tuple[Path, list[str]]:
+    number = next(_COUNTER)
+    source = (
+        folder / f"fuzzed-{number}.{'json' if fmt == 'squad' else fmt.replace('promptfoo', 'yaml')}"
+    )
+    source.write_bytes(raw)
+    return source, ["import", "--format", fmt, "--out", str(folder / f"out-{number}"), str(source)]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "squad", "promptfoo"])
+def test_seeds_import(workdir: Path, fmt: str) -> None:
+    seeds = _seeds(workdir, fmt)
+    assert seeds
+    for raw in seeds:
+        source, args = _import(workdir, fmt, raw)
+        result = goldcase(*args)
+        assert_handled(result)
+        if source.read_bytes() != BOMB.encode():
+            assert result.exit_code in (0, 1), result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "squad", "promptfoo"])
+@examples(15)
+@given(data=st.data())
+def test_import(workdir: Path, fmt: str, data: st.DataObject) -> None:
+    raw = _fuzzed(data, _seeds(workdir, fmt), fmt)
+    source, args = _import(workdir, fmt, raw)
+    try:
+        assert_handled(goldcase(*args))
+    finally:
+        shutil.rmtree(args[4], ignore_errors=True)
+        source.unlink()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "squad", "promptfoo"])
+@examples(1)
+@given(data=st.data())
+def test_import_in_a_bounded_subprocess(workdir: Path, fmt: str, data: st.DataObject) -> None:
+    raw = _fuzzed(data, _seeds(workdir, fmt), fmt)
+    _, args = _import(workdir, fmt, raw)
+    assert_handled_subprocess(run_bounded(args, cwd=workdir))
+
+
+def test_alias_bomb_is_refused_fast(workdir: Path) -> None:
+    """Found by the seeds above: nine levels of aliases (9**10 values) hung the importer."""
+    started = time.perf_counter()
+    result = goldcase(
+        "import", "--format", "promptfoo", "--out", workdir / "bomb-out", workdir / "bomb.yaml"
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {workdir / 'bomb.yaml'}: the config expands to more than 1,000,000 values "
+        "(aliases repeating aliases?); write it out plainly\n"
+    )
+    assert time.perf_counter() - started < 10
+    assert not (workdir / "bomb-out").exists()
