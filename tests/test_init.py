@@ -35,8 +35,8 @@ def files_under(root: Path) -> list[str]:
 
 def test_init_scaffolds_a_repository_that_passes(tmp_path: Path) -> None:
     root = tmp_path / "new set"
-    result = goldcase(tmp_path, "init", root)
-    assert result.returncode == 0, result.stderr
+    result = run_cli("init", root)
+    assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == f"initialised a git repository in {root}"
     assert files_under(root) == SCAFFOLD
     assert (root / ".git").is_dir()
@@ -64,8 +64,8 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
     root = tmp_path / "set"
     write(root, "README.md", "mine\n")
     write(root, "golden.lock", "{}\n")
-    result = goldcase(tmp_path, "init", root)
-    assert result.returncode == 2
+    result = run_cli("init", root)
+    assert result.exit_code == 2
     assert result.stderr == (
         f"error: {root} already holds README.md, golden.lock; goldcase init never overwrites "
         "a file: move them away or pick another folder\n"
@@ -90,8 +90,8 @@ def test_init_in_an_existing_repository_keeps_its_history(tmp_path: Path) -> Non
 
 def test_init_git_hooks(tmp_path: Path) -> None:
     root = tmp_path / "set"
-    result = goldcase(tmp_path, "init", root, "--git-hooks")
-    assert result.returncode == 0, result.stderr
+    result = run_cli("init", root, "--git-hooks")
+    assert result.exit_code == 0, result.stderr
     assert git(root, "config", "core.hooksPath").stdout == "hooks\n"
     for name in ("pre-commit", "pre-merge-commit", "pre-push"):
         hook = root / "hooks" / name
@@ -115,3 +115,12 @@ def test_the_lock_shown_in_docs_is_the_one_init_writes(tmp_path: Path) -> None:
     root = tmp_path / "set"
     assert goldcase(tmp_path, "init", root).returncode == 0
     assert (root / "golden.lock").read_text() == shown
+
+
+def test_init_on_a_file_is_refused(tmp_path: Path) -> None:
+    target = write(tmp_path, "notes.txt", "x\n")
+    result = run_cli("init", target)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {target} exists and is not a folder\n",
+    )

@@ -151,3 +151,17 @@ def test_driver_refuses_an_unusable_side(tmp_path: Path) -> None:
     other = run_cli("merge-driver", tmp_path / "o", tmp_path / "a", tmp_path / "b", "README.md")
     assert other.exit_code == 1
     assert "only merges golden.version and golden.lock" in other.stderr
+
+
+def test_driver_without_its_arguments_exits_2() -> None:
+    result = run_cli("merge-driver")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: merge-driver needs %O %A %B [%P] from git; see docs/version.md\n",
+    )
+
+
+def test_install_outside_a_repository_exits_2(tmp_path: Path) -> None:
+    result = run_cli("merge-driver", "--install", "--repo", tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {tmp_path} is not inside a git work tree; run git init first\n"

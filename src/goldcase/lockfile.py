@@ -79,12 +79,18 @@ def from_tables(version: str, cases: Mapping[str, str], corpus: Mapping[str, str
     return Lock(version, set_digest_of(cases), corpus_digest_of(corpus), dict(cases), dict(corpus))
 
 
-def current_lock(version: str, case_set: CaseSet, corpus: Corpus) -> Lock:
-    """The lock the files on disk call for: golden cases (those that pass the schema) only."""
-    golden = case_set.golden
-    return Lock(
-        version, set_digest(golden), corpus.digest, case_hashes(golden), corpus.doc_digests()
-    )
+def current_lock(
+    version: str, case_set: CaseSet, corpus: Corpus, hashes: Mapping[str, str] | None = None
+) -> Lock:
+    """The lock the files on disk call for: golden cases (those that pass the schema) only.
+    ``hashes`` (id -> case hash) may come from a cache; the set digest is then computed from
+    them, which gives exactly ``digest.set_digest`` over the golden cases."""
+    if hashes is None:
+        golden = case_set.golden
+        return Lock(
+            version, set_digest(golden), corpus.digest, case_hashes(golden), corpus.doc_digests()
+        )
+    return Lock(version, set_digest_of(hashes), corpus.digest, dict(hashes), corpus.doc_digests())
 
 
 def render(lock: Lock) -> str:

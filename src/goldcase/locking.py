@@ -128,7 +128,9 @@ def _error(path: str, code: str, message: str, line: int = 1, col: int = 1) -> F
 def _content_findings(
     ctx: Context, case_set: CaseSet, lock: Lock, text: str, lock_rel: str
 ) -> Iterator[Finding]:
-    current = lockfile.current_lock(lock.version, case_set, ctx.corpus)
+    current = lockfile.current_lock(
+        lock.version, case_set, ctx.corpus, golden_hashes(ctx, case_set)
+    )
     paths = {case.id: case.path for case in case_set.golden}
     why = f"since golden.lock (version {lock.version}); run goldcase lock to bump golden.version"
     cases = lockfile.compare(lock.cases, current.cases)
@@ -165,7 +167,9 @@ def lock_repository(ctx: Context) -> Outcome:
     from goldcase.engine import load_case_set
 
     with serialised(ctx.config):
-        return update(ctx, load_case_set(ctx))
+        outcome = update(ctx, load_case_set(ctx))
+    ctx.cache.save()
+    return outcome
 
 
 def check_repository(ctx: Context) -> tuple[list[Finding], int]:
@@ -174,7 +178,31 @@ def check_repository(ctx: Context) -> tuple[list[Finding], int]:
 
     with serialised(ctx.config, shared=True, required=False):
         case_set = load_case_set(ctx)
-        return sorted(verify(ctx, case_set)), len(case_set.files)
+        findings = sorted(verify(ctx, case_set))
+    ctx.cache.save()
+    return findings, len(case_set.files)
+
+
+_HASHES = "case-hashes"
+
+
+def golden_hashes(ctx: Context, case_set: CaseSet) -> dict[str, str]:
+    """Each golden case's hash, from the cache when the file's bytes (and goldcase) are the
+    ones it was computed for."""
+    from goldcase.digest import case_hash
+    from goldcase.engine import code_salt
+
+    salt = code_salt()
+    digests = {f.path: f.digest for f in case_set.files}
+    out: dict[str, str] = {}
+    for case in case_set.golden:
+        key = f"{salt}:{digests.get(case.path, '')}"
+        value = ctx.cache.get(_HASHES, key)
+        if not isinstance(value, str):
+            value = case_hash(case.data)
+            ctx.cache.put(_HASHES, key, value)
+        out[case.id] = value
+    return out
 
 
 def update(ctx: Context, case_set: CaseSet) -> Outcome:
@@ -183,7 +211,8 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     disk = read_on_disk(config)
     if disk.version_problem is not None:
         raise GoldcaseError(f"{disk.version_problem}")
-    probe = lockfile.current_lock(disk.version or "1", case_set, ctx.corpus)
+    hashes = golden_hashes(ctx, case_set)
+    probe = lockfile.current_lock(disk.version or "1", case_set, ctx.corpus, hashes)
     old = disk.lock
     version, note = _decide(config, disk, probe)
     new = replace(probe, version=version)
