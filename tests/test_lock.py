@@ -266,6 +266,10 @@ def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: P
         1,
         "golden.version: 1 -> 2026.1 (set and corpus unchanged)",
     )
+    assert (
+        fixed.stdout.splitlines()[1]
+        == "wrote golden.lock; add it to the commit: git add golden.lock"
+    )
     assert read_lock(root)["version"] == "2026.1"
 
 

@@ -296,5 +296,6 @@ def describe(outcome: Outcome) -> list[str]:
     if outcome.corpus:
         lines.append(f"corpus documents: {outcome.corpus.describe()}")
     files = " ".join(outcome.wrote)
-    lines.append(f"wrote {' and '.join(outcome.wrote)}; add them to the commit: git add {files}")
+    them = "them" if len(outcome.wrote) > 1 else "it"
+    lines.append(f"wrote {' and '.join(outcome.wrote)}; add {them} to the commit: git add {files}")
     return lines
