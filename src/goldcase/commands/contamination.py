@@ -41,7 +41,7 @@ def command(paths: tuple[Path, ...], repo: Path | None, fmt: str, ngram: int | N
 
 
 def _text(report: Report) -> None:
-    for hit in report.hits:
+    for hit in sorted(report.hits, key=lambda h: (h.path, h.offset, h.case, h.part)):
         grams = (
             f"{hit.matched}/{hit.total} {report.n}-grams"
             if hit.total > 1 or hit.matched > 1

@@ -1,0 +1,106 @@
+"""Near-duplicate search: datasketch's banding, no false positives, and the defaults on real
+questions (SQuAD 2.0 dev against XQuAD, which is drawn from SQuAD 1.1 dev)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REALDATA
+from goldcase.cache import Cache
+from goldcase.config import LeakageConfig
+from goldcase.neardup import NearConfig, bands, jaccard, near_pairs, shingles
+from goldcase.prompts import glob_regex
+from goldcase.text import normalise_input
+
+
+def test_bands_are_datasketchs_choice() -> None:
+    from datasketch import MinHashLSH
+
+    lsh = MinHashLSH(threshold=0.7, num_perm=128, weights=(0.1, 0.9))
+    assert bands(0.7, 128) == (lsh.b, lsh.r)
+
+
+def test_shingles() -> None:
+    assert shingles("a b c a", 1) == frozenset({"a", "b", "c"})
+    assert shingles("a b c d", 3) == frozenset({"a b c", "b c d"})
+    assert shingles("a b", 3) == frozenset({"a b"})
+    assert jaccard(shingles("a b c", 1), shingles("a b d", 1)) == 2 / 4
+
+
+def test_defaults() -> None:
+    config = LeakageConfig()
+    assert (config.near_threshold, config.shingle, config.num_perm) == (0.7, 1, 128)
+
+
+WORDS = st.sampled_from(
+    [
+        "what",
+        "when",
+        "how",
+        "many",
+        "days",
+        "credit",
+        "refund",
+        "order",
+        "parcel",
+        "late",
+        "damaged",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(WORDS, min_size=3, max_size=9), min_size=2, max_size=30, unique_by=tuple))
+def test_every_reported_pair_reaches_the_threshold(questions: list[list[str]]) -> None:
+    texts = sorted({" ".join(q) for q in questions})
+    focus = [i % 2 == 0 for i in range(len(texts))]
+    cfg = NearConfig(0.7, 64, 1)
+    for i, j, score in near_pairs(texts, focus, cfg, Cache(None)):
+        assert score == jaccard(shingles(texts[i], 1), shingles(texts[j], 1)) >= 0.7
+        assert focus[i] or focus[j]
+
+
+def _questions(path: str) -> list[str]:
+    data = json.loads((REALDATA / path).read_text(encoding="utf-8"))
+    return [qa["question"] for art in data["data"] for p in art["paragraphs"] for qa in p["qas"]]
+
+
+@pytest.mark.realdata
+def test_real_paraphrases_at_the_default_threshold() -> None:
+    if not REALDATA.is_dir():
+        pytest.skip("../shared/realdata is absent")
+    golden = {normalise_input(q) for q in _questions("xquad-en/xquad.en.json")}
+    dev = {normalise_input(q) for q in _questions("squad2-dev-cs224n/dev-v2.0.json")} - golden
+    texts = sorted(golden) + sorted(dev)
+    focus = [t in golden for t in texts]
+    pairs = {
+        (texts[i], texts[j]): s for i, j, s in near_pairs(texts, focus, NearConfig(), Cache(None))
+    }
+    august = normalise_input("How many companies were listed on the WSE on August 2009?")
+    april = normalise_input("How many companies were listed on the WSE on April 2009?")
+    assert august in golden and april in dev
+    assert pairs[(august, april)] == 9 / 11
+    # a merely similar pair (a shared question frame) stays under the threshold: 3 of 5 words
+    rhodophyte, isobaric = normalise_input("What does rhodophyte mean?"), "what does isobaric mean"
+    assert rhodophyte in golden and isobaric in dev
+    assert (rhodophyte, isobaric) not in pairs
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "matches"),
+    [
+        ("prompts/**", "prompts/a/b/c.md", True),
+        ("prompts/**", "prompt/a.md", False),
+        ("**/*.jinja", "app/t/x.jinja", True),
+        ("**/*.jinja", "x.jinja", True),
+        ("prompts/*.yaml", "prompts/a/b.yaml", False),
+        ("prompts/[!x]*.md", "prompts/a.md", True),
+        ("prompts/[!x]*.md", "prompts/x.md", False),
+    ],
+)
+def test_glob(pattern: str, path: str, matches: bool) -> None:
+    assert bool(glob_regex(pattern).match(path)) is matches
