@@ -32,6 +32,8 @@ run: $(STAMP)
 	@echo "== goldcase score: a sample run, every rate with its denominator and a Wilson interval"
 	@if [ -f runs/baseline-k3.jsonl ]; then $(BIN)/goldcase score runs/baseline-k3.jsonl; \
 	  else echo "(no sample run yet: scripts/baseline.py writes runs/baseline-k3.jsonl)"; fi
+	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
+	$(BIN)/goldcase stats
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
