@@ -42,6 +42,11 @@ def test_exact_mcnemar_on_known_tables(b: int, c: int, expected: float) -> None:
     assert mcnemar_exact(b, c) == pytest.approx(expected, rel=1e-12)
 
 
+def test_exact_mcnemar_agrees_with_the_chi_square_approximation_on_a_large_table() -> None:
+    # (|500 - 560| - 1)^2 / 1060 = 3.284 on one degree of freedom: p = 0.0700
+    assert mcnemar_exact(500, 560) == pytest.approx(0.0700, abs=0.002)
+
+
 def test_wilson_by_hand() -> None:
     # 10/20: 0.5 +- 1.96 * sqrt(0.0125 + 1.96^2 / 1600) / (1 + 1.96^2 / 20) = 0.5 +- 0.2007
     low, high = wilson(10, 20)
@@ -285,3 +290,48 @@ def test_dev_runs_with_different_case_lists_are_refused(repo: Path) -> None:
         "their case lists differ (2 cases in base, 3 in head; 'dev-03' is only in head)"
         in result.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "where"),
+    [
+        (lambda c: c.update(outcome="maybe"), "cases/0/outcome"),
+        (lambda c: c.update(confidence=1.5), "cases/0/confidence"),
+        (lambda c: c.update(passed="yes"), "cases/0/passed"),
+        (lambda c: c.update(id=""), "cases/0/id"),
+        (lambda c: c.update(failed_checks=["lead", "lead"]), "cases/0/failed_checks"),
+        (lambda c: c.update(failed_checks=["vibes"]), "cases/0/failed_checks/0"),
+        (lambda c: c.update(extra=1), "cases/0"),
+        (lambda c: c.pop("slice"), "cases/0"),
+    ],
+)
+def test_a_report_with_a_bad_case_is_refused_at_that_case(
+    repo: Path, edit: Callable[[dict[str, object]], object], where: str
+) -> None:
+    from goldcase.scoring.report import cases_digest
+
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    report = json.loads(base.read_text())
+    edit(report["cases"][0])
+    report["cases_digest"] = cases_digest(report["cases"])
+    bad = repo / "bad.json"
+    bad.write_text(json.dumps(report), encoding="utf-8")
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    assert f"{bad}: not a valid goldcase report: at {where}: " in result.stderr
+
+
+def test_non_finite_numbers_are_refused(repo: Path) -> None:
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    bad = repo / "nan.json"
+    bad.write_text(base.read_text().replace('"confidence": 0.8', '"confidence": NaN', 1))
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    assert "NaN is not a JSON number; a report holds finite numbers only" in result.stderr
+
+
+def test_the_case_list_of_the_shipped_schema_takes_the_fast_path() -> None:
+    from goldcase.schemas import load_schema
+    from goldcase.scoring.reportfile import _known
+
+    assert _known(load_schema("report.schema.json")["$defs"]["case"])

@@ -125,7 +125,10 @@ def mcnemar_exact(regressions: int, improvements: int) -> float:
     n = regressions + improvements
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(regressions, improvements) + 1))
+    tail, term = 0, 1  # term = C(n, i), stepped exactly: C(n, i + 1) = C(n, i) (n - i) / (i + 1)
+    for i in range(min(regressions, improvements) + 1):
+        tail += term
+        term = term * (n - i) // (i + 1)
     return min(1.0, 2 * tail / 2**n)
 
 
