@@ -239,3 +239,11 @@ def test_label_sample_without_golden_cases(make_repo: Repo) -> None:
     result = run_cli("label", "sample", "--seed", "1", "--repo", make_repo())
     assert result.exit_code == 2
     assert result.stderr.startswith("error: no valid golden case to sample")
+
+
+def test_agreement_without_labels_says_how_to_start(make_repo: Repo) -> None:
+    root = make_repo({"cases/golden/a0.yaml": answerable_case("a0")})
+    result = run_cli("agreement", "--repo", root)
+    assert result.exit_code == 0
+    assert "labeller: no labeller; items compared: 0; pending: 0" in result.stdout
+    assert "no label files under labels/: run goldcase label sample" in result.stdout

@@ -200,6 +200,8 @@ def render_text(report: dict[str, Any]) -> str:
         f"Cohen's kappa on answerable: {_kappa_line(report['kappa_answerable'])}",
         f"expected answers (normalised), both answerable: {_fraction(report['expected_answers'])}",
     ]
+    if not report["items"] and not report["pending"]:
+        lines.append("no label files under labels/: run goldcase label sample --n 30 --seed S")
     disagreements = report["disagreements"]
     lines.append(f"disagreements: {len(disagreements)}")
     for d in disagreements:

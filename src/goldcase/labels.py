@@ -24,6 +24,7 @@ from typing import Any
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
+from goldcase.safeio import read_regular
 from goldcase.schemas import validator
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
@@ -89,7 +90,7 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
 
 def _read(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         return None
 
@@ -111,7 +112,9 @@ def read_label(rel: str, raw: bytes | None, known: set[str]) -> tuple[Label | No
             )
         ]
     if raw is None:
-        return None, [_finding(rel, (1, 1), "cannot read the label file")]
+        return None, [
+            _finding(rel, (1, 1), "cannot read the label file (permissions, or not a regular file)")
+        ]
     data, parse_findings = parse_case(rel, raw)
     if parse_findings or data is None:
         return None, [

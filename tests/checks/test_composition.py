@@ -336,3 +336,14 @@ def test_check_command_reports_composition_with_exit_status(make_repo: Repo) -> 
     result = run_cli("check", "--repo", root, "--select", "composition")
     assert result.exit_code == 1
     assert result.stdout.startswith("cases/golden/r10.yaml:1:1: GC507 labeller 'lee' disagrees")
+
+
+def test_gc509_a_fifo_is_not_read(make_repo: Repo) -> None:
+    import os
+
+    root = make_repo(healthy())
+    (root / "labels" / "lee").mkdir(parents=True)
+    os.mkfifo(root / "labels" / "lee" / "r10.yaml")
+    found = findings(root)
+    assert brief(found) == [("labels/lee/r10.yaml", 1, 1, "GC509", "error")]
+    assert "not a regular file" in found[0].message
