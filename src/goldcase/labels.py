@@ -24,7 +24,6 @@ from typing import Any
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import read_regular
 from goldcase.schemas import validator
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
@@ -90,7 +89,7 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
 
 def _read(path: Path) -> bytes | None:
     try:
-        return read_regular(path)
+        return path.read_bytes()
     except OSError:
         return None
 
