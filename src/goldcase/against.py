@@ -17,6 +17,7 @@ from pathlib import Path
 from goldcase.hashes import HashedQuestion, Hashes
 from goldcase.model import Finding
 from goldcase.prompts import read_prompt_file
+from goldcase.safeio import read_regular
 from goldcase.text import normalise_input
 from goldcase.textmatch import NormalisedLines
 
@@ -113,7 +114,7 @@ def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]
     out: list[Finding] = []
     for rel in rels:
         try:
-            raw = (root / rel).read_bytes()
+            raw = read_regular(root / rel)
         except OSError as exc:
             message = f"cannot read the file: {exc.strerror or exc}"
             out.append(Finding(rel, 1, 1, "GC306", "error", message))

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
+from goldcase.safeio import read_regular_text
 from goldcase.text import normalise_input
 
 if TYPE_CHECKING:
@@ -135,10 +136,10 @@ def _question(q: HashedQuestion) -> dict[str, Any]:
 def load(path: Path) -> Hashes:
     """Read and validate a hashes file; anything wrong is a ``GoldcaseError``."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular_text(path))
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the hashes file: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise GoldcaseError(f"{path}: not a goldcase hashes file (not JSON: {exc})") from exc
     try:
         return _parse(data)

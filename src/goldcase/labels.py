@@ -24,6 +24,7 @@ from typing import Any
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
+from goldcase.safeio import read_regular
 from goldcase.schemas import validator
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
@@ -89,7 +90,7 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
 
 def _read(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         return None
 
@@ -98,46 +99,36 @@ def _finding(path: str, where: tuple[int, int], message: str) -> Finding:
     return Finding(path, where[0], where[1], CODE, "error", message)
 
 
+_MISPLACED = (
+    "label files live in labels/<labeller>/<id>.yaml; move this file into a labeller's folder"
+)
+_UNREADABLE = "cannot read the label file (permissions, or not a regular file)"
+
+
 def read_label(rel: str, raw: bytes | None, known: set[str]) -> tuple[Label | None, list[Finding]]:
     """One label file: the label (None when it cannot be used) and what is wrong with it."""
     parts = rel.split("/")
     if len(parts) != 3 or not _NAME.match(parts[1]):
-        return None, [
-            _finding(
-                rel,
-                (1, 1),
-                "label files live in labels/<labeller>/<id>.yaml; "
-                "move this file into a labeller's folder",
-            )
-        ]
+        return None, [_finding(rel, (1, 1), _MISPLACED)]
     if raw is None:
-        return None, [
-            _finding(rel, (1, 1), "cannot read the label file (permissions, or not a regular file)")
-        ]
+        return None, [_finding(rel, (1, 1), _UNREADABLE)]
     data, parse_findings = parse_case(rel, raw)
     if parse_findings or data is None:
         return None, [
             _finding(rel, (f.line, f.col), f"label file: {f.message}") for f in parse_findings
         ]
     if not isinstance(data, dict):
-        return None, [
-            _finding(
-                rel,
-                (1, 1),
-                "a label file should be a mapping with id, "
-                f"answerable and expected_answer, got {type(data).__name__}",
-            )
-        ]
+        message = (
+            "a label file should be a mapping with id, answerable and expected_answer, "
+            f"got {type(data).__name__}"
+        )
+        return None, [_finding(rel, (1, 1), message)]
     findings = list(_problems(rel, raw, data, known))
     if findings:
         return None, findings
+    expect = data.get("expect") or None
     label = Label(
-        rel,
-        parts[1],
-        data["id"],
-        data.get("answerable"),
-        data.get("expected_answer"),
-        data.get("expect") or None,
+        rel, parts[1], data["id"], data.get("answerable"), data.get("expected_answer"), expect
     )
     return label, []
 

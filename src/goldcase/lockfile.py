@@ -125,6 +125,8 @@ def parse(text: str) -> Lock:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LockError(f"golden.lock is not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise LockError("golden.lock is not JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise LockError(f"golden.lock should hold a JSON object, found {type(data).__name__}")
     missing = [k for k in _KEYS if k not in data]

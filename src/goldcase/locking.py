@@ -23,6 +23,7 @@ from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.lockfile import Changes, Lock, LockError
 from goldcase.model import CaseSet, Finding
+from goldcase.safeio import read_regular_text
 from goldcase.version import highest, next_version, parse_version_text, read_version, version_key
 from goldcase.writer import atomic_write_text
 
@@ -88,7 +89,7 @@ def read_on_disk(config: Config) -> OnDisk:
     text, lock, problem = None, None, None
     if config.lock_file.exists():
         try:
-            text = config.lock_file.read_text(encoding="utf-8")
+            text = read_regular_text(config.lock_file)
             lock = lockfile.parse(text)
         except (OSError, UnicodeDecodeError) as exc:
             text = text if text is not None else ""

@@ -6,6 +6,7 @@ import re
 
 from goldcase.config import Config
 from goldcase.errors import GoldcaseError
+from goldcase.safeio import read_regular_text
 
 
 def read_version(config: Config) -> str | None:
@@ -14,7 +15,7 @@ def read_version(config: Config) -> str | None:
     if not path.exists():
         return None
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path.name}: cannot read it: {exc}") from exc
     lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -224,23 +224,24 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], tokens: Sequence[bytes] = T
     return bytes(data)
 
 
-def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
-    scalars = st.one_of(
+def _containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    )
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(
         st.none(),
         st.booleans(),
         st.integers(min_value=-(2**70), max_value=2**70),
         st.floats(allow_nan=False, allow_infinity=False),
         st.text(max_size=40),
         st.sampled_from(["", "answer", "abstain", "error", "golden", "dev", "1", "ret-001"]),
-    )
-    return st.recursive(
-        scalars,
-        lambda inner: st.one_of(
-            st.lists(inner, max_size=4),
-            st.dictionaries(st.text(max_size=12), inner, max_size=4),
-        ),
-        max_leaves=max_leaves,
-    )
+    ),
+    _containers,
+    max_leaves=12,
+)
 
 
 @st.composite
@@ -254,7 +255,7 @@ def mutated_tree(draw: st.DrawFn, seed: Any, keys: Sequence[str] = ()) -> Any:
 
 def _edit(draw: st.DrawFn, node: Any, keys: Sequence[str], depth: int) -> Any:
     if depth > 0 and draw(st.integers(0, 3)) == 0:
-        return draw(json_values())
+        return draw(JSON_VALUES)
     if isinstance(node, dict) and node:
         key = draw(st.sampled_from(sorted(node)))
         choice = draw(st.integers(0, 4))
@@ -262,7 +263,7 @@ def _edit(draw: st.DrawFn, node: Any, keys: Sequence[str], depth: int) -> Any:
             del node[key]
         elif choice == 1:
             node[draw(st.sampled_from([*keys, "extra"]) if keys else st.text(max_size=8))] = draw(
-                json_values()
+                JSON_VALUES
             )
         else:
             node[key] = _edit(draw, node[key], keys, depth + 1)
@@ -274,7 +275,7 @@ def _edit(draw: st.DrawFn, node: Any, keys: Sequence[str], depth: int) -> Any:
         else:
             node.append(node[i])
         return node
-    return draw(json_values())
+    return draw(JSON_VALUES)
 
 
 # ---- the property -----------------------------------------------------------------------

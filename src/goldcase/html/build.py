@@ -10,6 +10,7 @@ from typing import Any
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
+from goldcase.safeio import read_regular_text
 from goldcase.writer import atomic_write_text
 
 
@@ -18,10 +19,10 @@ def read_report(path: Path) -> dict[str, Any]:
     from goldcase.schemas import validator
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular_text(path))
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise GoldcaseError(
             f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
         ) from exc

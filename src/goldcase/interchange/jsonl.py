@@ -48,6 +48,9 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
     except json.JSONDecodeError as exc:
         imported.notes.append(f"{where}: not JSON ({exc.msg}); line skipped")
         return None
+    except RecursionError:
+        imported.notes.append(f"{where}: JSON nested too deeply to be a case; line skipped")
+        return None
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         imported.notes.append(f"{where}: expected an object with a string id; line skipped")
         return None

@@ -48,6 +48,8 @@ def _load(path: Path) -> list[Any]:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise GoldcaseError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from exc
+    except RecursionError:
+        raise GoldcaseError(f"{path}: JSON nested too deeply to be SQuAD") from None
     data = raw.get("data") if isinstance(raw, dict) else None
     if not isinstance(data, list):
         raise GoldcaseError(f"{path}: not SQuAD JSON: expected an object with a 'data' list")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.safeio import read_regular
 from goldcase.schemas import load_schema, validator
 from goldcase.text import clip
 
@@ -99,7 +100,7 @@ class ResultsFile:
 def read_raw(path: Path, name: str) -> bytes:
     """The results file's bytes; a missing or unreadable file is a ``GoldcaseError``."""
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except IsADirectoryError:
         raise GoldcaseError(f"{name}: is a folder; give the results file (JSONL)") from None
     except FileNotFoundError:
