@@ -95,47 +95,63 @@ def _item(
     }
 
 
+@dataclass(slots=True)
+class _Tally:
+    pairs: list[tuple[bool, bool]]
+    agreements: int = 0
+    answer_hits: int = 0
+    answer_total: int = 0
+
+
+def _compare(
+    cases: dict[str, Case], finished: list[labelfiles.Label], ambiguous: set[str]
+) -> tuple[_Tally, list[dict[str, Any]]]:
+    tally = _Tally([])
+    disagreements: list[dict[str, Any]] = []
+    for label in finished:
+        case = cases[label.case_id]
+        tally.pairs.append((case.answerable, bool(label.answerable)))
+        same_answer = labelfiles.answers_agree(case, label)
+        if same_answer is not None:
+            tally.answer_total += 1
+            tally.answer_hits += same_answer
+        fields = labelfiles.differences(case, label)
+        if fields:
+            disagreements.append(_item(case, label, fields, case.slice in ambiguous))
+        else:
+            tally.agreements += 1
+    return tally, disagreements
+
+
+def _kappa_dict(kappa: Kappa | None) -> dict[str, Any] | None:
+    if kappa is None:
+        return None
+    interval = None if kappa.interval is None else list(kappa.interval)
+    return {
+        "kappa": kappa.kappa,
+        "observed": kappa.observed,
+        "expected": kappa.expected,
+        "se": kappa.se,
+        "interval": interval,
+    }
+
+
 def build_report(
     ctx: Context, labeller: str | None = None, case_set: CaseSet | None = None
 ) -> dict[str, Any]:
     """Everything ``goldcase agreement`` prints, as one JSON-ready mapping."""
     cases = (case_set or load_case_set(ctx)).by_id()
     label_set = labelfiles.load_labels(ctx.root, cases, labeller)
-    ambiguous = set(ctx.config.ambiguous_slices)
     finished = [lb for lb in label_set.labels if not lb.pending]
-    pairs: list[tuple[bool, bool]] = []
-    answer_hits = answer_total = agreements = 0
-    disagreements: list[dict[str, Any]] = []
-    for label in finished:
-        case = cases[label.case_id]
-        assert label.answerable is not None
-        pairs.append((case.answerable, label.answerable))
-        same_answer = labelfiles.answers_agree(case, label)
-        if same_answer is not None:
-            answer_total += 1
-            answer_hits += same_answer
-        fields = labelfiles.differences(case, label)
-        if fields:
-            disagreements.append(_item(case, label, fields, case.slice in ambiguous))
-        else:
-            agreements += 1
-    kappa = cohen_kappa(pairs)
+    tally, disagreements = _compare(cases, finished, set(ctx.config.ambiguous_slices))
     return {
         "labeller": labeller,
         "labellers": label_set.labellers,
         "items": len(finished),
         "pending": len(label_set.labels) - len(finished),
-        "agreement": _rate(agreements, len(finished)),
-        "kappa_answerable": None
-        if kappa is None
-        else {
-            "kappa": kappa.kappa,
-            "observed": kappa.observed,
-            "expected": kappa.expected,
-            "se": kappa.se,
-            "interval": None if kappa.interval is None else list(kappa.interval),
-        },
-        "expected_answers": _rate(answer_hits, answer_total),
+        "agreement": _rate(tally.agreements, len(finished)),
+        "kappa_answerable": _kappa_dict(cohen_kappa(tally.pairs)),
+        "expected_answers": _rate(tally.answer_hits, tally.answer_total),
         "disagreements": disagreements,
         "label_findings": [f.as_dict() for f in label_set.findings],
     }

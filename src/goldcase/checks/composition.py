@@ -76,45 +76,44 @@ def reported_slices(golden: list[Case], ctx: Context) -> dict[str, list[Case]]:
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
-    cap = ctx.config.composition.synthetic_cap
     for name, cases in reported_slices(golden, ctx).items():
-        traffic = ctx.config.slices[name].traffic if name in ctx.config.slices else None
         path, line, col = _slice_anchor(ctx, name, cases)
-        if not cases and traffic:
-            yield Finding(
-                path,
-                line,
-                col,
-                "GC506",
-                "warning",
-                f"slice {name!r} is {traffic:.0%} of traffic but has no golden "
-                "case; add cases, or drop its traffic share from the config",
-            )
-            continue
-        floor = ctx.config.slice_floor(name)
-        if len(cases) < floor:
-            yield Finding(
-                path,
-                line,
-                col,
-                "GC501",
-                "warning",
-                f"slice {name!r} has {len(cases)} golden case"
-                f"{'' if len(cases) == 1 else 's'}; a reported slice needs at least "
-                f"{floor}: add {floor - len(cases)}, or list it in ambiguous_slices",
-            )
-        synthetic = sum(c.source == "synthetic" for c in cases)
-        if cases and synthetic / len(cases) > cap:
-            yield Finding(
-                path,
-                line,
-                col,
-                "GC502",
-                "warning",
-                f"slice {name!r} is {synthetic}/{len(cases)} synthetic "
-                f"({synthetic / len(cases):.0%}); at most {cap:.0%} may be: "
-                "add transcript or hand-written cases",
-            )
+        for code, message in _slice_problems(ctx, name, cases):
+            yield Finding(path, line, col, code, "warning", message)
+
+
+def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tuple[str, str]]:
+    own = ctx.config.slices.get(name)
+    traffic = own.traffic if own is not None else None
+    if not cases and traffic:
+        yield (
+            "GC506",
+            (
+                f"slice {name!r} is {traffic:.0%} of traffic but has no golden case; "
+                "add cases, or drop its traffic share from the config"
+            ),
+        )
+        return
+    floor, n = ctx.config.slice_floor(name), len(cases)
+    if n < floor:
+        yield (
+            "GC501",
+            (
+                f"slice {name!r} has {n} golden case{'' if n == 1 else 's'}; a reported "
+                f"slice needs at least {floor}: add {floor - n}, or list it in "
+                "ambiguous_slices"
+            ),
+        )
+    cap = ctx.config.composition.synthetic_cap
+    synthetic = sum(c.source == "synthetic" for c in cases)
+    if n and synthetic / n > cap:
+        yield (
+            "GC502",
+            (
+                f"slice {name!r} is {synthetic}/{n} synthetic ({synthetic / n:.0%}); "
+                f"at most {cap:.0%} may be: add transcript or hand-written cases"
+            ),
+        )
 
 
 def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:
