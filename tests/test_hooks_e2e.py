@@ -221,3 +221,16 @@ def test_plain_hook_says_when_goldcase_is_missing(plain: Path) -> None:
     )
     assert refused.returncode == 1
     assert "goldcase pre-commit hook: goldcase is not on PATH nor in .venv/bin;" in (refused.stderr)
+
+
+def test_the_installed_package_carries_the_plain_hooks(
+    hook_source: HookSource, tmp_path: Path
+) -> None:
+    """pre-commit installed goldcase from a wheel: init --git-hooks must find the hooks there."""
+    installed = sorted(hook_source.home.glob("repo*/py_env-*/bin/goldcase"))
+    assert installed, "pre-commit's environment has no goldcase"
+    root = tmp_path / "from the wheel"
+    made = run([installed[0], "init", root, "--git-hooks"], tmp_path, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    for name in ("pre-commit", "pre-merge-commit", "pre-push"):
+        assert (root / "hooks" / name).read_bytes() == (REPO_ROOT / "hooks" / name).read_bytes()
