@@ -247,3 +247,24 @@ def test_agreement_without_labels_says_how_to_start(make_repo: Repo) -> None:
     assert result.exit_code == 0
     assert "labeller: no labeller; items compared: 0; pending: 0" in result.stdout
     assert "no label files under labels/: run goldcase label sample" in result.stdout
+
+
+def test_label_sample_takes_every_case_when_n_is_larger(make_repo: Repo) -> None:
+    root = make_repo({f"cases/golden/a{i}.yaml": answerable_case(f"a{i}") for i in range(3)})
+    result = run_cli(
+        "label", "sample", "--n", "30", "--seed", "x", "--labeller", "kim", "--repo", root
+    )
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (root / "labels" / "kim").iterdir()) == [
+        "a0.yaml",
+        "a1.yaml",
+        "a2.yaml",
+    ]
+
+
+def test_label_sample_refuses_a_bad_labeller_name(make_repo: Repo) -> None:
+    root = make_repo({"cases/golden/a0.yaml": answerable_case("a0")})
+    result = run_cli("label", "sample", "--seed", "x", "--labeller", "../up", "--repo", root)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: labeller name '../up' may hold only letters")
+    assert not (root / "labels").exists()

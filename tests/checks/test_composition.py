@@ -347,3 +347,12 @@ def test_gc509_a_fifo_is_not_read(make_repo: Repo) -> None:
     found = findings(root)
     assert brief(found) == [("labels/lee/r10.yaml", 1, 1, "GC509", "error")]
     assert "not a regular file" in found[0].message
+
+
+def test_gc504_alone_when_the_unanswerable_share_is_fine(make_repo: Repo) -> None:
+    files = {f"cases/golden/r{i:02d}.yaml": case(f"r{i:02d}", answerable=i >= 5) for i in range(20)}
+    found = findings(make_repo(files))  # 5 of 20 unanswerable, none tagged false_premise
+    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC504", "warning")]
+    assert found[0].message.startswith(
+        "none of the 5 unanswerable golden cases has a false premise; add some tagged"
+    )
