@@ -34,6 +34,11 @@ run: $(STAMP)
 	  else echo "(no sample run yet: scripts/baseline.py writes runs/baseline-k3.jsonl)"; fi
 	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
 	$(BIN)/goldcase stats
+	@echo "== goldcase export: the golden set as promptfoo tests, in a temporary file"
+	$(BIN)/goldcase export --format promptfoo --out "$${TMPDIR:-/tmp}/goldcase-sample-promptfoo.yaml"
+	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
+	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
+	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint

@@ -18,8 +18,7 @@ QUOTE = "A customer has 14 days from delivery to request a credit"
 
 
 def case(case_id: str, slice_name: str) -> str:
-    return (f"id: {case_id}\nquestion: question {case_id}\nanswerable: false\n"
-            f"slice: {slice_name}\n")
+    return f"id: {case_id}\nquestion: question {case_id}\nanswerable: false\nslice: {slice_name}\n"
 
 
 def new(root: Path, *args: str) -> tuple[int, str, str]:
@@ -27,14 +26,26 @@ def new(root: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-ANSWERED = ("--question", "How long do I have to ask for a credit on a damaged parcel?",
-            "--expected-answer", "14 days", "--doc", "returns-policy.md", "--quote", QUOTE)
+ANSWERED = (
+    "--question",
+    "How long do I have to ask for a credit on a damaged parcel?",
+    "--expected-answer",
+    "14 days",
+    "--doc",
+    "returns-policy.md",
+    "--quote",
+    QUOTE,
+)
 
 
 def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: Maker) -> None:
-    root = make_repo({"cases/golden/ret-014.yaml": case("ret-014", "returns"),
-                      "cases/dev/ret-009.yaml": case("ret-009", "returns"),
-                      "cases/golden/del-020.yaml": case("del-020", "delivery")})
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", "returns"),
+            "cases/dev/ret-009.yaml": case("ret-009", "returns"),
+            "cases/golden/del-020.yaml": case("del-020", "delivery"),
+        }
+    )
     code, out, err = new(root, "--slice", "returns", "--tag", "numeric", *ANSWERED)
     assert (code, out, err) == (0, "wrote cases/golden/ret-015.yaml\n", "")
     assert (root / "cases/golden/ret-015.yaml").read_text(encoding="utf-8") == (
@@ -79,8 +90,7 @@ def test_a_new_slice_gets_a_prefix_from_its_name(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-003.yaml": case("ret-003", "returns")})
     code, out, _ = new(root, "--slice", "unanswerable", "--unanswerable", "--question", "Who?")
     assert out == "wrote cases/golden/una-001.yaml\n"
-    code, out, _ = new(root, "--slice", "retail", "--unanswerable", "--question", "Who?",
-                       "--dev")
+    code, out, _ = new(root, "--slice", "retail", "--unanswerable", "--question", "Who?", "--dev")
     assert (code, out) == (0, "wrote cases/dev/reta-001.yaml\n")  # ret- belongs to returns
 
 
@@ -98,7 +108,7 @@ def test_a_quote_not_in_the_document_is_refused_with_the_closest_passage(
     code, out, err = new(root, *args)
     assert (code, out) == (2, "")
     assert err == (
-        'error: quote not found verbatim in returns-policy.md; closest passage (line 5): '
+        "error: quote not found verbatim in returns-policy.md; closest passage (line 5): "
         '"A customer has 14 days from delivery to request a credit" — differs at "15" / "14"; '
         "nothing was written\n"
     )
@@ -107,8 +117,15 @@ def test_a_quote_not_in_the_document_is_refused_with_the_closest_passage(
 
 def test_the_document_is_found_when_only_one_holds_the_quote(make_repo: Maker) -> None:
     root = make_repo({})
-    code, out, _ = new(root, "--question", "q?", "--expected-answer", "7 days", "--quote",
-                       "Parcels we could not deliver are held at the depot for 7 days.")
+    code, out, _ = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "7 days",
+        "--quote",
+        "Parcels we could not deliver are held at the depot for 7 days.",
+    )
     assert (code, out) == (0, "wrote cases/golden/cas-001.yaml\n")
     text = (root / "cases/golden/cas-001.yaml").read_text(encoding="utf-8")
     assert "  - doc: delivery.md\n" in text
@@ -117,11 +134,20 @@ def test_the_document_is_found_when_only_one_holds_the_quote(make_repo: Maker) -
 
 def test_a_quote_in_two_documents_needs_doc(make_repo: Maker) -> None:
     root = make_repo({})
-    code, _, err = new(root, "--question", "q?", "--expected-answer", "14 days", "--quote",
-                       "Items bought in a sale can be returned within 14 days.")
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "14 days",
+        "--quote",
+        "Items bought in a sale can be returned within 14 days.",
+    )
     assert code == 2
-    assert err == ("error: the quote is in delivery.md, returns-policy.md; name one with "
-                   "--doc, or quote a longer passage\n")
+    assert err == (
+        "error: the quote is in delivery.md, returns-policy.md; name one with "
+        "--doc, or quote a longer passage\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -131,14 +157,19 @@ def test_a_quote_in_two_documents_needs_doc(make_repo: Maker) -> None:
         (["--question", "q?", "--expected-answer", "x"], "needs a support quote"),
         (["--unanswerable", "--question", "q?", "--slice", "bad slice"], "slice 'bad slice'"),
         (["--unanswerable"], "the question is blank"),
-        (["--unanswerable", "--question", "q?", "--expected-answer", "x"],
-         "has no expected answer"),
-        (["--question", "q?", "--expected-answer", "x", "--doc", "nope.md", "--quote", "x"],
-         "document 'nope.md' is not in corpus/"),
+        (
+            ["--unanswerable", "--question", "q?", "--expected-answer", "x"],
+            "has no expected answer",
+        ),
+        (
+            ["--question", "q?", "--expected-answer", "x", "--doc", "nope.md", "--quote", "x"],
+            "document 'nope.md' is not in corpus/",
+        ),
     ],
 )
-def test_incomplete_or_wrong_input_is_refused(make_repo: Maker, args: list[str],
-                                              message: str) -> None:
+def test_incomplete_or_wrong_input_is_refused(
+    make_repo: Maker, args: list[str], message: str
+) -> None:
     root = make_repo({})
     code, _, err = new(root, *args)
     assert code == 2
@@ -148,8 +179,10 @@ def test_incomplete_or_wrong_input_is_refused(make_repo: Maker, args: list[str],
 
 def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     root = make_repo({})
-    answers = "returns\nHow long for a damaged parcel?\n14 days\nreturns-policy.md\n" \
+    answers = (
+        "returns\nHow long for a damaged parcel?\n14 days\nreturns-policy.md\n"
         "A customer has 15 days\n\n" + QUOTE + "\n"
+    )
     result = CliRunner().invoke(cli, ["new", "--repo", str(root), "--prompt"], input=answers)
     assert result.exit_code == 0, result.output
     assert "error: quote not found verbatim in returns-policy.md" in result.output

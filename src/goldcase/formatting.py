@@ -2,10 +2,12 @@
 
 Canonical means: keys in the DESIGN.md order (unknown keys kept, after the known ones, in the
 order they were written), and quotes only on strings that a YAML reader would otherwise read as
-something else (``"14"``, ``"yes"``, ``"2026-01-01"``, ``": "`` inside a value). Comments, blank
-lines and flow or block style survive: the file goes through ruamel.yaml's round-trip mode
-(``goldcase.writer``) and is written back atomically. Long strings are never folded over several
-lines, so a quote copied from a document stays one searchable line.
+something else (``"14"``, ``"yes"``, ``"2026-01-01"``, ``": "`` inside a value, a comma inside
+a ``[...]`` list); those get double quotes, or single ones when the text holds a double quote
+or a backslash. Comments, blank lines and flow or block style survive: the file goes through
+ruamel.yaml's round-trip mode (``goldcase.writer``) and is written back atomically. Long
+strings are never folded over several lines, so a quote copied from a document stays one
+searchable line.
 
 A file that does not parse (GC101-GC106, GC110-GC113) is never rewritten: its findings are
 reported instead.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +71,13 @@ def misread(value: str) -> bool:
     return _RESOLVER.resolve(ScalarNode, value, (True, False)) != _STR_TAG
 
 
-def canonical_string(value: str) -> Any:
-    """A string value in canonical style: single-quoted when YAML 1.1 would misread it plain;
-    otherwise plain, and ruamel adds quotes only where YAML 1.2 syntax needs them."""
+def canonical_string(value: str, *, flow: bool = False) -> Any:
+    """A string value in canonical style: plain when YAML reads it back as the same string;
+    otherwise double-quoted (single-quoted when it holds a double quote or a backslash, which
+    double quotes would have to escape). ``flow``: the value sits in a ``[...]`` list, where
+    a comma or a bracket also needs quotes."""
     from ruamel.yaml.scalarstring import (
+        DoubleQuotedScalarString,
         FoldedScalarString,
         LiteralScalarString,
         SingleQuotedScalarString,
@@ -81,9 +87,27 @@ def canonical_string(value: str) -> Any:
         return value  # a block scalar was chosen on purpose for a multi-line text
     if "\n" in value:
         return LiteralScalarString(value) if _literal_safe(value) else str(value)
-    if misread(value):
+    if not misread(value) and _plain_ok(value, flow):
+        return str(value)
+    if ('"' in value or "\\" in value) and value.isprintable():
         return SingleQuotedScalarString(value)
-    return str(value)
+    return DoubleQuotedScalarString(value)
+
+
+def _plain_ok(value: str, flow: bool) -> bool:
+    analysis = _emitter().analyze_scalar(value)
+    return bool(analysis.allow_flow_plain if flow else analysis.allow_block_plain) and value != ""
+
+
+@cache
+def _emitter() -> Any:
+    """ruamel's own judgement of whether a string can be written plain (YAML 1.1 rules, the
+    stricter ones, since libyaml reads goldcase's files)."""
+    from ruamel.yaml.emitter import Emitter
+
+    emitter = Emitter(None, allow_unicode=True)
+    emitter.use_version = (1, 1)  # type: ignore[attr-defined]  # read via emitter.serializer
+    return emitter
 
 
 def _literal_safe(value: str) -> bool:
@@ -98,17 +122,19 @@ def canonicalise(node: Any, order: Sequence[str] = CASE_KEYS) -> Any:
     # The base classes' __setitem__: ruamel's own would keep the old quoting style.
     if isinstance(node, CommentedMap):
         _reorder(node, order)
+        flow = bool(node.fa.flow_style())
         for key in list(node):
-            ordereddict.__setitem__(node, key, _child(key, node[key], order))
+            ordereddict.__setitem__(node, key, _child(key, node[key], order, flow))
     elif isinstance(node, CommentedSeq):
+        flow = bool(node.fa.flow_style())
         for index, item in enumerate(node):
-            list.__setitem__(node, index, _child(None, item, order))
+            list.__setitem__(node, index, _child(None, item, order, flow))
     return node
 
 
-def _child(key: Any, value: Any, parent_order: Sequence[str]) -> Any:
+def _child(key: Any, value: Any, parent_order: Sequence[str], flow: bool) -> Any:
     if isinstance(value, str):
-        return canonical_string(value)
+        return canonical_string(value, flow=flow)
     if key is None:
         order = parent_order  # an item of a sequence: the entries of support keep its order
     elif parent_order is CASE_KEYS:
@@ -129,14 +155,19 @@ def _reorder(node: Any, order: Sequence[str]) -> None:
             node.move_to_end(key)  # moves the key with its comments; nothing is re-created
 
 
+_YAML_1_1 = "%YAML 1.1\n---\n"
+
+
 def format_text(text: str) -> str:
-    """The canonical form of one case file's text (which must parse)."""
+    """The canonical form of one case file's text (which must parse). The text is read as YAML
+    1.1, as libyaml (and so ``goldcase check``) reads it: ``answerable: yes`` stays a boolean
+    (written ``true``), where a YAML 1.2 reader would have turned it into a string."""
     dumper = yaml_dumper()
-    root = dumper.load(text)
+    root = dumper.load(_YAML_1_1 + text)
     canonicalise(root)
     buffer = io.StringIO()
     dumper.dump(root, buffer)
-    return buffer.getvalue()
+    return buffer.getvalue().removeprefix(_YAML_1_1)
 
 
 def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) -> str:

@@ -256,8 +256,9 @@ def _support_changes(old: list[Any], new: list[Any]) -> Iterable[FieldChange]:
         after = new[index] if index < len(new) else None
         if isinstance(before, dict | None) and isinstance(after, dict | None):
             yield from (
-                FieldChange(f"support[{index}].{key}", (before or {}).get(key),
-                            (after or {}).get(key))
+                FieldChange(
+                    f"support[{index}].{key}", (before or {}).get(key), (after or {}).get(key)
+                )
                 for key in _ordered(before or {}, after or {}, ("doc", "quote"))
                 if (before or {}).get(key) != (after or {}).get(key)
             )

@@ -126,8 +126,9 @@ def _md_case(case: CaseChange) -> Iterator[str]:
         yield "| field | old | new |"
         yield "|---|---|---|"
         for change in case.changes:
-            yield (f"| {_md_code(change.field)} | {_md_value(change.old)} | "
-                   f"{_md_value(change.new)} |")
+            yield (
+                f"| {_md_code(change.field)} | {_md_value(change.old)} | {_md_value(change.new)} |"
+            )
         yield ""
     if case.quotes:
         yield "Support:"

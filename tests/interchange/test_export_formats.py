@@ -54,8 +54,14 @@ support:
 
 @pytest.fixture
 def repo(make_repo: Maker) -> Path:
-    root = make_repo({"cases/golden/ret-014.yaml": RET_014, "cases/golden/una-006.yaml": UNA_006,
-                      "cases/dev/dev-001.yaml": DEV_001, "golden.version": "2026.2\n"})
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": RET_014,
+            "cases/golden/una-006.yaml": UNA_006,
+            "cases/dev/dev-001.yaml": DEV_001,
+            "golden.version": "2026.2\n",
+        }
+    )
     return root
 
 
@@ -72,19 +78,31 @@ def test_jsonl_is_the_reference_layout_and_writes_golden_version_beside(
     export(repo, "--format", "jsonl", "--out", str(out))
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert lines == [
-        {"id": "ret-014",
-         "question": "How many days does a customer have to request a credit for a damaged "
-                     "delivery?",
-         "answerable": True, "expected_answer": "14 days",
-         "support": [{"doc": "returns-policy.md", "quote": QUOTE}],
-         "tags": ["numeric", "policy"], "notes": "a customer asked this",
-         "slice": "returns",
-         "expect": {"contains": ["14", ["fourteen", "14"]], "not_contains": ["30 days"],
-                    "lead": "yes"},
-         "source": "transcript"},
-        {"id": "una-006", "question": "What is the name of the chief executive?",
-         "answerable": False, "support": [], "tags": ["unanswerable"],
-         "notes": "The corpus never names an executive."},
+        {
+            "id": "ret-014",
+            "question": "How many days does a customer have to request a credit for a damaged "
+            "delivery?",
+            "answerable": True,
+            "expected_answer": "14 days",
+            "support": [{"doc": "returns-policy.md", "quote": QUOTE}],
+            "tags": ["numeric", "policy"],
+            "notes": "a customer asked this",
+            "slice": "returns",
+            "expect": {
+                "contains": ["14", ["fourteen", "14"]],
+                "not_contains": ["30 days"],
+                "lead": "yes",
+            },
+            "source": "transcript",
+        },
+        {
+            "id": "una-006",
+            "question": "What is the name of the chief executive?",
+            "answerable": False,
+            "support": [],
+            "tags": ["unanswerable"],
+            "notes": "The corpus never names an executive.",
+        },
     ]
     assert list(lines[1]) == ["id", "question", "answerable", "support", "tags", "notes"]
     assert (out.parent / "golden.version").read_text(encoding="utf-8") == "2026.2\n"
@@ -94,8 +112,7 @@ def test_jsonl_round_trip_gives_the_same_cases(repo: Path, tmp_path: Path) -> No
     out = tmp_path / "export" / "golden.jsonl"
     export(repo, "--format", "jsonl", "--out", str(out))
     back = tmp_path / "back"
-    result = run_cli("import", "--format", "jsonl", out, "--out", back,
-                     "--corpus", repo / "corpus")
+    result = run_cli("import", "--format", "jsonl", out, "--out", back, "--corpus", repo / "corpus")
     assert result.exit_code == 0, result.stdout
     assert _cases(back) == _cases(repo, "golden")
     assert (back / "golden.version").read_text(encoding="utf-8") == "2026.2\n"
@@ -111,14 +128,16 @@ def _cases(root: Path, split: str = "golden") -> dict[str, dict[str, object]]:
 
 def test_promptfoo_tests_have_the_documented_shape(repo: Path) -> None:
     text = export(repo, "--format", "promptfoo")
-    assert text.startswith("# promptfoo tests exported by goldcase: the golden split, version "
-                           "2026.2, 2 cases.\n")
+    assert text.startswith(
+        "# promptfoo tests exported by goldcase: the golden split, version 2026.2, 2 cases.\n"
+    )
     config = yaml.safe_load(text)
     assert config["description"] == "goldcase golden set 2026.2"
     first, second = config["tests"]
     assert first["description"] == "ret-014"
-    assert first["vars"] == {"question": "How many days does a customer have to request a "
-                                         "credit for a damaged delivery?"}
+    assert first["vars"] == {
+        "question": "How many days does a customer have to request a credit for a damaged delivery?"
+    }
     assert first["assert"] == [
         {"type": "icontains", "value": "14"},
         {"type": "icontains-any", "value": ["fourteen", "14"]},
@@ -130,8 +149,7 @@ def test_promptfoo_tests_have_the_documented_shape(repo: Path) -> None:
     assert second["metadata"]["answerable"] is False
 
 
-def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path,
-                                                                 tmp_path: Path) -> None:
+def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "pf" / "promptfooconfig.yaml"
     export(repo, "--format", "promptfoo", "--out", str(out))
     back = tmp_path / "back"

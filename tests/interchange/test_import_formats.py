@@ -23,27 +23,35 @@ def test_squad_contexts_become_documents_and_answers_sentence_quotes(tmp_path: P
     result = run_cli("import", "--format", "squad", FIXTURES / "squad-mini.json", "--out", out)
     assert result.exit_code == 0, result.stdout + result.stderr
     assert sorted(p.name for p in (out / "corpus").iterdir()) == [
-        "Harbour-Town-history-001.txt", "Harbour-Town-history-002.txt"]
+        "Harbour-Town-history-001.txt",
+        "Harbour-Town-history-002.txt",
+    ]
     assert sorted(p.name for p in (out / "cases/golden").iterdir()) == [
-        "q-1-2.yaml", "q-1.yaml", "q2.yaml", "q3.yaml"]
+        "q-1-2.yaml",
+        "q-1.yaml",
+        "q2.yaml",
+        "q3.yaml",
+    ]
     # several reference answers: the first is expected, all are alternatives
     assert read(out, "cases/golden/q-1.yaml") == SCHEMA_LINE + (
         "id: q-1\n"
         "question: When was Harbour Town founded?\n"
         "answerable: true\n"
-        "expected_answer: '1821'\n"
+        'expected_answer: "1821"\n'
         "support:\n"
         "  - doc: Harbour-Town-history-001.txt\n"
         "    quote: Harbour Town was founded in 1821 by fishermen.\n"
         "expect:\n"
-        "  contains: [['1821', in 1821]]\n"
+        '  contains: [["1821", in 1821]]\n'
         "slice: Harbour-Town-history\n"
         "source: hand-written\n"
         "notes: imported from squad-mini.json, question q/1\n"
     )
     # answer_start 3 is wrong: the answer's own occurrence is used
-    assert "    quote: Its first church was built in 1840, and the lighthouse followed in " \
+    assert (
+        "    quote: Its first church was built in 1840, and the lighthouse followed in "
         "1852.\n" in read(out, "cases/golden/q2.yaml")
+    )
     assert read(out, "cases/golden/q3.yaml") == SCHEMA_LINE + (
         "id: q3\n"
         "question: Who designed the lighthouse?\n"
@@ -55,7 +63,8 @@ def test_squad_contexts_become_documents_and_answers_sentence_quotes(tmp_path: P
     )
     # an answer across two sentences quotes both; a repeated question id gets a suffix
     assert "    quote: A second line opened in 1901. It ran north.\n" in read(
-        out, "cases/golden/q-1-2.yaml")
+        out, "cases/golden/q-1-2.yaml"
+    )
     assert read(out, "golden.version") == "1\n"
     assert result.stdout.splitlines()[-1] == "all checks passed: 4 case files"
     check = run_cli("check", "--repo", out)
@@ -83,8 +92,11 @@ def test_an_empty_target_folder_is_used(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("{not json", "not JSON"), ('{"version": "1.1"}', "expected an object with a 'data' list"),
-     ('{"data": []}', "no case could be read")],
+    [
+        ("{not json", "not JSON"),
+        ('{"version": "1.1"}', "expected an object with a 'data' list"),
+        ('{"data": []}', "no case could be read"),
+    ],
 )
 def test_bad_squad_files_write_nothing(tmp_path: Path, content: str, message: str) -> None:
     source = tmp_path / "in.json"
@@ -97,11 +109,14 @@ def test_bad_squad_files_write_nothing(tmp_path: Path, content: str, message: st
 
 def test_promptfoo_claims_that_the_context_does_not_hold_are_findings(tmp_path: Path) -> None:
     out = tmp_path / "set"
-    result = run_cli("import", "--format", "promptfoo",
-                     FIXTURES / "promptfoo/promptfooconfig.yaml", "--out", out)
+    result = run_cli(
+        "import", "--format", "promptfoo", FIXTURES / "promptfoo/promptfooconfig.yaml", "--out", out
+    )
     assert result.exit_code == 1
     assert sorted(p.name for p in (out / "cases/golden").iterdir()) == [
-        "carry-over.yaml", "pf-001.yaml"]
+        "carry-over.yaml",
+        "pf-001.yaml",
+    ]
     assert read(out, "cases/golden/pf-001.yaml") == SCHEMA_LINE + (
         "id: pf-001\n"
         "question: How many days of paid leave do I get?\n"
@@ -111,12 +126,12 @@ def test_promptfoo_claims_that_the_context_does_not_hold_are_findings(tmp_path: 
         "  - doc: leave.md\n"
         "    quote: Employees may take up to 20 days of paid leave a year.\n"
         "expect:\n"
-        "  contains: ['20']\n"
+        '  contains: ["20"]\n'
         "  not_contains: [25 days]\n"
-        "notes: 'not imported (no goldcase equivalent): answer-relevance'\n"
+        'notes: "not imported (no goldcase equivalent): answer-relevance"\n'
     )
     text = read(out, "cases/golden/carry-over.yaml")
-    assert "  lead: no\n" not in text and "  lead: 'no'\n" in text
+    assert '  lead: "no"\n' in text
     assert "    quote: Unused days are paid out in March.\n" in text
     findings = [line for line in result.stdout.splitlines() if " GC" in line]
     assert findings == [
@@ -125,14 +140,16 @@ def test_promptfoo_claims_that_the_context_does_not_hold_are_findings(tmp_path: 
         '"are" / "do"'
     ]
     assert "note: pf-001: not imported (no goldcase equivalent): answer-relevance" in (
-        result.stderr)
+        result.stderr
+    )
 
 
 def test_jsonl_import_reads_the_corpus_beside_the_file(tmp_path: Path) -> None:
     folder = tmp_path / "export"
     (folder / "corpus").mkdir(parents=True)
     (folder / "corpus" / "returns-policy.md").write_text(
-        read(DATA, "corpus/returns-policy.md"), encoding="utf-8")
+        read(DATA, "corpus/returns-policy.md"), encoding="utf-8"
+    )
     (folder / "golden.version").write_text("2026.3\n", encoding="utf-8")
     (folder / "set.jsonl").write_text(
         '{"id": "ret-014", "question": "How many days?", "answerable": true, '
@@ -142,7 +159,8 @@ def test_jsonl_import_reads_the_corpus_beside_the_file(tmp_path: Path) -> None:
         '{"id": "una-006", "question": "Who is the chief executive?", "answerable": false, '
         '"support": [], "tags": ["unanswerable"], "notes": "The corpus never names one."}\n'
         '{"id": "bad", "questoin": "typo"}\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     out = tmp_path / "set"
     result = run_cli("import", "--format", "jsonl", folder / "set.jsonl", "--out", out)
     assert result.exit_code == 0, result.stdout
@@ -163,8 +181,9 @@ PROMPTFOO = REALDATA / "promptfoo-rag-eval" / "promptfooconfig.yaml"
 
 
 @pytest.mark.realdata
-@pytest.mark.parametrize(("source", "cases"), [(SQUAD2, 6078), (COVID, 1380)],
-                         ids=["squad2", "covid-qa"])
+@pytest.mark.parametrize(
+    ("source", "cases"), [(SQUAD2, 6078), (COVID, 1380)], ids=["squad2", "covid-qa"]
+)
 def test_realdata_imports_verify_every_quote(tmp_path: Path, source: Path, cases: int) -> None:
     if not source.is_file():
         pytest.skip(f"{source} is absent")
@@ -188,10 +207,17 @@ def test_realdata_promptfoo_example_flags_its_unsupported_claims(tmp_path: Path)
         pytest.skip(f"{PROMPTFOO} is absent")
     result = run_cli("import", "--format", "promptfoo", PROMPTFOO, "--out", tmp_path / "set")
     assert result.exit_code == 1
-    gc202 = [line for line in result.stdout.splitlines() if " GC202 " in line]
-    assert any("Talk to Fred before submitting anything." not in line for line in gc202)
-    quotes = "".join(read(tmp_path / "set", f"cases/golden/{n}")
-                     for n in ("pf-001.yaml", "pf-002.yaml"))
-    assert "quote: Talk to Fred before submitting anything.\n" in quotes
-    assert "unless you are an elephant" in quotes
-    assert len(gc202) == 5  # every claim sentence; none is verbatim in the documents
+    gc202 = [line.split(" GC202 ")[0] for line in result.stdout.splitlines() if " GC202 " in line]
+    # every claim sentence (two in each context-recall value, one each factuality value) is
+    # reported: none of them is verbatim in the documents
+    assert gc202 == [
+        "cases/golden/pf-001.yaml:8:12:",
+        "cases/golden/pf-001.yaml:10:12:",
+        "cases/golden/pf-001.yaml:12:12:",
+        "cases/golden/pf-002.yaml:8:12:",
+        "cases/golden/pf-002.yaml:10:12:",
+    ]
+    first = read(tmp_path / "set", "cases/golden/pf-001.yaml").splitlines()
+    assert first[11] == "    quote: Talk to Fred before submitting anything."
+    second = read(tmp_path / "set", "cases/golden/pf-002.yaml").splitlines()
+    assert "unless you are an elephant" in second[9]
