@@ -165,3 +165,37 @@ def test_install_outside_a_repository_exits_2(tmp_path: Path) -> None:
     result = run_cli("merge-driver", "--install", "--repo", tmp_path)
     assert result.exit_code == 2
     assert result.stderr == f"error: {tmp_path} is not inside a git work tree; run git init first\n"
+
+
+def test_without_the_driver_goldcase_lock_settles_the_conflicts(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")  # no .gitattributes: git merges the two files as text
+    branch_adding(root, "one", "ret-003")
+    write(root, "cases/golden/ret-005.yaml", case_text("ret-005", answer="five days"))
+    goldcase(root, "lock")
+    commit(root, "second bump on one")
+    branch_adding(root, "two", "ret-004")
+    merged = git(root, "merge", "--no-edit", "--no-gpg-sign", "one", check=False)
+    assert "CONFLICT (content): Merge conflict in golden.version" in merged.stdout
+    check = run_cli("lock", "--check", "--repo", root)
+    # lines 1-4 ("{", "cases", ret-001, ret-002) are common; line 5 is git's "<<<<<<< HEAD"
+    assert check.stdout.splitlines()[0] == (
+        "golden.lock:5:1: GC404 golden.lock is not JSON: Expecting property name enclosed in "
+        "double quotes; run goldcase lock to rewrite it"
+    )
+    assert check.stdout.splitlines()[1] == (
+        "golden.version:1:1: GC405 golden.version holds merge-conflict markers (2 and 3); "
+        "run goldcase lock to settle it at 4"
+    )
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == (
+        "golden.version: 2 and 3 -> 4 (settled the merge conflict in golden.version)"
+    )
+    assert (read_version(root), read_lock(root)["version"]) == ("4", "4")
+    assert sorted(read_lock(root)["cases"]) == [
+        "ret-001",
+        "ret-002",
+        "ret-003",
+        "ret-004",
+        "ret-005",
+    ]
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0

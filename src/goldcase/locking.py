@@ -78,14 +78,21 @@ class OnDisk:
     lock: Lock | None
     lock_text: str | None  # None: no golden.lock
     lock_problem: LockError | None
+    settled: tuple[str, str] | None = None  # a conflicted golden.version: (sides, resolution)
 
 
 def read_on_disk(config: Config) -> OnDisk:
-    version, version_problem = None, None
+    version, version_problem, settled = None, None, None
     try:
         version = read_version(config)
     except GoldcaseError as exc:
         version_problem = exc.message
+        settled = _settle_conflict(config)
+        if settled is not None:
+            version_problem = (
+                f"golden.version holds merge-conflict markers ({settled[0]}); "
+                f"run goldcase lock to settle it at {settled[1]}"
+            )
     text, lock, problem = None, None, None
     if config.lock_file.exists():
         try:
@@ -96,7 +103,27 @@ def read_on_disk(config: Config) -> OnDisk:
             problem = LockError(f"golden.lock cannot be read: {exc}")
         except LockError as exc:
             problem = exc
-    return OnDisk(version, version_problem, lock, text, problem)
+    return OnDisk(version, version_problem, lock, text, problem, settled)
+
+
+def _settle_conflict(config: Config) -> tuple[str, str] | None:
+    """A golden.version left with conflict markers, resolved by the merge driver's rule."""
+    from goldcase.merge import merge_versions
+    from goldcase.version import conflict_sides
+
+    try:
+        sides = conflict_sides(read_regular_text(config.version_file))
+    except (OSError, UnicodeDecodeError):
+        return None
+    if sides is None:
+        return None
+    base, ours, theirs = sides
+    if ours is None or theirs is None:
+        return None
+    try:
+        return f"{ours} and {theirs}", merge_versions(base, ours, theirs)
+    except GoldcaseError:
+        return None
 
 
 def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
@@ -210,16 +237,19 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     """Bring golden.lock (and golden.version when the set or corpus changed) up to date."""
     config = ctx.config
     disk = read_on_disk(config)
-    if disk.version_problem is not None:
+    if disk.version_problem is not None and disk.settled is None:
         raise GoldcaseError(f"{disk.version_problem}")
     hashes = golden_hashes(ctx, case_set)
     probe = lockfile.current_lock(disk.version or "1", case_set, ctx.corpus, hashes)
     old = disk.lock
-    version, note = _decide(config, disk, probe)
+    if disk.settled is not None:
+        version, note = disk.settled[1], "settled the merge conflict in golden.version"
+    else:
+        version, note = _decide(config, disk, probe)
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
-    before = disk.version
+    before = disk.settled[0] if disk.settled is not None else disk.version
     if before is None or before == version:
         before = old.version if old is not None else disk.version
     return Outcome(

@@ -65,3 +65,27 @@ def write_version(config: Config, version: str) -> None:
     from goldcase.writer import atomic_write_text
 
     atomic_write_text(config.version_file, f"{version}\n")
+
+
+_MARKER = re.compile(r"^(<{7}|\|{7}|={7}|>{7})(?: |$)")
+_SECTION = {"<": "ours", "|": "base", "=": "theirs", ">": ""}
+
+
+def conflict_sides(text: str) -> tuple[str | None, str | None, str | None] | None:
+    """(ancestor, ours, theirs) in a golden.version that git left with conflict markers (the
+    merge driver was not configured); None when the text has no markers."""
+    sections: dict[str, list[str]] = {"ours": [], "base": [], "theirs": [], "": []}
+    section, seen = "", False
+    for line in text.splitlines():
+        marker = _MARKER.match(line)
+        if marker is not None:
+            seen, section = True, _SECTION[marker.group(1)[0]]
+        elif line.strip():
+            sections[section].append(line.strip())
+    if not seen:
+        return None
+
+    def one(name: str) -> str | None:
+        return sections[name][0] if len(sections[name]) == 1 else None
+
+    return one("base"), one("ours"), one("theirs")
