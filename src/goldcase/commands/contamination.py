@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
-from goldcase.contamination import Report, scan_golden
+from goldcase.commands.engine_options import engine_options, scan_options
+from goldcase.contamination import Report
+from goldcase.scan.run import scan_golden
 
 
 @click.command("contamination")
@@ -24,15 +27,20 @@ from goldcase.contamination import Report, scan_golden
     default=None,
     help="Words per n-gram (default: [leakage] ngram, 13).",
 )
-def command(paths: tuple[Path, ...], repo: Path | None, fmt: str, ngram: int | None) -> int:
-    """Scan PATHS (plain text or JSON Lines) for the golden set's questions and answers.
+@engine_options
+def command(
+    paths: tuple[Path, ...], repo: Path | None, fmt: str, ngram: int | None, **engine: Any
+) -> int:
+    """Scan PATHS (plain text, JSON Lines, gzip or zstd compressed, Parquet text columns)
+    for the golden set's questions and answers, on this machine's cores or a Dask cluster.
 
     Reports each contaminated case with the file, line and byte offset of every record that
     holds it. Streams: memory does not grow with the files' size. Exit status: 0 nothing
     found, 1 contamination found, 2 could not run.
     """
     ctx = open_context(repo)
-    report = scan_golden(ctx, list(paths), ngram, progress=sys.stderr.isatty())
+    options = scan_options(**engine)
+    report = scan_golden(ctx, list(paths), ngram, options, progress=sys.stderr.isatty())
     if fmt == "json":
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:
@@ -47,7 +55,8 @@ def _text(report: Report) -> None:
             if hit.total > 1 or hit.matched > 1
             else "whole"
         )
-        click.echo(f"{hit.path}:{hit.line}: {hit.case} {hit.part} ({grams}, byte {hit.offset})")
+        unit = "row" if hit.path.lower().endswith((".parquet", ".pq")) else "byte"
+        click.echo(f"{hit.path}:{hit.line}: {hit.case} {hit.part} ({grams}, {unit} {hit.offset})")
     files = len(report.files)
     click.echo(
         f"{len(report.contaminated)} of {report.cases} golden cases found in "
