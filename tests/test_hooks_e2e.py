@@ -234,3 +234,14 @@ def test_the_installed_package_carries_the_plain_hooks(
     assert made.returncode == 0, made.stdout + made.stderr
     for name in ("pre-commit", "pre-merge-commit", "pre-push"):
         assert (root / "hooks" / name).read_bytes() == (REPO_ROOT / "hooks" / name).read_bytes()
+
+
+def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> None:
+    doc = plain / "corpus" / "returns-policy.md"
+    doc.write_text(doc.read_text().replace("14 days", "fourteen days"), encoding="utf-8")
+    refused = plain_commit(plain, "reword the policy")
+    assert refused.returncode == 1
+    assert (
+        "cases/golden/ret-001.yaml:7:12: GC202 quote not found verbatim in returns-policy.md"
+        in refused.stdout + refused.stderr
+    )
