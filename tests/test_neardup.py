@@ -12,16 +12,37 @@ from hypothesis import strategies as st
 from conftest import REALDATA
 from goldcase.cache import Cache
 from goldcase.config import LeakageConfig
-from goldcase.neardup import NearConfig, bands, jaccard, near_pairs, shingles
+from goldcase.neardup import (
+    NearConfig,
+    bands,
+    jaccard,
+    minhash_signatures,
+    near_pairs,
+    shingles,
+)
 from goldcase.prompts import glob_regex
 from goldcase.text import normalise_input
 
 
-def test_bands_are_datasketchs_choice() -> None:
+@pytest.mark.parametrize("threshold", [0.5, 0.6, 0.7, 0.8, 0.9])
+@pytest.mark.parametrize("num_perm", [64, 128, 256])
+def test_bands_are_datasketchs_choice(threshold: float, num_perm: int) -> None:
     from datasketch import MinHashLSH
 
-    lsh = MinHashLSH(threshold=0.7, num_perm=128, weights=(0.1, 0.9))
-    assert bands(0.7, 128) == (lsh.b, lsh.r)
+    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm, weights=(0.1, 0.9))
+    assert bands(threshold, num_perm) == (lsh.b, lsh.r)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.frozensets(st.text(min_size=1, max_size=12), max_size=12), max_size=8))
+def test_signatures_are_datasketchs(sets: list[frozenset[str]]) -> None:
+    from datasketch import MinHash
+
+    ours = minhash_signatures(sets, 128)
+    for items, row in zip(sets, ours, strict=True):
+        theirs = MinHash(num_perm=128)
+        theirs.update_batch([item.encode() for item in items])
+        assert theirs.hashvalues.tolist() == row.tolist()
 
 
 def test_shingles() -> None:

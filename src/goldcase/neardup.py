@@ -1,12 +1,14 @@
 """Near-duplicate questions: MinHash LSH over word shingles, confirmed by exact Jaccard.
 
-Signatures are datasketch ``MinHash`` objects over the word shingles of each normalised
-question; the bands and rows come from datasketch's own optimisation for the threshold
-(``MinHashLSH`` picks them the same way). The banding itself runs on the whole signature
-matrix at once with numpy: inserting tens of thousands of signatures into ``MinHashLSH`` one
-by one costs seconds on every run, while the per-question band keys can be cached. A
-candidate pair is reported only when the exact Jaccard similarity of the two shingle sets
-reaches the threshold, so hashing can miss a pair (rarely) but never invent one.
+Signatures are datasketch's ``MinHash`` (its default ``affine32`` scheme, seed 1: SHA-1 of each
+shingle, the MurmurHash3 finalizer, then ``a * h + b`` modulo 2^32 per permutation), computed
+for many questions at once with numpy; the bands and rows are those datasketch's
+``MinHashLSH`` would choose for the threshold. The tests check both against datasketch itself.
+goldcase does not call datasketch at run time because importing it imports scipy (about
+0.5 s), more than a commit that changed one case may spend on the whole check. The banding
+runs on the signature matrix at once, and each question's band keys are cached. A candidate
+pair is reported only when the exact Jaccard similarity of the two shingle sets reaches the
+threshold, so hashing can miss a pair (rarely) but never invent one.
 """
 
 from __future__ import annotations
@@ -50,14 +52,24 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 @lru_cache(maxsize=16)
 def bands(threshold: float, num_perm: int) -> tuple[int, int]:
-    """(bands, rows per band), chosen by datasketch's own optimisation with false negatives
-    weighted 0.9 and false positives 0.1: a false positive costs one exact Jaccard, a false
-    negative is a leak not reported (equal weights miss about one pair in six at the
-    threshold on SQuAD questions; these weights about one in sixty)."""
-    from datasketch.lsh import _optimal_param
-
-    b, r = _optimal_param(threshold, num_perm, 0.1, 0.9)
-    return int(b), int(r)
+    """(bands, rows per band) minimising 0.1 x the false-positive area plus 0.9 x the
+    false-negative area under the LSH S-curve, as datasketch's ``_optimal_param`` does with
+    these weights: a false positive costs one exact Jaccard, a false negative is a leak not
+    reported (equal weights miss about one pair in six at the threshold on SQuAD questions,
+    these about one in sixty-five). The integrands are polynomials of degree at most
+    ``num_perm``, which Gauss-Legendre quadrature with enough nodes integrates exactly."""
+    nodes, weights = np.polynomial.legendre.leggauss(num_perm // 2 + 2)
+    lo_s = threshold / 2 * nodes + threshold / 2  # nodes on [0, threshold]
+    hi_s = (1 - threshold) / 2 * nodes + (1 + threshold) / 2  # nodes on [threshold, 1]
+    best, choice = float("inf"), (1, 1)
+    for b in range(1, num_perm + 1):
+        for r in range(1, num_perm // b + 1):
+            fp = threshold / 2 * float(np.dot(weights, 1 - (1 - lo_s**r) ** b))
+            fn = (1 - threshold) / 2 * float(np.dot(weights, (1 - hi_s**r) ** b))
+            error = 0.1 * fp + 0.9 * fn
+            if error < best:
+                best, choice = error, (b, r)
+    return choice
 
 
 def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache) -> np.ndarray:
@@ -85,18 +97,68 @@ def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache) -> np.ndarray
 
 
 def _compute_keys(texts: Sequence[str], cfg: NearConfig, b: int, r: int) -> np.ndarray:
-    from datasketch import MinHash
-
-    sets = [[s.encode() for s in sorted(shingles(t, cfg.shingle))] or [b""] for t in texts]
-    signatures = np.stack([m.hashvalues for m in MinHash.bulk(sets, num_perm=cfg.num_perm)]).astype(
-        np.uint64
-    )
     # A band's key mixes its r values with fixed odd multipliers; a collision only adds a
     # candidate, which the exact Jaccard then rejects.
+    signatures = minhash_signatures([shingles(t, cfg.shingle) for t in texts], cfg.num_perm)
     mix = np.random.default_rng(20240611).integers(1, 2**63, size=r, dtype=np.uint64) | 1
-    shaped = signatures[:, : b * r].reshape(len(texts), b, r)
+    shaped = signatures[:, : b * r].astype(np.uint64).reshape(len(texts), b, r)
     with np.errstate(over="ignore"):
         return (shaped * mix).sum(axis=2, dtype=np.uint64)
+
+
+_MAX32 = np.uint32(0xFFFFFFFF)
+
+
+@lru_cache(maxsize=4)
+def _permutations(num_perm: int) -> tuple[np.ndarray, np.ndarray]:
+    """datasketch's affine32 permutations for seed 1: odd ``a``, any ``b``, both uint32."""
+    gen = np.random.RandomState(1)
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
+
+
+def _fmix32(h: np.ndarray) -> np.ndarray:
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def minhash_signatures(sets: Sequence[frozenset[str]], num_perm: int) -> np.ndarray:
+    """One row per shingle set: ``datasketch.MinHash(num_perm).update_batch(...)``'s
+    ``hashvalues`` for the UTF-8 shingles (all ones for an empty set)."""
+    out = np.full((len(sets), num_perm), _MAX32, dtype=np.uint32)
+    start = 0
+    while start < len(sets):
+        stop, size = start, 0
+        while stop < len(sets) and (size < 16384 or stop == start):
+            size += len(sets[stop])
+            stop += 1
+        _signature_block(sets, start, stop, num_perm, out)
+        start = stop
+    return out
+
+
+def _signature_block(
+    sets: Sequence[frozenset[str]], start: int, stop: int, num_perm: int, out: np.ndarray
+) -> None:
+    """Rows ``start:stop`` of ``out``: every shingle's permuted hashes, then the minimum over
+    each row's run of shingles (rows are contiguous, so one ``reduceat``)."""
+    a, b = _permutations(num_perm)
+    digests = b"".join(
+        hashlib.sha1(item.encode()).digest()[:4] for items in sets[start:stop] for item in items
+    )
+    if not digests:
+        return
+    hashed = _fmix32(np.frombuffer(digests, dtype="<u4").astype(np.uint32))
+    with np.errstate(over="ignore"):
+        values = hashed[:, None] * a + b
+    counts = np.array([len(items) for items in sets[start:stop]])
+    rows = np.flatnonzero(counts) + start
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]
+    out[rows] = np.minimum.reduceat(values, starts, axis=0)
 
 
 def candidate_pairs(keys: np.ndarray, focus: np.ndarray) -> set[tuple[int, int]]:
@@ -148,9 +210,8 @@ def near_pairs(
     if len(texts) < 2 or not any(focus):
         return []
     digest = hashlib.blake2b(repr(cfg).encode(), digest_size=16)
-    for text, flag in zip(texts, focus, strict=True):
-        digest.update(b"\x01" if flag else b"\x00")
-        digest.update(text.encode())
+    digest.update(bytes(bool(f) for f in focus))
+    digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
     known = cache.get(_PAIRS, digest.hexdigest())
     if isinstance(known, list):
         return known  # the same questions as last time: the same pairs
@@ -167,8 +228,10 @@ def _confirmed(
     shingled: dict[int, frozenset[str]] = {}
     out = []
     for i, j in sorted(candidate_pairs(keys, mask)):
-        a = shingled.setdefault(i, shingles(texts[i], cfg.shingle))
-        c = shingled.setdefault(j, shingles(texts[j], cfg.shingle))
+        for k in (i, j):
+            if k not in shingled:
+                shingled[k] = shingles(texts[k], cfg.shingle)
+        a, c = shingled[i], shingled[j]
         score = jaccard(a, c)
         if score >= cfg.threshold:
             out.append((i, j, score))

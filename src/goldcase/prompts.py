@@ -50,14 +50,26 @@ class PromptFile:
     problem: tuple[int, int, str] | None = None
 
 
+MIN_LINE_WORDS, MAX_LINE_WORDS = 4, 64  # a text line this long may be an example
+
+
 @dataclass(frozen=True, slots=True)
 class ScannedPrompt:
-    """A prompt file with its examples normalised and its text folded for searching."""
+    """A prompt file as the leakage check uses it, in plain tuples (it is cached, and tens of
+    thousands of small objects would cost more to unpickle than to rebuild)."""
 
-    file: PromptFile
+    path: str
+    problem: tuple[int, int, str] | None
+    example_lines: tuple[int, ...]
     normalised: tuple[str, ...]  # one per example
     text: NormalisedLines
+    short_lines: tuple[tuple[str, int], ...]  # text files: (normalised, line) of 4-64 words
     digest: str = ""  # of the file's bytes
+
+    @property
+    def examples(self) -> Iterator[tuple[str, int]]:
+        """(normalised example, line)."""
+        return zip(self.normalised, self.example_lines, strict=True)
 
 
 def code_salt() -> str:
@@ -80,7 +92,7 @@ def load_prompts(root: Path, patterns: Iterable[str], cache: Cache) -> list[Scan
             raw = (root / rel).read_bytes()
         except OSError as exc:
             problem = (1, 1, f"cannot read the prompt file: {exc.strerror or exc}")
-            out.append(ScannedPrompt(PromptFile(rel, (), (), problem), (), NormalisedLines.of(())))
+            out.append(ScannedPrompt(rel, problem, (), (), NormalisedLines.of(()), ()))
             continue
         key = f"{salt}:{rel}:{_digest(raw)}"
         cached = cache.get(_NAMESPACE, key)
@@ -97,7 +109,15 @@ def scan_prompt(path: str, raw: bytes) -> ScannedPrompt | None:
     if read is None:
         return None
     normalised = tuple(normalise_input(e.text) for e in read.examples)
-    return ScannedPrompt(read, normalised, NormalisedLines.of(read.lines), _digest(raw))
+    text = NormalisedLines.of(read.lines)
+    short: tuple[tuple[str, int], ...] = ()
+    if not read.examples:
+        folded = ((normalise_input(line), n) for n, line in enumerate(read.lines, start=1))
+        short = tuple(
+            (t, n) for t, n in folded if MIN_LINE_WORDS <= t.count(" ") + 1 <= MAX_LINE_WORDS and t
+        )
+    lines = tuple(e.line for e in read.examples)
+    return ScannedPrompt(path, read.problem, lines, normalised, text, short, _digest(raw))
 
 
 def _digest(raw: bytes) -> str:

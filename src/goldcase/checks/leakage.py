@@ -35,8 +35,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
@@ -59,11 +58,9 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC306": ("error", "prompt file cannot be read or parsed"),
 }
 MIN_SUBSTRING_WORDS = 4  # shorter golden questions are not searched inside prompt text
-MAX_LINE_WORDS = 64  # a longer line of a text prompt is prose, not an example
 
 
-@dataclass(frozen=True, slots=True)
-class End:
+class End(NamedTuple):
     """One end of a pair: a case, or a line of a prompt file."""
 
     path: str
@@ -136,9 +133,9 @@ def fingerprint(normalised: str) -> str:
 
 def _unreadable(prompts: list[ScannedPrompt]) -> Iterator[Finding]:
     for prompt in prompts:
-        if prompt.file.problem is not None:
-            line, col, message = prompt.file.problem
-            yield Finding(prompt.file.path, line, col, "GC306", "error", message)
+        if prompt.problem is not None:
+            line, col, message = prompt.problem
+            yield Finding(prompt.path, line, col, "GC306", "error", message)
 
 
 def _duplicates(golden: list[Case], norm: Mapping[str, str], places: _Places) -> Iterator[Finding]:
@@ -166,13 +163,13 @@ def _exact(
     by_text: dict[str, list[Case]] = {}
     for case in golden:
         by_text.setdefault(norm[case.path], []).append(case)
-    others: list[tuple[str, End]] = [(norm[c.path], End(c.path, 1, c)) for c in dev]
+    for dev_case in dev:
+        for case in by_text.get(norm[dev_case.path], ()):
+            yield case, End(dev_case.path, 1, dev_case), norm[dev_case.path]
     for prompt in prompts:
-        for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
-            others.append((normalised, End(prompt.file.path, example.line)))
-    for normalised, other in others:
-        for case in by_text.get(normalised, ()):
-            yield case, other, normalised
+        for normalised, line in prompt.examples:
+            for case in by_text.get(normalised, ()):
+                yield case, End(prompt.path, line), normalised
 
 
 def _pair(
@@ -236,7 +233,7 @@ def _inside(
                 }
             )
             ctx.cache.put(_INSIDE, f"{salt}:{prompt.digest}", hits)
-        found.extend((prompt.file.path, line, case_id) for line, case_id in hits)
+        found.extend((prompt.path, line, case_id) for line, case_id in hits)
     exact = set(leaked)
     for path, line, case_id in found:
         if (path, case_id) not in exact:
@@ -273,13 +270,16 @@ def _near(
     threshold. One finding per end, naming its closest match and how many others there are,
     so a templated set gives one line per case, not one per pair. A prompt file already
     reported for that golden case (GC301, GC302) is not repeated."""
-    owners = _owners(golden, dev, prompts, norm)
-    texts = [t for t in owners if t]
-    focus = [any(_is_golden(e) for e in owners[t]) for t in texts]
+    texts, focus = _distinct(golden, dev, prompts, norm)
     cfg = ctx.config.leakage
     near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
+    confirmed = near_pairs(texts, focus, near, ctx.cache)
+    if not confirmed:
+        return
+    wanted = {texts[i] for i, _, _ in confirmed} | {texts[j] for _, j, _ in confirmed}
+    owners = _owners(golden, dev, prompts, norm, wanted)
     partners: dict[tuple[str, int], tuple[End, list[tuple[float, str, End]]]] = {}
-    for i, j, score in near_pairs(texts, focus, near, ctx.cache):
+    for i, j, score in confirmed:
         for a in owners[texts[i]]:
             for b in owners[texts[j]]:
                 if _reportable(a, b, leaked):
@@ -289,18 +289,38 @@ def _near(
         yield _near_finding(places, end, sorted(found, key=lambda f: (-f[0], f[1])))
 
 
-def _owners(
+def _distinct(
     golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt], norm: Mapping[str, str]
-) -> dict[str, list[End]]:
-    owners: dict[str, list[End]] = {}
-    for case in (*golden, *dev):
-        owners.setdefault(norm[case.path], []).append(End(case.path, 1, case))
+) -> tuple[list[str], list[bool]]:
+    """The distinct normalised questions, and which of them a golden case asks."""
+    questions = [norm[c.path] for c in (*golden, *dev)]
     for prompt in prompts:
-        for example, normalised in zip(prompt.file.examples, prompt.normalised, strict=True):
-            owners.setdefault(normalised, []).append(End(prompt.file.path, example.line))
-        if not prompt.file.examples:
-            for normalised, line in _text_lines(prompt):
-                owners.setdefault(normalised, []).append(End(prompt.file.path, line, None, "line"))
+        questions.extend(prompt.normalised)
+        questions.extend(text for text, _ in prompt.short_lines)
+    texts = [t for t in dict.fromkeys(questions) if t]
+    golden_texts = {norm[c.path] for c in golden}
+    return texts, [t in golden_texts for t in texts]
+
+
+def _owners(
+    golden: list[Case],
+    dev: list[Case],
+    prompts: list[ScannedPrompt],
+    norm: Mapping[str, str],
+    wanted: set[str],
+) -> dict[str, list[End]]:
+    """Where each of the ``wanted`` normalised questions comes from."""
+    owners: dict[str, list[End]] = {text: [] for text in wanted}
+    for case in (*golden, *dev):
+        if norm[case.path] in wanted:
+            owners[norm[case.path]].append(End(case.path, 1, case))
+    for prompt in prompts:
+        for normalised, line in prompt.examples:
+            if normalised in wanted:
+                owners[normalised].append(End(prompt.path, line))
+        for normalised, line in prompt.short_lines:
+            if normalised in wanted:
+                owners[normalised].append(End(prompt.path, line, None, "line"))
     return owners
 
 
@@ -339,13 +359,6 @@ def _near_finding(places: _Places, end: End, found: list[tuple[float, str, End]]
         f"{subject} is a near-duplicate of {target} (word Jaccard {score:.2f}){more}; "
         f"{_FIXES['GC303']}",
     )
-
-
-def _text_lines(prompt: ScannedPrompt) -> Iterator[tuple[str, int]]:
-    for number, line in enumerate(prompt.file.lines, start=1):
-        normalised = normalise_input(line)
-        if MIN_SUBSTRING_WORDS <= len(normalised.split()) <= MAX_LINE_WORDS:
-            yield normalised, number
 
 
 def _derived(case_set: CaseSet, places: _Places) -> Iterator[Finding]:
