@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goldcase.scoring.expect import answer_appears, failed_checks, first_word, fold, found
+from goldcase.text import normalise_answer
 
 
 @pytest.mark.parametrize(
@@ -133,3 +134,14 @@ def test_default_check_looks_for_the_expected_answer(expected: str, answer: str,
 
 def test_default_check_fails_a_fact_only_answer() -> None:
     assert failed_checks({}, "14 days", result(fact="fourteen")) == ["expected_answer"]
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_the_ascii_path_of_normalise_answer_agrees_with_the_general_one(text: str) -> None:
+    from goldcase.text import _APOSTROPHES, _ARTICLES, _is_punct_or_symbol, fold_space
+
+    lowered = text.lower().translate(_APOSTROPHES)
+    general = fold_space(
+        _ARTICLES.sub(" ", "".join(ch for ch in lowered if not _is_punct_or_symbol(ch)))
+    )
+    assert normalise_answer(text) == general

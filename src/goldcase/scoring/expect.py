@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from goldcase.text import fold_space, normalise_answer
@@ -62,6 +63,10 @@ def fold(text: str) -> str:
     return fold_space(unicodedata.normalize("NFKC", text).casefold().translate(_FOLDS))
 
 
+# Needles (what a case expects) repeat across cases and trials; answers do not.
+_needle = lru_cache(maxsize=1 << 16)(fold)
+
+
 def _number_edge_ok(hay: str, start: int, end: int, needle: str) -> bool:
     if needle[0].isdigit() and start > 0:
         before = hay[start - 1]
@@ -93,10 +98,14 @@ def first_word(text: str) -> str:
     return match.group(0) if match else ""
 
 
+_first_word_needle = lru_cache(maxsize=1024)(first_word)
+
+
 def _entries(value: Any) -> list[list[str]]:
     """``contains`` as a list of any-of groups of folded strings."""
     return [
-        [fold(v) for v in entry] if isinstance(entry, list) else [fold(entry)] for entry in value
+        [_needle(v) for v in entry] if isinstance(entry, list) else [_needle(entry)]
+        for entry in value
     ]
 
 
@@ -109,24 +118,26 @@ def _contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
 
 
 def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return not any(found(hay, fold(entry)) for entry in value)
+    return not any(found(hay, _needle(entry)) for entry in value)
 
 
 def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return first_word(hay) == first_word(str(value))
+    match = _FIRST_WORD.search(hay)  # hay is folded already
+    return (match.group(0) if match else "") == _first_word_needle(str(value))
 
 
 def _cites(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return any(found(text, fold(str(value))) for text in _citations(result, "text"))
+    needle = _needle(str(value))
+    return any(found(text, needle) for text in _citations(result, "text"))
 
 
 def _cites_id(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    want = fold(str(value))
+    want = _needle(str(value))
     return any(cid.startswith(want) for cid in _citations(result, "id"))
 
 
 def _scope(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return fold(str(result.get("scope") or "")) == fold(str(value))
+    return fold(str(result.get("scope") or "")) == _needle(str(value))
 
 
 def _fact(hay: str, value: Any, result: Mapping[str, Any]) -> bool:

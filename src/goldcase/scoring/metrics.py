@@ -141,14 +141,20 @@ def weighted_task_success(slices: Mapping[str, SliceStats]) -> float | None:
     return None if weight == 0 else weighted / weight
 
 
+def _tokens(text: str) -> list[str]:
+    return normalise_answer(text).split()
+
+
 def exact_match(prediction: str, truth: str) -> float:
-    return float(normalise_answer(prediction) == normalise_answer(truth))
+    return float(_tokens(prediction) == _tokens(truth))
 
 
 def token_f1(prediction: str, truth: str) -> float:
     """SQuAD's token F1 on normalised answers."""
-    predicted = normalise_answer(prediction).split()
-    expected = normalise_answer(truth).split()
+    return _f1(_tokens(prediction), _tokens(truth))
+
+
+def _f1(predicted: list[str], expected: list[str]) -> float:
     if not predicted or not expected:
         return float(predicted == expected)
     common = sum((Counter(predicted) & Counter(expected)).values())
@@ -161,7 +167,8 @@ def token_f1(prediction: str, truth: str) -> float:
 
 def answer_metrics(graded: Sequence[Graded]) -> tuple[float | None, float | None, int]:
     """Mean exact match, mean token F1 and their denominator: answered answerable cases with
-    a free-text answer."""
+    a free-text answer. Each text is normalised once."""
+    truths: dict[str, list[str]] = {}
     em = f1 = 0.0
     n = 0
     for g in graded:
@@ -169,9 +176,13 @@ def answer_metrics(graded: Sequence[Graded]) -> tuple[float | None, float | None
             continue
         if g.expected_answer is None:
             continue
+        truth = truths.get(g.expected_answer)
+        if truth is None:
+            truth = truths[g.expected_answer] = _tokens(g.expected_answer)
+        predicted = _tokens(g.answer)
         n += 1
-        em += exact_match(g.answer, g.expected_answer)
-        f1 += token_f1(g.answer, g.expected_answer)
+        em += predicted == truth
+        f1 += _f1(predicted, truth)
     if n == 0:
         return None, None, 0
     return em / n, f1 / n, n
