@@ -199,6 +199,47 @@ def test_realdata_imports_verify_every_quote(tmp_path: Path, source: Path, cases
     assert check.exit_code == 0
     assert " GC2" not in check.stdout
     print(f"{source.name}: import {imported:.1f} s, check --select support {checked:.1f} s")
+    _exports(out, tmp_path, cases, round_trip=source == COVID)  # the smaller one goes back in
+
+
+def _exports(root: Path, tmp_path: Path, cases: int, *, round_trip: bool) -> None:
+    """Every export format on the imported set; with ``round_trip``, the JSONL imported back
+    gives the same cases."""
+    import json
+
+    import yaml
+
+    from goldcase.config import load_config
+    from goldcase.context import Context
+    from goldcase.engine import load_case_set
+
+    for fmt in ("jsonl", "inspect", "openai-evals", "promptfoo"):
+        target = tmp_path / "export" / f"{fmt}.out"
+        assert run_cli("export", "--repo", root, "--format", fmt, "--out", target).exit_code == 0
+        text = target.read_text(encoding="utf-8")
+        if fmt == "promptfoo":
+            assert len(yaml.safe_load(text)["tests"]) == cases
+        else:
+            assert len([json.loads(line) for line in text.splitlines()]) == cases
+    if not round_trip:
+        return
+    back = tmp_path / "back"
+    result = run_cli(
+        "import",
+        "--format",
+        "jsonl",
+        tmp_path / "export" / "jsonl.out",
+        "--out",
+        back,
+        "--corpus",
+        root / "corpus",
+    )
+    assert result.exit_code == 0
+
+    def cases_of(where: Path) -> dict[str, object]:
+        return {c.id: c.data for c in load_case_set(Context(load_config(where)))}
+
+    assert cases_of(back) == cases_of(root)
 
 
 @pytest.mark.realdata
