@@ -199,3 +199,26 @@ def test_without_the_driver_goldcase_lock_settles_the_conflicts(tmp_path: Path) 
         "ret-005",
     ]
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_driver_merges_three_lock_files_in_process(tmp_path: Path) -> None:
+    from goldcase import lockfile
+
+    docs = {"corpus/returns-policy.md": "a" * 64}
+    base = lockfile.from_tables("1", {"ret-001": "1" * 64}, docs)
+    ours = lockfile.from_tables("2", {"ret-001": "1" * 64, "ret-002": "2" * 64}, docs)
+    theirs = lockfile.from_tables("2", {"ret-001": "1" * 64, "ret-003": "3" * 64}, docs)
+    for name, lock in (("o", base), ("a", ours), ("b", theirs)):
+        write(tmp_path, name, lockfile.render(lock))
+    result = run_cli("merge-driver", tmp_path / "o", tmp_path / "a", tmp_path / "b", "golden.lock")
+    assert (result.exit_code, result.stderr) == (0, "")
+    merged = lockfile.parse((tmp_path / "a").read_text())
+    assert merged.version == "3"
+    assert dict(merged.cases) == {"ret-001": "1" * 64, "ret-002": "2" * 64, "ret-003": "3" * 64}
+    write(tmp_path, "b", "{not json")
+    broken = run_cli("merge-driver", tmp_path / "o", tmp_path / "a", tmp_path / "b", "golden.lock")
+    assert broken.exit_code == 1
+    assert broken.stderr.startswith(
+        "goldcase merge-driver: golden.lock: their side's golden.lock is unusable: golden.lock "
+        "is not JSON"
+    )
