@@ -19,8 +19,14 @@ from goldcase.html.page import PageInput, build_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--hide-scrollbars",
 ]
 
@@ -34,8 +40,8 @@ def png_pixels(data: bytes) -> tuple[int, int, bytes]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, width, height, idat = 8, 0, 0, b""
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height = struct.unpack(">II", chunk[:8])
         elif kind == b"IDAT":
@@ -68,9 +74,18 @@ def render(tmp_path: Path, html: str) -> tuple[bytes, list[str]]:
     shot, netlog = tmp_path / "shot.png", tmp_path / "net.json"
     assert CHROMIUM is not None
     subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--window-size=900,1800",
-         f"--screenshot={shot}", f"--log-net-log={netlog}", page.as_uri()],
-        check=True, capture_output=True, timeout=120,
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=900,1800",
+            f"--screenshot={shot}",
+            f"--log-net-log={netlog}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
     return shot.read_bytes(), page_requests(netlog)
 

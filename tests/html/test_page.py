@@ -40,11 +40,14 @@ def outline(html: str) -> Outline:
 
 @pytest.fixture(scope="module")
 def page() -> str:
-    return build_page(PageInput(
-        REPORT, BASE,
-        [Composition("standard", 2, 1 / 3, 0.5), Composition("exception", 2, 1 / 3, 0.5)],
-        {"E2": "../cases/golden/E2.yaml"},
-    ))
+    return build_page(
+        PageInput(
+            REPORT,
+            BASE,
+            [Composition("standard", 2, 1 / 3, 0.5), Composition("exception", 2, 1 / 3, 0.5)],
+            {"E2": "../cases/golden/E2.yaml"},
+        )
+    )
 
 
 def test_headline_rates_name_their_denominators(page: str) -> None:
