@@ -1,0 +1,391 @@
+"""Hostile files, one test each, with the outcome docs/robustness.md promises. Files that
+tests/test_check.py and tests/data/invalid/ already cover (YAML bomb, 50 MB and binary case
+files, deep nesting and long lines in a case, NUL bytes, Latin-1, UTF-8 BOM, FIFO and
+unreadable case files, symlinked and binary corpus documents, NFD and zero-width quotes,
+merge-conflict markers in a case) are referenced there, not repeated here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import Result, run_cli
+
+Maker = Callable[..., Path]
+HUNDRED_MB = 100 * 1024 * 1024
+CASE = (
+    "id: {id}\nquestion: how long do i have to ask for a credit on a damaged parcel\n"
+    "expected_answer: 14 days\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
+)
+QUOTE = "A customer has 14 days from delivery to request a credit"
+
+
+def check(root: Path, *extra: str) -> Result:
+    return run_cli(
+        "check", "--repo", root, "--select", "schema", "--select", "support", "--no-cache", *extra
+    )
+
+
+def case(case_id: str, doc: str = "returns-policy.md", quote: str = QUOTE) -> str:
+    return CASE.format(id=case_id, doc=doc, quote=quote)
+
+
+def timed(fn: Callable[[], Result]) -> tuple[Result, float]:
+    started = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - started
+
+
+def no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+
+
+# ---- case files -------------------------------------------------------------------------
+
+
+def test_utf16_with_bom_is_refused(make_repo: Maker) -> None:
+    raw = case("u16").encode("utf-16")  # starts with FF FE
+    root = make_repo({"cases/golden/u16.yaml": raw})
+    result = check(root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/u16.yaml:1:1: GC106 file starts with a UTF-16 byte-order mark; "
+        "save it as UTF-8 without a BOM"
+    )
+
+
+def test_crlf_case_file_checks_clean(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/crlf.yaml": case("crlf").replace("\n", "\r\n").encode()})
+    result = check(root)
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (
+        0,
+        "all checks passed: 1 case file",
+    )
+
+
+def test_quote_across_a_crlf_line_break_matches(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/wrap.yaml": case(
+                "wrap", doc="crlf.md", quote="Refunds for a cracked screen are paid"
+            )
+        }
+    )
+    (root / "corpus/crlf.md").write_bytes(
+        b"# Screens\r\n\r\nRefunds for a cracked\r\nscreen are paid in ten working days.\r\n"
+    )
+    result = check(root)
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (
+        0,
+        "all checks passed: 1 case file",
+    )
+
+
+def test_hundred_mb_case_file(make_repo: Maker) -> None:
+    root = make_repo()
+    path = root / "cases/golden/huge.yaml"
+    with path.open("wb") as fh:  # sparse: no disk is used for the NUL bytes
+        fh.write(b"id: huge\nquestion: ")
+        fh.truncate(HUNDRED_MB)
+    result, seconds = timed(lambda: check(root))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/huge.yaml:1:1: GC112 file is 104,857,600 bytes; "
+        "a case file may be at most 1,048,576"
+    )
+    assert seconds < 10
+
+
+def test_symlink_loop_in_cases(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ok.yaml": case("ok")})
+    (root / "cases/golden/loop.yaml").symlink_to("loop.yaml")
+    result = check(root)
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith("cases/golden/loop.yaml:1:1: GC113 ")
+
+
+def test_case_symlink_out_of_the_repository_is_read_as_a_case(
+    make_repo: Maker, tmp_path: Path
+) -> None:
+    """A case file that is a link is checked like any file: what it points to is what git
+    stores (the link), and the schema check reads the target's text."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(case("elsewhere"), encoding="utf-8")
+    root = make_repo()
+    (root / "cases/golden/elsewhere.yaml").symlink_to(outside)
+    result = check(root)
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (
+        0,
+        "all checks passed: 1 case file",
+    )
+
+
+# ---- corpus documents -------------------------------------------------------------------
+
+
+def test_hundred_mb_corpus_document(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/big.yaml": case("big", doc="big.md")})
+    with (root / "corpus/big.md").open("wb") as fh:  # streamed text, 100 MB
+        line = b"Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n" * 1024
+        while fh.tell() < HUNDRED_MB:
+            fh.write(line)
+    result, seconds = timed(lambda: check(root))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith(
+        "cases/golden/big.yaml:5:10: GC206 document 'big.md' cannot be searched: 104,"
+    )
+    assert "over the 67,108,864 limit" in result.stdout
+    assert seconds < 10
+
+
+def test_corpus_document_with_a_ten_mb_line(make_repo: Maker) -> None:
+    unique = "The warehouse on the long line opens at nine"
+    root = make_repo({"cases/golden/one.yaml": case("one", doc="one-line.md", quote=unique)})
+    (root / "corpus/one-line.md").write_text("word " * 2_000_000 + unique + ".\n", encoding="utf-8")
+    result, seconds = timed(lambda: check(root))
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (
+        0,
+        "all checks passed: 1 case file",
+    )
+    assert seconds < 20
+
+
+def test_corpus_document_not_utf8(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/lat.yaml": case("lat", doc="latin1.md")})
+    (root / "corpus/latin1.md").write_bytes("Caf\u00e9: ".encode("latin-1") + QUOTE.encode())
+    result = check(root)
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert " GC206 document 'latin1.md' cannot be searched" in result.stdout.splitlines()[0]
+
+
+def test_corpus_document_that_is_a_fifo(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/pipe.yaml": case("pipe", doc="pipe.md")})
+    os.mkfifo(root / "corpus/pipe.md")
+    result, seconds = timed(lambda: check(root))
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/pipe.yaml:5:10: GC206 document 'pipe.md' cannot be searched: "
+        "not a regular file"
+    )
+    assert seconds < 10
+
+
+# ---- results, reports, hashes, lock, labels ---------------------------------------------
+
+
+@pytest.fixture
+def scored_repo(make_repo: Maker) -> Path:
+    return make_repo({"cases/golden/ret-001.yaml": case("ret-001")})
+
+
+def test_hundred_mb_results_file(scored_repo: Path) -> None:
+    results = scored_repo / "big.jsonl"
+    line = json.dumps({"id": "ret-001", "outcome": "answer", "answer": "14 days"}) + "\n"
+    with results.open("w", encoding="utf-8") as fh:
+        block = line * 10_000
+        while fh.tell() < HUNDRED_MB:
+            fh.write(block)
+    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        f"error: {results}:2: second result for case 'ret-001' (first on line 1); keep one "
+        "line per case, or number repeated runs with trial"
+    )
+    assert len(result.stderr.splitlines()) < 100  # the first problems, not 1.7 million lines
+    assert seconds < 60
+
+
+def test_sparse_hundred_mb_results_file(scored_repo: Path) -> None:
+    results = scored_repo / "sparse.jsonl"
+    with results.open("wb") as fh:
+        fh.truncate(HUNDRED_MB)
+    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    no_traceback(result)
+    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    assert seconds < 30
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("raw-nul", b'{"id": "ret-001", "outcome": "answer", "answer": "14\x00 days"}\n'),
+        ("escaped-nul", b'{"id": "ret-001", "outcome": "answer", "answer": "14\\u0000 days"}\n'),
+        (
+            "latin1",
+            '{"id": "ret-001", "outcome": "answer", "answer": "caf\u00e9"}\n'.encode("latin-1"),
+        ),
+        ("utf16", '{"id": "ret-001", "outcome": "abstain"}\n'.encode("utf-16")),
+        (
+            "long-line",
+            json.dumps({"id": "ret-001", "outcome": "answer", "answer": "x" * 20_000_000}).encode(),
+        ),
+        ("deep", b"[" * 200_000 + b"\n"),
+        (
+            "conflict",
+            b'<<<<<<< HEAD\n{"id": "ret-001", "outcome": "abstain"}\n=======\n'
+            b'{"id": "ret-001", "outcome": "answer", "answer": "x"}\n>>>>>>> b\n',
+        ),
+    ],
+)
+def test_hostile_results_files(scored_repo: Path, name: str, raw: bytes) -> None:
+    results = scored_repo / f"{name}.jsonl"
+    results.write_bytes(raw)
+    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    no_traceback(result)
+    assert seconds < 20
+    if name in ("escaped-nul", "long-line"):  # legal JSON: scored
+        assert result.exit_code == 0, result.stderr
+    else:
+        assert result.exit_code == 2 and result.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "{fifo}"], "error: {fifo}: cannot read it: not a regular file"),
+        (["compare", "{fifo}", "{fifo}"], "error: {fifo}: cannot read it: not a regular file"),
+        (
+            ["report", "--html", "page.html", "{fifo}"],
+            "error: {fifo}: cannot read the report: not a regular file",
+        ),
+        (
+            ["leakage", "--against", "{fifo}", "cases/golden/ret-001.yaml"],
+            "error: {fifo}: cannot read the hashes file: not a regular file",
+        ),
+        (["score", "/dev/zero"], "error: /dev/zero: cannot read it: not a regular file"),
+    ],
+)
+def test_fifo_or_device_named_on_the_command_line(
+    scored_repo: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    fifo = scored_repo / "pipe.json"
+    os.mkfifo(fifo)
+    monkeypatch.chdir(scored_repo)
+    argv = [a.format(fifo="pipe.json") for a in args]
+    if argv[0] in ("score", "report"):
+        argv += ["--repo", str(scored_repo)]
+    result, seconds = timed(lambda: run_cli(*argv))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message.format(fifo="pipe.json"))
+    assert seconds < 10
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (b"[" * 200_000, "GC404 golden.lock is not JSON: nested too deeply"),
+        (b'<<<<<<< HEAD\n{"format": 1}\n=======\n{}\n>>>>>>> b\n', "GC404 golden.lock is not JSON"),
+        (None, "GC404 golden.lock cannot be read: "),
+    ],
+)
+def test_hostile_golden_lock(scored_repo: Path, content: bytes | None, code: str) -> None:
+    lock = scored_repo / "golden.lock"
+    if content is None:
+        os.mkfifo(lock)
+    else:
+        lock.write_bytes(content)
+    result, seconds = timed(lambda: run_cli("lock", "--check", "--repo", scored_repo))
+    assert result.exit_code == 1
+    assert f"golden.lock:1:1: {code}" in result.stdout
+    assert seconds < 10
+
+
+def test_conflicted_golden_version(scored_repo: Path) -> None:
+    (scored_repo / "golden.version").write_text("<<<<<<< HEAD\n2\n=======\n3\n>>>>>>> b\n")
+    result = run_cli("lock", "--check", "--repo", scored_repo)
+    no_traceback(result)
+    assert result.exit_code in (1, 2)
+    assert "golden.version" in result.stdout + result.stderr
+
+
+def test_label_file_yaml_bomb_and_fifo(scored_repo: Path) -> None:
+    folder = scored_repo / "labels/second"
+    folder.mkdir(parents=True)
+    bomb = ["id: ret-001", 'a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    bomb += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    (folder / "ret-001.yaml").write_text("\n".join(bomb) + "\n", encoding="utf-8")
+    os.mkfifo(folder / "ret-002.yaml")
+    result, seconds = timed(lambda: run_cli("agreement", "--repo", scored_repo))
+    assert result.exit_code == 1
+    assert "labels/second/ret-001.yaml:2:" in result.stdout and " GC509 " in result.stdout
+    assert "labels/second/ret-002.yaml:1:1: GC509 cannot read the label file" in result.stdout
+    assert seconds < 10
+
+
+# ---- unreadable files, as a user who cannot read them -----------------------------------
+
+
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, PR_CAPBSET_DROP = 1, 2, 24
+
+
+def _without_dac_override() -> None:
+    """In the child, before exec: drop the two capabilities that let root read any file, so
+    that mode 0 means unreadable to this process too."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def _unprivileged(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    goldcase = str(Path(sys.executable).parent / "goldcase")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    preexec = _without_dac_override if os.geteuid() == 0 else None
+    return subprocess.run(
+        [goldcase, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=preexec,
+        env=env,
+    )
+
+
+def test_unreadable_files_without_the_power_to_read_them(make_repo: Maker) -> None:
+    """Root reads any file whatever its mode; as root the command runs with CAP_DAC_OVERRIDE
+    and CAP_DAC_READ_SEARCH dropped from its bounding set, as another user it runs as is."""
+    root = make_repo(
+        {
+            "cases/golden/ok.yaml": case("ok"),
+            "cases/golden/locked.yaml": case("locked"),
+            "cases/golden/secret.yaml": case("secret", doc="secret.md", quote="A secret passage"),
+            "corpus/secret.md": "A secret passage.\n",
+            "results.jsonl": '{"id": "ok", "outcome": "abstain"}\n',
+        }
+    )
+    for rel in ("cases/golden/locked.yaml", "corpus/secret.md", "results.jsonl"):
+        (root / rel).chmod(0)
+    try:
+        result = _unprivileged(
+            ["check", "--no-cache", "--select", "schema", "--select", "support"], root
+        )
+        scored = _unprivileged(["score", "results.jsonl"], root)
+    except subprocess.SubprocessError as exc:  # prctl refused: no way to be unprivileged here
+        pytest.skip(f"cannot drop the capability to read any file: {exc}")
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert "cases/golden/locked.yaml:1:1: GC113 cannot read the file: Permission denied" in lines
+    assert any(
+        line.startswith(
+            "cases/golden/secret.yaml:5:10: GC206 document 'secret.md' "
+            "cannot be searched: cannot be read (Permission denied)"
+        )
+        for line in lines
+    ), lines
+    assert scored.returncode == 2  # refused by the option parser, before goldcase reads it
+    assert scored.stderr.splitlines()[-1] == (
+        "Error: Invalid value for 'RESULTS': Path 'results.jsonl' is not readable."
+    )
