@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,14 @@ def _load(path: Path) -> list[Any]:
     return data
 
 
+@dataclass(frozen=True, slots=True)
+class _Paragraph:
+    doc: str
+    context: str
+    sentences: Sentences
+    slice_name: str
+
+
 def _paragraph(
     imported: ImportedSet, paragraph: Any, slice_name: str, index: int, ids: set[str]
 ) -> None:
@@ -67,60 +76,55 @@ def _paragraph(
     stem = safe_name(doc_id, "doc") if doc_id is not None else f"{slice_name}-{index + 1:03d}"
     doc = unique(stem, {n.lower().removesuffix(".txt") for n in imported.documents}) + ".txt"
     imported.documents[doc] = context
-    sentences = Sentences(context)
+    where = _Paragraph(doc, context, Sentences(context), slice_name)
     for qa in paragraph.get("qas") or ():
-        case = _case(qa, doc, context, sentences, slice_name, imported, ids)
+        case = _case(qa, where, imported, ids)
         if case is not None:
             imported.cases.append(case)
 
 
 def _case(
-    qa: Any,
-    doc: str,
-    context: str,
-    sentences: Sentences,
-    slice_name: str,
-    imported: ImportedSet,
-    ids: set[str],
+    qa: Any, where: _Paragraph, imported: ImportedSet, ids: set[str]
 ) -> dict[str, Any] | None:
     if not isinstance(qa, dict) or not str(qa.get("question") or "").strip():
-        imported.notes.append(f"{doc}: a question with no text; skipped")
+        imported.notes.append(f"{where.doc}: a question with no text; skipped")
         return None
     qid = qa.get("id")
-    case: dict[str, Any] = {
-        "id": unique(safe_name(qid, "q"), ids),
-        "question": str(qa["question"]).strip(),
-    }
     answers = [a for a in qa.get("answers") or () if isinstance(a, dict) and a.get("text")]
     if qa.get("is_impossible") or not answers:
-        case.update(answerable=False, tags=["unanswerable"])
+        fields: dict[str, Any] | None = {"answerable": False, "tags": ["unanswerable"]}
     else:
-        quote = _quote(answers[0], context, sentences)
-        if quote is None:
-            imported.notes.append(
-                f"question {qid}: the answer {answers[0]['text']!r} is not in its context; skipped"
-            )
-            return None
-        case.update(
-            answerable=True,
-            expected_answer=str(answers[0]["text"]).strip(),
-            support=[{"doc": doc, "quote": quote}],
+        fields = _answered(answers, where)
+    if fields is None:
+        imported.notes.append(
+            f"question {qid}: the answer {answers[0]['text']!r} is not in its context; skipped"
         )
-        alternatives = list(dict.fromkeys(str(a["text"]).strip() for a in answers))
-        if len(alternatives) > 1:
-            case["expect"] = {"contains": [alternatives]}
-    case["slice"] = slice_name
-    case["source"] = "hand-written"
-    case["notes"] = f"imported from {Path(imported.origin).name}, question {qid}"
-    return case
+        return None
+    return {
+        "id": unique(safe_name(qid, "q"), ids),
+        "question": str(qa["question"]).strip(),
+        **fields,
+        "slice": where.slice_name,
+        "source": "hand-written",
+        "notes": f"imported from {Path(imported.origin).name}, question {qid}",
+    }
 
 
-def _quote(answer: dict[str, Any], context: str, sentences: Sentences) -> str | None:
-    text = str(answer["text"])
-    start = locate(context, text, answer.get("answer_start"))
+def _answered(answers: list[dict[str, Any]], where: _Paragraph) -> dict[str, Any] | None:
+    """An answerable case's fields: the first answer, its sentence, every distinct answer."""
+    text = str(answers[0]["text"])
+    start = locate(where.context, text, answers[0].get("answer_start"))
     if start is None:
         return None
-    return sentences.around(start, start + len(text))
+    fields: dict[str, Any] = {
+        "answerable": True,
+        "expected_answer": text.strip(),
+        "support": [{"doc": where.doc, "quote": where.sentences.around(start, start + len(text))}],
+    }
+    alternatives = list(dict.fromkeys(str(a["text"]).strip() for a in answers))
+    if len(alternatives) > 1:
+        fields["expect"] = {"contains": [alternatives]}
+    return fields
 
 
 def locate(context: str, text: str, hint: Any) -> int | None:
