@@ -260,5 +260,9 @@ def test_realdata_promptfoo_example_flags_its_unsupported_claims(tmp_path: Path)
     ]
     first = read(tmp_path / "set", "cases/golden/pf-001.yaml").splitlines()
     assert first[11] == "    quote: Talk to Fred before submitting anything."
+    assert (
+        "note: pf-002: the question asks for weeks, the expected answer gives '4 months'; "
+        "check that they agree"
+    ) in result.stderr.splitlines()
     second = read(tmp_path / "set", "cases/golden/pf-002.yaml").splitlines()
     assert "unless you are an elephant" in second[9]

@@ -16,6 +16,8 @@
 - Without ``equals`` or ``contains``, the expected answer is the first claim.
 - Other assertion types (model-graded relevance, javascript, …) have no goldcase equivalent:
   they are named in the case's notes and in the import's output.
+- A question that asks for one unit ("how many weeks") whose expected answer gives a number in
+  another ("4 months") gets a note.
 - ``metadata`` written by ``goldcase export --format promptfoo`` (id, slice, tags,
   expected_answer, support) is read back, so an exported set imports to the same cases.
 """
@@ -110,6 +112,7 @@ def _test(
         _metadata(case, meta)
     else:
         _assertions(case, test["assert"], docs, imported)
+    _unit_mismatch(case, imported)
     return _finish(case)
 
 
@@ -259,3 +262,24 @@ def _finish(case: dict[str, Any]) -> dict[str, Any]:
         case["answerable"] = True
         case.setdefault("support", [])
     return case
+
+
+_ASKS_UNIT = re.compile(r"\bhow (?:many|much) ([a-z]+)", re.IGNORECASE)
+_NUMBER_UNIT = re.compile(r"\b\d[\d,.]*\s+([a-z]+)", re.IGNORECASE)
+
+
+def _unit_mismatch(case: dict[str, Any], imported: ImportedSet) -> None:
+    """A question that asks for one unit ("how many weeks") whose expected answer gives a number
+    in another ("4 months") is worth a second look: say so."""
+    asked = _ASKS_UNIT.search(str(case.get("question", "")))
+    given = _NUMBER_UNIT.search(str(case.get("expected_answer", "")))
+    if asked and given and _singular(asked[1]) != _singular(given[1]):
+        imported.notes.append(
+            f"{case['id']}: the question asks for {asked[1].lower()}, the expected answer "
+            f"gives {given[0]!r}; check that they agree"
+        )
+
+
+def _singular(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
