@@ -7,6 +7,7 @@ import pty
 import select
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,18 @@ def _scrub_on_a_terminal(path: Path, answer: bytes) -> int:
 def test_on_a_terminal_it_asks(case_file: Path, answer: bytes, applied: bool) -> None:
     assert _scrub_on_a_terminal(case_file, answer) == 1
     assert case_file.read_text("utf-8") == (REDACTED if applied else CASE)
+
+
+def test_contact_details_the_corpus_publishes_are_kept(make_repo: Callable[..., Path]) -> None:
+    root = make_repo(
+        {
+            "cases/golden/h1.yaml": "id: h1\nquestion: what is the helpline, mine is 07700 900123\n"
+            "expected_answer: 0808 157 0420\n",
+            "corpus/contact.md": "# Contact\n\nCall 0808 157 0420 from 8am to 8pm.\n",
+        }
+    )
+    result = run_cli("scrub", "--yes", root / "cases")
+    assert result.exit_code == 1
+    assert (root / "cases" / "golden" / "h1.yaml").read_text("utf-8") == (
+        "id: h1\nquestion: what is the helpline, mine is [PHONE]\nexpected_answer: 0808 157 0420\n"
+    )

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -278,8 +278,9 @@ def may_contain(text: str) -> bool:
 _ORDER = ("card", "iban", "national_id", "email", "phone", "address")
 
 
-def find(text: str) -> list[Match]:
-    """Every personal-data match in ``text``, sorted, without overlaps."""
+def find(text: str, keep: Collection[str] = ()) -> list[Match]:
+    """Every personal-data match in ``text``, sorted, without overlaps; values in ``keep``
+    (contact details the corpus publishes) are left out."""
     if not may_contain(text):
         return []
     found = [
@@ -296,13 +297,13 @@ def find(text: str) -> list[Match]:
     for m in found:
         if all(m.end <= k.start or m.start >= k.end for k in kept):
             kept.append(m)
-    return sorted(kept, key=lambda m: m.start)
+    return sorted((m for m in kept if m.value not in keep), key=lambda m: m.start)
 
 
-def redact(text: str, matches: list[Match] | None = None) -> str:
-    """``text`` with each match replaced by its token."""
+def redact(text: str, keep: Collection[str] = ()) -> str:
+    """``text`` with each match (but those in ``keep``) replaced by its token."""
     out = text
-    for m in sorted(find(text) if matches is None else matches, key=lambda m: -m.start):
+    for m in sorted(find(text, keep), key=lambda m: -m.start):
         out = out[: m.start] + m.token + out[m.end :]
     return out
 
@@ -317,7 +318,7 @@ class Located:
     match: Match
 
 
-def scan_lines(text: str) -> list[Located]:
+def scan_lines(text: str, keep: Collection[str] = ()) -> list[Located]:
     """Matches line by line (comments included), so each has an exact line and column. Only
     the lines a quick whole-text search marks as candidates are scanned in full."""
     if not may_contain(text):
@@ -327,7 +328,7 @@ def scan_lines(text: str) -> list[Located]:
     for index in sorted(_candidate_lines(text, starts)):
         begin = starts[index]
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
-        for m in find(text[begin:end]):
+        for m in find(text[begin:end], keep):
             out.append(Located(index + 1, m.start + 1, begin + m.start, m))
     return out
 
@@ -383,3 +384,9 @@ def stray_values(
             if m.value not in seen:
                 out.append((key_path, m))
     return out
+
+
+def published(texts: Iterable[str]) -> frozenset[str]:
+    """Every match in ``texts`` (the corpus documents): contact details the documents publish,
+    such as a support address or a helpline, which quoting in a case does not make personal."""
+    return frozenset(loc.match.value for text in texts for loc in scan_lines(text))

@@ -7,13 +7,14 @@ strings. When a span edit would change the meaning (``[PHONE]`` at the start of 
 reads as a YAML list) or a value is written over several lines, the values are redacted
 through ruamel.yaml's round trip instead (``goldcase.writer``), which quotes as needed and
 keeps comments. A file that does not parse is refused: fix it first (``goldcase check``).
+Contact details that the repository's corpus publishes are kept, as GC505 lets them pass.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from goldcase import pii
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
+from goldcase.safeio import read_regular
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 
 
@@ -63,43 +65,60 @@ def expand(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
-def redact_data(data: Any) -> Any:
+def published_near(paths: Iterable[Path]) -> frozenset[str]:
+    """Contact details published by the corpus of the golden-set repository the first path is
+    in (none outside a repository): GC505 lets them pass, so scrub keeps them too."""
+    from goldcase.config import find_root, load_config
+    from goldcase.corpus import load_corpus
+
+    first = next(iter(paths), None)
+    if first is None:
+        return frozenset()
+    try:
+        config = load_config(find_root(first if first.is_dir() else first.parent))
+    except GoldcaseError:
+        return frozenset()
+    corpus = load_corpus(config.corpus_dir, config.root)
+    return pii.published(d.raw.decode("utf-8", "replace") for d in corpus.documents.values())
+
+
+def redact_data(data: Any, keep: Collection[str] = ()) -> Any:
     """A copy of a loaded mapping with every string value redacted."""
     if isinstance(data, str):
-        return pii.redact(data)
+        return pii.redact(data, keep)
     if isinstance(data, dict):
-        return {key: redact_data(value) for key, value in data.items()}
+        return {key: redact_data(value, keep) for key, value in data.items()}
     if isinstance(data, list):
-        return [redact_data(value) for value in data]
+        return [redact_data(value, keep) for value in data]
     return data
 
 
-def by_spans(text: str) -> str:
+def by_spans(text: str, keep: Collection[str] = ()) -> str:
     out = text
-    for located in sorted(pii.scan_lines(text), key=lambda loc: -loc.offset):
+    for located in sorted(pii.scan_lines(text, keep), key=lambda loc: -loc.offset):
         m = located.match
         out = out[: located.offset] + m.token + out[located.offset + m.end - m.start :]
     return out
 
 
-def _redact_node(node: Any) -> Any:
+def _redact_node(node: Any, keep: Collection[str]) -> Any:
     if isinstance(node, str):
-        new = pii.redact(node)
+        new = pii.redact(node, keep)
         if new == node:
             return node
         return new if type(node) is str else type(node)(new)
     if isinstance(node, dict):
         for key in list(node):
-            node[key] = _redact_node(node[key])
+            node[key] = _redact_node(node[key], keep)
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            node[i] = _redact_node(value)
+            node[i] = _redact_node(value, keep)
     return node
 
 
-def by_round_trip(text: str) -> str:
+def by_round_trip(text: str, keep: Collection[str] = ()) -> str:
     """Redact the values through ruamel.yaml's round trip, then the comments by span."""
-    return by_spans(dump_round_trip(_redact_node(load_round_trip(text))))
+    return by_spans(dump_round_trip(_redact_node(load_round_trip(text), keep)), keep)
 
 
 def _loads_to(shown: str, text: str, expected: Any) -> bool:
@@ -107,11 +126,12 @@ def _loads_to(shown: str, text: str, expected: Any) -> bool:
     return not findings and data == expected
 
 
-def propose(path: Path, shown: str | None = None) -> Proposal | None:
-    """The redacted text of one file, or None when it holds no personal data."""
+def propose(path: Path, shown: str | None = None, keep: Collection[str] = ()) -> Proposal | None:
+    """The redacted text of one file, or None when it holds no personal data. Values in
+    ``keep`` (see ``published_near``) are left as they are."""
     shown = shown or path.as_posix()
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise GoldcaseError(f"{shown}: cannot read: {exc.strerror or exc}") from exc
     data, findings = parse_case(shown, raw)
@@ -121,12 +141,12 @@ def propose(path: Path, shown: str | None = None) -> Proposal | None:
             f"{shown}: cannot scrub a file that does not parse ({reason}); fix it first"
         )
     text = raw.decode("utf-8")
-    expected = redact_data(data)
-    new = by_spans(text)
+    expected = redact_data(data, keep)
+    new = by_spans(text, keep)
     if new == text and expected == data:
         return None
     if not _loads_to(shown, new, expected):
-        new = by_round_trip(text)
+        new = by_round_trip(text, keep)
         if not _loads_to(shown, new, expected):
             raise GoldcaseError(
                 f"{shown}: cannot redact without changing what the file means; edit it by hand"

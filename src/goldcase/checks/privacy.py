@@ -51,7 +51,7 @@ _CACHE = "privacy"
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     salt = code_salt()
-    published: set[str] | None = None
+    published: frozenset[str] | None = None
     for case_file in case_set.files:
         if case_file.data is None:
             continue
@@ -95,18 +95,14 @@ def _scan(case_file: CaseFile, ctx: Context) -> list[_Hit]:
     return hits
 
 
-def _published(ctx: Context) -> set[str]:
+def _published(ctx: Context) -> frozenset[str]:
     """Contact details the corpus itself publishes (a support address, a helpline): quoting
     them is not personal data."""
     try:
         documents = ctx.corpus.documents.values()
     except GoldcaseError:
-        return set()
-    return {
-        loc.match.value
-        for doc in documents
-        for loc in pii.scan_lines(doc.raw.decode("utf-8", "replace"))
-    }
+        return frozenset()
+    return pii.published(doc.raw.decode("utf-8", "replace") for doc in documents)
 
 
 def _finding(case_file: CaseFile, hit: _Hit) -> Finding:

@@ -19,7 +19,8 @@ def command(paths: tuple[Path, ...], yes: bool) -> int:
     from goldcase import scrub
 
     files = scrub.expand(paths)
-    proposals = [p for p in (scrub.propose(path) for path in files) if p is not None]
+    keep = scrub.published_near(paths)
+    proposals = [p for p in (scrub.propose(path, keep=keep) for path in files) if p is not None]
     if not proposals:
         click.echo(f"nothing to redact in {len(files)} file{'' if len(files) == 1 else 's'}")
         return 0
