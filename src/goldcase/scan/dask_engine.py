@@ -22,7 +22,6 @@ from goldcase.scan.core import PartResult, scan_partition
 from goldcase.scan.partitions import Partition
 
 Done = Callable[[Partition], None]
-CONNECT_TIMEOUT = "20s"
 
 
 def _distributed() -> Any:
@@ -56,14 +55,14 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",
             host="127.0.0.1",
         )
         with cluster, distributed.Client(cluster) as client:
             yield client
         return
     try:
-        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+        client = distributed.Client(scheduler)  # timeout: distributed.comm.timeouts.connect
     except (OSError, TimeoutError) as exc:
         raise GoldcaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
