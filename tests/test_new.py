@@ -190,3 +190,27 @@ def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     assert "question: How long for a damaged parcel?\n" in text
     assert f"    quote: {QUOTE}\n" in text
     assert "  - doc: returns-policy.md\n" in text
+
+
+def test_the_new_file_gets_the_usual_permissions(make_repo: Maker) -> None:
+    import os
+
+    root = make_repo({})
+    mask = os.umask(0o022)
+    try:
+        new(root, "--unanswerable", "--question", "Who?")
+    finally:
+        os.umask(mask)
+    assert (root / "cases/golden/cas-001.yaml").stat().st_mode & 0o777 == 0o644
+
+
+def test_dev_cases_numbered_apart_keep_their_own_prefix(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", "returns"),
+            "cases/dev/dev-ret-003.yaml": case("dev-ret-003", "returns"),
+        }
+    )
+    args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
+    assert new(root, "--dev", *args)[1] == "wrote cases/dev/dev-ret-004.yaml\n"
+    assert new(root, *args)[1] == "wrote cases/golden/ret-015.yaml\n"

@@ -62,20 +62,27 @@ class NewCase:
     source: str | None = None
 
 
-def id_prefix(cases: Sequence[Case], slice_name: str | None) -> tuple[str, int]:
-    """The id prefix and number width the slice's cases use (the most common one)."""
+def id_prefix(
+    cases: Sequence[Case], slice_name: str | None, split: str | None = None
+) -> tuple[str, int]:
+    """The id prefix and number width the slice's cases use (the most common one), looking at
+    the cases of ``split`` first (a set may number its dev cases apart: ``dev-ret-003``)."""
     wanted = slice_name or "default"
+    in_slice = [c for c in cases if c.slice == wanted and _NUMBERED.match(c.id)]
+    same_split = [c for c in in_slice if c.split == split]
+    numbered = same_split or in_slice
+    if not numbered:
+        taken = _prefixes_elsewhere(cases, wanted)
+        return new_prefix(slice_name or "case", taken), DEFAULT_WIDTH
     counts: Counter[str] = Counter()
     widths: dict[str, int] = {}
-    for case in cases:
+    for case in numbered:
         match = _NUMBERED.match(case.id)
-        if case.slice == wanted and match:
-            counts[match[1]] += 1
-            widths[match[1]] = max(widths.get(match[1], 0), len(match[2]))
-    if counts:
-        prefix = min(counts, key=lambda p: (-counts[p], p))
-        return prefix, widths[prefix]
-    return new_prefix(slice_name or "case", _prefixes_elsewhere(cases, wanted)), DEFAULT_WIDTH
+        assert match is not None
+        counts[match[1]] += 1
+        widths[match[1]] = max(widths.get(match[1], 0), len(match[2]))
+    prefix = min(counts, key=lambda p: (-counts[p], p))
+    return prefix, widths[prefix]
 
 
 def _prefixes_elsewhere(cases: Iterable[Case], slice_name: str) -> set[str]:
@@ -92,9 +99,11 @@ def new_prefix(name: str, taken: set[str]) -> str:
     return f"{letters}-"
 
 
-def next_id(cases: Sequence[Case], taken: Iterable[str], slice_name: str | None) -> str:
+def next_id(
+    cases: Sequence[Case], taken: Iterable[str], slice_name: str | None, split: str | None = None
+) -> str:
     """The next free id of the slice's prefix; ``taken`` holds every id and file stem."""
-    prefix, width = id_prefix(cases, slice_name)
+    prefix, width = id_prefix(cases, slice_name, split)
     used = set(taken) | {c.id for c in cases}
     numbers = [int(m[2]) for i in used if (m := _NUMBERED.match(i)) and m[1] == prefix]
     number = max(numbers, default=0) + 1
@@ -243,7 +252,7 @@ def create_case(ctx: Context, spec: NewCase) -> Path:
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)
     stems = [Path(rel).stem for rel in case_paths(ctx)]
-    case_id = next_id(case_set.parsed, stems, spec.slice)
+    case_id = next_id(case_set.parsed, stems, spec.slice, spec.split)
     path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
     text = render(case_data(spec, case_id, docs), schema_line(path, ctx.root))
     _check_rendered(ctx, path, text)

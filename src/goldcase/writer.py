@@ -21,7 +21,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        # a new file gets the mode open() would give it (mkstemp's 0600 would hide it)
+        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
@@ -30,8 +31,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
