@@ -174,7 +174,7 @@ def _score(
     problems = list(case_problems(ctx, case_set))
     results, line_problems = parse_lines(raw, name)
     by_id, repeated = index_results(results, name)
-    unknown = unknown_ids(by_id, {c.id for c in case_set.cases}, name)
+    unknown = unknown_ids(by_id, {c.id for c in case_set.parsed}, name)
     problems.extend(sorted(line_problems + repeated + unknown, key=lambda p: p.line))
     if problems:
         raise InvalidInput(problems)
