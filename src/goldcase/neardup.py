@@ -73,27 +73,32 @@ def bands(threshold: float, num_perm: int) -> tuple[int, int]:
 
 
 def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache) -> np.ndarray:
-    """One row per text: its ``bands`` band keys (uint64), from the cache when known."""
+    """One row per text: its band keys (uint64). Kept in the cache as one table (question
+    hash -> row, and the rows), so a run looks up tens of thousands of questions at once and
+    computes signatures only for the new ones."""
     b, r = bands(cfg.threshold, cfg.num_perm)
-    namespace = f"{_NAMESPACE}-{cfg.num_perm}-{cfg.shingle}-{b}x{r}"
-    rows: list[bytes | None] = []
-    missing: list[int] = []
-    keys = [hashlib.blake2b(t.encode(), digest_size=16).hexdigest() for t in texts]
-    for i, key in enumerate(keys):
-        value = cache.get(namespace, key)
-        rows.append(value if isinstance(value, bytes) and len(value) == 8 * b else None)
-        if rows[-1] is None:
-            missing.append(i)
-    if missing:
-        fresh = _compute_keys([texts[i] for i in missing], cfg, b, r)
-        for i, row in zip(missing, fresh, strict=True):
-            rows[i] = row.tobytes()
-            cache.put(namespace, keys[i], rows[i])
-    if not rows:
-        return np.zeros((0, b), dtype=np.uint64)
-    return np.frombuffer(b"".join(r for r in rows if r is not None), dtype=np.uint64).reshape(
-        len(rows), b
-    )
+    slot = f"{cfg.num_perm}-{cfg.shingle}-{b}x{r}"
+    ids = [hashlib.blake2b(t.encode(), digest_size=16).digest() for t in texts]
+    index, table = _table(cache.get(_NAMESPACE, slot), b)
+    where = np.array([index.get(i, -1) for i in ids], dtype=np.int64)
+    rows = np.zeros((len(texts), b), dtype=np.uint64)
+    have = where >= 0
+    rows[have] = table[where[have]]
+    missing = np.flatnonzero(~have)
+    if missing.size:
+        rows[missing] = _compute_keys([texts[i] for i in missing.tolist()], cfg, b, r)
+    if missing.size or len(index) != len(ids):
+        cache.put(_NAMESPACE, slot, ({d: k for k, d in enumerate(ids)}, rows))
+    return rows
+
+
+def _table(value: object, b: int) -> tuple[dict[bytes, int], np.ndarray]:
+    if isinstance(value, tuple) and len(value) == 2:
+        index, table = value
+        shaped = isinstance(table, np.ndarray) and table.shape == (len(index), b)
+        if isinstance(index, dict) and shaped and table.dtype == np.uint64:
+            return index, table
+    return {}, np.zeros((0, b), dtype=np.uint64)
 
 
 def _compute_keys(texts: Sequence[str], cfg: NearConfig, b: int, r: int) -> np.ndarray:

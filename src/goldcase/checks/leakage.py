@@ -76,6 +76,33 @@ class End(NamedTuple):
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     prompts = load_prompts(ctx.root, ctx.config.leakage.fewshot, ctx.cache)
+    key = _inputs_key(case_set, prompts, ctx)
+    known = ctx.cache.get(_FINDINGS, key)
+    if isinstance(known, list):
+        yield from known  # the same files, prompts, config and code as last time
+        return
+    found = list(_check(case_set, prompts, ctx))
+    ctx.cache.put(_FINDINGS, key, found)
+    yield from found
+
+
+_FINDINGS = "leakage-findings"
+
+
+def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> str:
+    """Everything the findings depend on: each case file's bytes (by digest), each prompt
+    file's, the leakage config and the code."""
+    from goldcase.engine import code_salt
+
+    h = hashlib.blake2b(f"{code_salt()}{ctx.config.leakage!r}".encode(), digest_size=16)
+    for case_file in case_set.files:
+        h.update(f"\x00{case_file.path}\x01{case_file.digest}".encode())
+    for prompt in prompts:
+        h.update(f"\x02{prompt.path}\x01{prompt.digest}\x01{prompt.problem!r}".encode())
+    return h.hexdigest()
+
+
+def _check(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> Iterator[Finding]:
     places = _Places(ctx)
     golden, dev = case_set.golden, case_set.dev
     norm = {case.path: normalise_input(case.question) for case in case_set.cases}
@@ -211,35 +238,42 @@ def _inside(
 ) -> Iterator[Finding]:
     """GC302: a golden question (4 words or more) inside a prompt file's text, at every line
     it starts on; a file with a GC301 for that case is not repeated."""
-    wanted = sorted(
-        ((norm[c.path], c) for c in golden if len(norm[c.path].split()) >= MIN_SUBSTRING_WORDS),
-        key=lambda pair: pair[1].id,
-    )
-    by_id = {case.id: case for _, case in wanted}
-    salt = hashlib.blake2b(
-        "\n".join(f"{c.id}\t{n}" for n, c in wanted).encode(), digest_size=16
-    ).hexdigest()
-    index: PhraseIndex[Case] | None = None
-    found: list[tuple[str, int, str]] = []
-    for prompt in prompts:
-        hits = ctx.cache.get(_INSIDE, f"{salt}:{prompt.digest}")
-        if not isinstance(hits, list):
-            index = index or PhraseIndex(wanted)
-            hits = sorted(
-                {
-                    (prompt.text.line_of(s), c.id)
-                    for s, _, cs in index.find(prompt.text.text)
-                    for c in cs
-                }
-            )
-            ctx.cache.put(_INSIDE, f"{salt}:{prompt.digest}", hits)
-        found.extend((prompt.path, line, case_id) for line, case_id in hits)
+    by_text: dict[str, list[Case]] = {}
+    for case in golden:
+        if norm[case.path].count(" ") + 1 >= MIN_SUBSTRING_WORDS:
+            by_text.setdefault(norm[case.path], []).append(case)
     exact = set(leaked)
-    for path, line, case_id in found:
-        if (path, case_id) not in exact:
-            leaked.add((path, case_id))
-            case = by_id[case_id]
-            yield from _inside_pair(places, case, End(path, line), fingerprint(norm[case.path]))
+    for prompt in prompts:
+        for text, lines in sorted(_lines_holding(prompt, by_text, ctx).items()):
+            for case in by_text[text]:
+                if (prompt.path, case.id) in exact:
+                    continue
+                leaked.add((prompt.path, case.id))
+                for line in lines:
+                    where = End(prompt.path, line)
+                    yield from _inside_pair(places, case, where, fingerprint(text))
+
+
+def _lines_holding(
+    prompt: ScannedPrompt, by_text: Mapping[str, list[Case]], ctx: Context
+) -> dict[str, list[int]]:
+    """Normalised question -> the lines of ``prompt`` where it starts, for every question in
+    ``by_text``. Kept per prompt file in the cache, so a run searches only for questions the
+    file was not searched for yet (a new or reworded golden case)."""
+    known = ctx.cache.get(_INSIDE, prompt.digest)
+    known = dict(known) if isinstance(known, dict) else {}
+    todo = [text for text in by_text if text not in known]
+    if todo:
+        index: PhraseIndex[str] = PhraseIndex((text, text) for text in todo)
+        found: dict[str, set[int]] = {text: set() for text in todo}
+        for start, _end, texts in index.find(prompt.text.text):
+            for text in texts:
+                found[text].add(prompt.text.line_of(start))
+        known.update((text, sorted(lines)) for text, lines in found.items())
+    current = {text: known[text] for text in by_text}
+    if todo or len(current) != len(known):
+        ctx.cache.put(_INSIDE, prompt.digest, current)
+    return {text: lines for text, lines in current.items() if lines}
 
 
 _INSIDE = "leakage-inside"
