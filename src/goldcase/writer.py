@@ -22,7 +22,13 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # a new file gets the mode open() would give it (mkstemp's 0600 would hide it)
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+        exists = path.exists()
+        mode = path.stat().st_mode & 0o7777 if exists else 0o666 & ~_umask()
+        if exists and not mode & 0o222:  # a rename would replace it whatever its mode
+            raise GoldcaseError(
+                f"{path}: the file is read-only (mode {mode:o}); make it writable "
+                "(chmod u+w) if goldcase should rewrite it"
+            )
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc

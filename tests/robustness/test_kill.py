@@ -26,26 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from robustkit import DOCUMENT, GOLDCASE, QUOTE, canonical, env, make_set, run
 
 KILLS = int(os.environ.get("GOLDCASE_KILLS", "6"))
-GOLDCASE = str(Path(sys.executable).parent / "goldcase")
-QUOTE = "A customer has 14 days from delivery to request a credit"
-DOCUMENT = f"# Returns\n\n{QUOTE} for a damaged delivery.\n"
 SKIP_DIRS = {".git", ".goldcase-cache"}
 
 Snapshot = dict[str, bytes]
-
-
-def env() -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    out.update(
-        GIT_AUTHOR_NAME="Test Author",
-        GIT_AUTHOR_EMAIL="author@example.com",
-        GIT_COMMITTER_NAME="Test Committer",
-        GIT_COMMITTER_EMAIL="committer@example.com",
-        GIT_CONFIG_NOSYSTEM="1",
-    )
-    return out
 
 
 def snapshot(root: Path) -> Snapshot:
@@ -65,10 +51,6 @@ def is_temp(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     staged = any(part.startswith(".") and ".tmp" in part for part in rel.split("/")[:-1])
     return (name.startswith(".") and name.endswith(".tmp")) or staged
-
-
-def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([GOLDCASE, *args], cwd=cwd, env=env(), capture_output=True, timeout=300)
 
 
 def run_killed(args: list[str], cwd: Path, delay: float) -> int:
@@ -138,25 +120,6 @@ def exercise(scenario: Scenario, tmp_path: Path, seed: int) -> Counter[str]:
 # ---- the scenarios ----------------------------------------------------------------------
 
 
-def _repo(root: Path, cases: int, body: Callable[[str], str]) -> None:
-    (root / "corpus").mkdir(parents=True)
-    (root / "corpus/returns-policy.md").write_text(DOCUMENT, encoding="utf-8")
-    (root / "cases/dev").mkdir(parents=True)
-    (root / "cases/golden").mkdir(parents=True)
-    (root / "goldcase.toml").write_text("", encoding="utf-8")
-    for number in range(1, cases + 1):
-        case_id = f"ret-{number:03d}"
-        (root / f"cases/golden/{case_id}.yaml").write_text(body(case_id), encoding="utf-8")
-
-
-def canonical(case_id: str) -> str:
-    return (
-        f"id: {case_id}\nquestion: How many days for a credit, case {case_id}?\n"
-        f"expected_answer: 14 days\nsupport:\n  - doc: returns-policy.md\n"
-        f"    quote: {QUOTE}\nslice: returns\nsource: hand-written\n"
-    )
-
-
 def unformatted(case_id: str) -> str:
     return (
         f"question: 'How many days for a credit, case {case_id}?'\nid: {case_id}\n"
@@ -170,19 +133,19 @@ def with_email(case_id: str) -> str:
 
 
 def build_fmt(root: Path) -> None:
-    _repo(root, 60, unformatted)
+    make_set(root, 60, unformatted)
 
 
 def build_scrub(root: Path) -> None:
-    _repo(root, 40, with_email)
+    make_set(root, 40, with_email)
 
 
 def build_new(root: Path) -> None:
-    _repo(root, 3, canonical)
+    make_set(root, 3, canonical)
 
 
 def build_lock(root: Path) -> None:
-    _repo(root, 40, canonical)
+    make_set(root, 40, canonical)
     assert run(["lock"], root).returncode in (0, 1)
     path = root / "cases/golden/ret-001.yaml"
     path.write_text(canonical("ret-001").replace("14 days\n", "fourteen days\n"), "utf-8")
