@@ -39,6 +39,11 @@ run: $(STAMP)
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"
+	@echo "== goldcase hashes / leakage --against / contamination: the set's salted hashes, the prompts checked against them, the corpus scanned for golden questions"
+	@mkdir -p reports
+	$(BIN)/goldcase hashes --out reports/golden.hashes
+	$(BIN)/goldcase leakage --against reports/golden.hashes prompts/system.md prompts/fewshot.yaml
+	$(BIN)/goldcase contamination corpus/*.md prompts/system.md
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint

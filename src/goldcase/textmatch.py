@@ -30,6 +30,7 @@ class PhraseIndex(Generic[V]):
             self._automaton.add_word(f" {phrase} ", (len(phrase), tuple(values)))
             first, second = anchors(phrase)
             self._anchors.setdefault(first, set()).add(second)
+        self._firsts = frozenset(self._anchors)  # a set: intersecting it walks the smaller side
         self.size = len(grouped)
         if self.size:
             self._automaton.make_automaton()
@@ -38,10 +39,7 @@ class PhraseIndex(Generic[V]):
         """False when no phrase can be in the text: every phrase holds both its anchor
         words, and one set operation finds the text's words that are first anchors."""
         words = set(normalised.split())
-        return any(
-            not self._anchors[first].isdisjoint(words)
-            for first in words.intersection(self._anchors)
-        )
+        return any(not self._anchors[first].isdisjoint(words) for first in words & self._firsts)
 
     def find(self, normalised: str) -> Iterator[tuple[int, int, tuple[V, ...]]]:
         """(start, end, values) of every phrase in ``normalised`` (offsets into it)."""
