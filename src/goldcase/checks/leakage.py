@@ -14,8 +14,8 @@ Passes (a dev case and a golden case ask different things)::
     # cases/golden/ret-014.yaml                # cases/dev/dev-031.yaml
     question: How long do I have to return it?  question: Can I return a sale item?
 
-Fails (``GC301 question equals the question of dev case dev-031 (normalised sha256
-5c1e…)``)::
+Fails (``GC301 question equals the question of dev case dev-031 (sha256 5c1e0b9a4d2f); a
+question is in the golden set or the dev set, never both``)::
 
     # cases/golden/ret-014.yaml                # cases/dev/dev-031.yaml
     question: How long do I have to return it?  question: how long do i have to return it
@@ -111,7 +111,7 @@ def _check(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> Ite
     leaked: set[tuple[str, str]] = set()
     for case, other, normalised in _exact(golden, dev, prompts, norm):
         leaked.add((other.path, case.id))
-        yield from _pair(places, "GC301", End(case.path, 1, case), other, normalised, None)
+        yield from _exact_pair(places, End(case.path, 1, case), other, normalised)
     yield from _inside(golden, prompts, norm, ctx, places, leaked)
     yield from _near(golden, dev, prompts, norm, ctx, places, leaked)
     yield from _derived(case_set, places)
@@ -199,24 +199,20 @@ def _exact(
                 yield case, End(prompt.path, line), normalised
 
 
-def _pair(
-    places: _Places, code: str, gold: End, other: End, normalised: str, score: float | None
-) -> Iterator[Finding]:
+def _exact_pair(places: _Places, gold: End, other: End, normalised: str) -> Iterator[Finding]:
+    """GC301 at both ends of one copy."""
     assert gold.case is not None
     digest = fingerprint(normalised)
-    how = f"sha256 {digest}" if score is None else f"word Jaccard {score:.2f}"
-    if code == "GC303":
-        verb = "is a near-duplicate of"
-    elif other.case is None:
-        verb = "equals a few-shot example at"
+    if other.case is None:
+        verb, fix = "equals a few-shot example at", _FIXES["GC301"]
     else:
-        verb = "equals the question of"
-    fix = _FIXES[code if other.case is None or code == "GC303" else "GC301-dev"]
-    yield places.finding(gold, code, f"question {verb} {other.name()} ({how}); {fix}")
+        verb, fix = "equals the question of", _FIXES["GC301-dev"]
+    yield places.finding(gold, "GC301", f"question {verb} {other.name()} (sha256 {digest}); {fix}")
     back = other.noun if other.case is None else "question"
-    back_verb = "is a near-duplicate of" if code == "GC303" else "equals"
     yield places.finding(
-        other, code, f"{back} {back_verb} the question of golden case {gold.case.id} ({how}); {fix}"
+        other,
+        "GC301",
+        f"{back} equals the question of golden case {gold.case.id} (sha256 {digest}); {fix}",
     )
 
 
