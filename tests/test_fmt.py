@@ -209,3 +209,18 @@ def test_the_fmt_hook_fixes_a_commit_through_real_pre_commit(
     sh("git", "add", "-A")
     accepted = sh("git", "commit", "--no-gpg-sign", "-m", "add ret-001")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("---\nid: a\n", "id: a\n"),
+        ("# kept\n---\nid: a\n", "# kept\nid: a\n"),
+        ("--- # kept\nid: a\n", "# kept\nid: a\n"),
+        ("%YAML 1.1\n---\nid: a\n", "id: a\n"),
+        ("id: a\n...\n", "id: a\n"),
+        ("id: a\r\nquestion: q\r\n", "id: a\nquestion: q\n"),
+    ],
+)
+def test_document_markers_and_line_ends(text: str, canonical: str) -> None:
+    assert format_text(text) == canonical

@@ -155,19 +155,38 @@ def _reorder(node: Any, order: Sequence[str]) -> None:
             node.move_to_end(key)  # moves the key with its comments; nothing is re-created
 
 
-_YAML_1_1 = "%YAML 1.1\n---\n"
+_YAML_1_1 = "%YAML 1.1\n"
+_START = "---\n"
 
 
 def format_text(text: str) -> str:
     """The canonical form of one case file's text (which must parse). The text is read as YAML
     1.1, as libyaml (and so ``goldcase check``) reads it: ``answerable: yes`` stays a boolean
-    (written ``true``), where a YAML 1.2 reader would have turned it into a string."""
+    (written ``true``), where a YAML 1.2 reader would have turned it into a string. An explicit
+    ``---`` (or a ``%YAML`` line) at the top is not kept: a case file holds one document."""
     dumper = yaml_dumper()
-    root = dumper.load(_YAML_1_1 + text)
+    root = dumper.load(_as_yaml_1_1(text))
     canonicalise(root)
     buffer = io.StringIO()
     dumper.dump(root, buffer)
-    return buffer.getvalue().removeprefix(_YAML_1_1)
+    return buffer.getvalue().removeprefix(_YAML_1_1).removeprefix(_START)
+
+
+def _as_yaml_1_1(text: str) -> str:
+    """The text with a ``%YAML 1.1`` directive; a ``%`` directive or ``---`` of its own at the
+    top is taken out first (a comment after ``---`` stays, on its own line)."""
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("%"):
+            lines[index] = ""
+            continue
+        if stripped == "---" or stripped.startswith("--- #"):
+            lines[index] = stripped[3:].strip() + "\n" if stripped != "---" else ""
+        break
+    return _YAML_1_1 + _START + "".join(lines)
 
 
 def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) -> str:
@@ -239,7 +258,20 @@ def _formatted(root: Path, rel: str) -> tuple[str | None, list[Finding]]:
     if findings:
         return None, [f for f in findings if f.code in PARSE_CODES] or findings
     text = raw.decode("utf-8")
-    new = format_text(text)
+    try:
+        new = format_text(text)
+    except Exception as exc:  # ruamel refuses a few texts libyaml takes; report, do not crash
+        problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return None, [
+            Finding(
+                rel,
+                1,
+                1,
+                "GC101",
+                "error",
+                f"the round-trip parser cannot read this file: {problem}",
+            )
+        ]
     if new == text:
         return None, []
     after, _ = parse_case(rel, new.encode("utf-8"))
