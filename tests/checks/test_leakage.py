@@ -287,3 +287,40 @@ def test_sample_set_is_leak_free() -> None:
     code, lines = leakage(REPO_ROOT)
     assert [line for line in lines if " GC30" in line and " GC303 " not in line] == []
     assert code == 0
+
+
+def test_the_cache_follows_every_edit(make_repo: Callable[..., Path]) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", GOLD),
+            "prompts/system.md": "Answer from the documents only.\n",
+            "prompts/shots.jsonl": json.dumps({"input": "Where is my parcel?"}) + "\n",
+        }
+    )
+    assert leakage(root) == (0, [])
+    (root / "prompts" / "system.md").write_text(f"Answer.\nQ: {GOLD}\n", encoding="utf-8")
+    code, lines = leakage(root)
+    assert (code, [line.split(" (")[0] for line in lines]) == (
+        1,
+        [
+            "cases/golden/ret-014.yaml:2:11: GC302 question appears inside prompts/system.md:2",
+            "prompts/system.md:2:1: GC302 holds the question of golden case ret-014",
+        ],
+    )
+    # the golden case reworded: the copy in the prompt is no longer its question
+    (root / "cases" / "golden" / "ret-014.yaml").write_text(
+        case("ret-014", "Where do I send a damaged kettle back to?"), encoding="utf-8"
+    )
+    assert leakage(root) == (0, [])
+    (root / "prompts" / "shots.jsonl").write_text(
+        json.dumps({"input": "where do i send a damaged kettle back to"}) + "\n", encoding="utf-8"
+    )
+    code, lines = leakage(root)
+    assert code == 1
+    assert [line.split(" (")[0] for line in lines] == [
+        "cases/golden/ret-014.yaml:2:11: GC301 question equals a few-shot example at "
+        "prompts/shots.jsonl:1",
+        "prompts/shots.jsonl:1:1: GC301 few-shot example equals the question of golden case "
+        "ret-014",
+    ]
+    assert (root / ".goldcase-cache").is_dir()
