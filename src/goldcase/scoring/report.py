@@ -230,10 +230,11 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
     tty = _is_tty(out)
     buffer = out if tty else io.StringIO()
     if tty:
-        console = Console(file=buffer, highlight=False, soft_wrap=True)
+        console = Console(file=buffer, highlight=False, soft_wrap=True, markup=False)
     else:  # FORCE_COLOR and TTY_COMPATIBLE must not put escape codes in a file
         console = Console(
             file=buffer,
+            markup=False,
             highlight=False,
             soft_wrap=True,
             width=110,
