@@ -145,3 +145,10 @@ def test_the_ascii_path_of_normalise_answer_agrees_with_the_general_one(text: st
         _ARTICLES.sub(" ", "".join(ch for ch in lowered if not _is_punct_or_symbol(ch)))
     )
     assert normalise_answer(text) == general
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_the_ascii_path_of_fold_folds_space_like_the_general_one(text: str) -> None:
+    from goldcase.text import fold_space
+
+    assert fold(text) == fold_space(text.lower())

@@ -69,39 +69,53 @@ def effective_outcome(result: Result | None, threshold: float | None) -> str:
     return outcome
 
 
-def _failures(case: Case, result: Result | None, outcome: str) -> list[str]:
-    if outcome in (MISSING, "error"):
+def _failures(case: Case, answerable: bool, result: Result | None, outcome: str) -> list[str]:
+    if outcome == MISSING or outcome == "error":
         return [outcome]
-    if not case.answerable:
+    if not answerable:
         return [] if outcome == "abstain" else ["answered"]
-    if outcome == "abstain":
+    if outcome == "abstain" or result is None:
         return ["abstained"]
-    assert result is not None
     return failed_checks(case.expect, case.expected_answer, result.data)
 
 
 def grade_one(case: Case, result: Result | None, threshold: float | None = None) -> Graded:
     outcome = effective_outcome(result, threshold)
-    failed = _failures(case, result, outcome)
-    answer = result.answer if result is not None and outcome == "answer" else None
+    answerable = case.answerable
+    failed = _failures(case, answerable, result, outcome)
+    if result is None:
+        return Graded(
+            case.id,
+            case.slice,
+            answerable,
+            outcome,
+            False,
+            tuple(failed),
+            None,
+            None,
+            case.expected_answer,
+        )
+    data = result.data
+    answer = data.get("answer") if outcome == "answer" else None
+    confidence = data.get("confidence")
     return Graded(
-        case_id=case.id,
-        slice=case.slice,
-        answerable=case.answerable,
-        outcome=outcome,
-        passed=not failed,
-        failed=tuple(failed),
-        confidence=None if result is None else result.confidence,
-        answer=answer,
-        expected_answer=case.expected_answer,
+        case.id,
+        case.slice,
+        answerable,
+        outcome,
+        not failed,
+        tuple(failed),
+        None if confidence is None else float(confidence),
+        answer,
+        case.expected_answer,
     )
 
 
 def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
     """Grade a case on its result lines (none: missing; several: the worst trial)."""
-    if not trials:
-        return grade_one(case, None, threshold)
-    ordered = sorted(trials, key=lambda r: r.trial or 0) if len(trials) > 1 else trials
+    if len(trials) <= 1:
+        return grade_one(case, trials[0] if trials else None, threshold)
+    ordered = sorted(trials, key=lambda r: r.trial or 0)
     first: Graded | None = None
     for result in ordered:
         graded = grade_one(case, result, threshold)
