@@ -51,6 +51,14 @@ class _StrictLoader(yaml.CSafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Hashable] = set()
         for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):  # "? {a: 1}": legal, never a case
+                mark = key_node.start_mark
+                raise _Refused(
+                    "GC107",
+                    "a key that is itself a mapping or a list; keys are plain names",
+                    mark.line + 1,
+                    mark.column + 1,
+                )
             key = key_node.value
             if key in seen:
                 mark = key_node.start_mark

@@ -101,3 +101,23 @@ def test_check_end_to_end(repo: Path, raw: bytes) -> None:
 def test_check_in_a_bounded_subprocess(repo: Path, raw: bytes) -> None:
     (repo / "cases/golden/fz.yaml").write_bytes(raw)
     assert_handled_subprocess(run_bounded(["check", "--no-cache"], cwd=repo))
+
+
+# Inputs the fuzzer found; each crashed goldcase check before the fix.
+FOUND = [
+    (
+        b"? id: hand-written\nquestion: Can I swap a kettle?\nanswerable: false\n",
+        (1, 3, "GC107", "a key that is itself a mapping or a list; keys are plain names"),
+    ),
+    (
+        b"id: fz\n? [a, b]\n: 1\n",
+        (2, 3, "GC107", "a key that is itself a mapping or a list; keys are plain names"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), FOUND)
+def test_found_inputs(raw: bytes, expected: tuple[int, int, str, str]) -> None:
+    data, findings = parse_case("cases/golden/fz.yaml", raw)
+    assert data is None
+    assert [(f.line, f.col, f.code, f.message) for f in findings] == [expected]
