@@ -4,6 +4,7 @@
     python scripts/bench.py                # check (10,000 cases) and --help
     python scripts/bench.py check --cases 2000
     python scripts/bench.py help
+    python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
 `check` generates a synthetic set of N cases over a generated corpus (under bench-data/, kept
 out of git), then times `goldcase check` cold (no cache), warm (nothing changed) and with one
@@ -122,6 +123,7 @@ def bench_help() -> list[Budget]:
 BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "check": lambda a: bench_check(a.cases),
     "help": lambda a: bench_help(),
+    "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb),
 }
 
 
@@ -129,6 +131,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("which", nargs="*", default=["check", "help"], choices=[*BENCHES, []])
     parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--size-gb", type=float, default=2.0, help="contamination corpus size")
     args = parser.parse_args()
     rows: list[Budget] = []
     for name in args.which or ["check", "help"]:

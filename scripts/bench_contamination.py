@@ -1,0 +1,150 @@
+"""Contamination scan throughput by engine, and its cost against the golden set's size
+(called by ``scripts/bench.py contamination``, or run alone).
+
+- MB/s of the local engine on 1 and 2 worker processes and of the Dask engine with 2
+  single-threaded worker processes (a ``LocalCluster`` started beforehand, as a real cluster
+  would be), on a generated plain-text corpus of ``--size-gb`` GB under bench-data/ (git-
+  ignored; kept between runs), against 1,000 generated golden cases. The three reports
+  must be equal.
+- For 1k, 10k and 100k generated golden cases: the index build time, its pickled size (what
+  is broadcast to each worker) and the local engine's MB/s on 2 processes over a slice of
+  the corpus (0.1 GB, or less with a smaller ``--size-gb``).
+
+The corpus is a 32 MB block of lines drawn from the sample corpus's vocabulary (a Zipf-like
+spread), golden questions planted every 5,000 lines, repeated up to the size asked.
+
+    .venv/bin/python scripts/bench_contamination.py [--size-gb 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import random
+import time
+from pathlib import Path
+
+from bench_leakage import WORDS, make_text
+from goldcase.contamination import GramIndex, Report
+from goldcase.model import Case
+from goldcase.scan.run import ScanOptions, scan
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "bench-data" / "contamination"
+BLOCK_MB = 32
+GOLDEN_SIZES = (1_000, 10_000, 100_000)
+ENGINE_GOLDEN = 1_000  # cases for the engine comparison
+SLICE_GB = 0.1  # corpus for the golden-size comparison
+Row = tuple[str, float, str]
+
+
+def golden(count: int, seed: int = 3) -> list[Case]:
+    """``count`` cases with 6-24-word questions (most over 13 words: real n-gram work)."""
+    rng = random.Random(seed)
+    cases = []
+    for i in range(count):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(6, 24))]
+        question = " ".join(words).capitalize() + "?"
+        fields = {"id": f"g{i:06d}", "question": question, "expected_answer": f"{i} days"}
+        cases.append(Case(f"g{i:06d}.yaml", "golden", fields))
+    return cases
+
+
+def corpus(gigabytes: float, plant: list[str]) -> Path:
+    """A plain-text file of about ``gigabytes`` GB, made once and kept under bench-data/."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"corpus-{gigabytes:g}gb.txt"
+    target = int(gigabytes * 1e9)
+    if path.exists() and path.stat().st_size >= target:
+        return path
+    block = DATA / "block.txt"
+    make_text(block, BLOCK_MB, plant, jsonl=False)
+    data = block.read_bytes()
+    with path.open("wb") as fh:
+        while fh.tell() < target:
+            fh.write(data[: target - fh.tell()] if target - fh.tell() < len(data) else data)
+    return path
+
+
+def _mbps(index: GramIndex, path: Path, options: ScanOptions) -> tuple[float, Report]:
+    began = time.perf_counter()
+    report = scan(index, [path], options)
+    return path.stat().st_size / 1e6 / (time.perf_counter() - began), report
+
+
+def engines(size_gb: float) -> list[Row]:
+    cases = golden(ENGINE_GOLDEN)
+    index = GramIndex.build(cases, 13)
+    path = corpus(size_gb, [c.question for c in cases[:20]])
+    print(f"corpus {path.relative_to(ROOT)}: {path.stat().st_size / 1e9:.2f} GB")
+    one, reference = _mbps(index, path, ScanOptions(workers=1))
+    two, report = _mbps(index, path, ScanOptions(workers=2))
+    assert report == reference, "2 processes disagree with 1"
+    dask, started = _dask_mbps(index, path, reference)
+    rows = [
+        ("local engine, 1 process (MB/s)", one, "(reported)"),
+        ("local engine, 2 processes (MB/s)", two, "(reported)"),
+        ("dask engine, 2 workers (MB/s)", dask, "(reported)"),
+        ("dask LocalCluster start (s)", started, "(reported)"),
+    ]
+    print(f"{len(reference.hits)} hits, {len(reference.contaminated)} cases; reports equal")
+    return rows
+
+
+def _dask_mbps(index: GramIndex, path: Path, reference: Report) -> tuple[float, float]:
+    """MB/s on a LocalCluster of 2 worker processes, and the seconds it took to start."""
+    from distributed import LocalCluster
+
+    began = time.perf_counter()
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+    ) as cluster:
+        started = time.perf_counter() - began
+        options = ScanOptions("dask", cluster.scheduler_address, workers=2)
+        mbps, report = _mbps(index, path, options)
+    assert report == reference, "the dask engine disagrees with the local one"
+    return mbps, started
+
+
+def golden_sizes(size_gb: float) -> list[Row]:
+    rows: list[Row] = []
+    for count in GOLDEN_SIZES:
+        cases = golden(count)
+        began = time.perf_counter()
+        index = GramIndex.build(cases, 13)
+        built = time.perf_counter() - began
+        size = len(pickle.dumps(index)) / 1e6
+        path = corpus(min(size_gb, SLICE_GB), [c.question for c in cases[:20]])
+        mbps, _ = _mbps(index, path, ScanOptions(workers=2))
+        print(f"{count:,} cases: index {built:.2f} s, {size:.1f} MB pickled, {mbps:.1f} MB/s")
+        rows += [
+            (f"{count:,} cases: index build (s)", built, "(reported)"),
+            (f"{count:,} cases: index pickled (MB)", size, "(reported)"),
+            (f"{count:,} cases: scan, 2 processes (MB/s)", mbps, "(reported)"),
+        ]
+    return rows
+
+
+def bench(size_gb: float) -> list[Row]:
+    """Every row; the load average before and after says how busy the machine was."""
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} (1 min) at the start")
+    rows = engines(size_gb) + golden_sizes(size_gb)
+    print(f"load average {os.getloadavg()[0]:.2f} (1 min) at the end")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-gb", type=float, default=2.0)
+    args = parser.parse_args()
+    for name, value, _ in bench(args.size_gb):
+        print(f"| {name} | {value:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
