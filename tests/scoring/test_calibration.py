@@ -7,6 +7,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.scoring.calibration import (
@@ -154,3 +156,29 @@ def test_result_is_the_same_whatever_the_order() -> None:
     answers = [(round(math.sin(i) ** 2, 3), i % 5 != 0) for i in range(200)]
     first = calibrate(answers, 200, 0.3)
     assert calibrate(list(reversed(answers)), 200, 0.3) == first
+
+
+ANSWERS = st.lists(st.tuples(st.integers(0, 20).map(lambda i: i / 20), st.booleans()), max_size=120)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANSWERS, st.integers(0, 40), st.sampled_from([0.05, 0.1, 0.3, 0.5]))
+def test_what_calibrate_reports_is_what_the_answers_say(
+    answers: list[tuple[float, bool]], extra: int, target: float
+) -> None:
+    total = len(answers) + extra
+    result = calibrate(answers, total, target, 0.05)
+    if result.certified:
+        kept = [passed for confidence, passed in answers if confidence >= result.threshold]
+        assert (result.answered, result.wrong) == (len(kept), kept.count(False))
+        assert result.bound is not None and result.bound <= target
+        assert result.coverage == pytest.approx(len(kept) / total)
+        assert result.bound == pytest.approx(
+            clopper_pearson_upper(
+                result.wrong, result.answered, 0.05 / search_tests(len({c for c, _ in answers}))
+            )
+        )
+    else:
+        assert all(confidence < result.threshold for confidence, _ in answers)
+        assert (result.answered, result.bound) == (0, None)
+    assert len(result.steps) <= search_tests(len({c for c, _ in answers}))
