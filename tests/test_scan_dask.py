@@ -145,3 +145,22 @@ def test_without_a_scheduler_a_local_cluster_runs_the_scan(
         _json(repo, "--engine", "dask", "--workers", "2", "--partition-size", "0.05", *paths)
         == local
     )
+
+
+def test_an_error_on_a_worker_is_reported_as_it_would_be_locally(
+    cluster: Any, repo: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00not gzip at all")
+    result = run_cli(
+        "contamination",
+        "--repo",
+        repo,
+        "--engine",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+        path,
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {path}: cannot decompress")

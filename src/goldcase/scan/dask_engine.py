@@ -89,7 +89,13 @@ def _compute(
     by_key = {f.key: p for f, p in zip(futures, parts, strict=True)}
     results: list[PartResult] = []
     for future in distributed.as_completed(futures):
-        results.append(future.result())
+        try:
+            results.append(future.result())
+        except distributed.KilledWorker as exc:
+            raise GoldcaseError(
+                f"{by_key[future.key].name}: the workers scanning it died too often ({exc}); "
+                "see distributed.scheduler.allowed-failures"
+            ) from None
         if done is not None:
             done(by_key[future.key])
     return results
