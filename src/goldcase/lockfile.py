@@ -32,6 +32,7 @@ from typing import Any
 from goldcase.corpus import Corpus
 from goldcase.digest import case_hashes, set_digest
 from goldcase.model import CaseSet
+from goldcase.version import parse_version_text
 
 LOCK_FORMAT = 1
 _HEX = re.compile(r"^[0-9a-f]{64}$")
@@ -157,6 +158,11 @@ def _typed(data: dict[str, Any]) -> Lock:
     version = data["version"]
     if not isinstance(version, str) or not version.strip():
         raise LockError("golden.lock: version should be a non-empty string")
+    if parse_version_text(version) != version:  # "1\r" would never equal golden.version
+        raise LockError(
+            f"golden.lock: version {version!r} is not one golden.version could hold "
+            "(one line, no surrounding spaces)"
+        )
     for key in ("set_digest", "corpus_digest"):
         if not isinstance(data[key], str) or not _HEX.match(data[key]):
             raise LockError(f"golden.lock: {key} should be 64 lower-case hex digits")

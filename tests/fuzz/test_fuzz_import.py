@@ -11,6 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
+import fuzzkit
 import pytest
 from fuzzkit import (
     assert_handled,
@@ -55,9 +56,16 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+_SEEDS: dict[tuple[Path, str], list[bytes]] = {}
+
+
 def _seeds(folder: Path, fmt: str) -> list[bytes]:
-    pattern = {"jsonl": "*.jsonl", "squad": "squad-*.json", "promptfoo": "*.yaml"}[fmt]
-    return [p.read_bytes() for p in sorted(folder.glob(pattern))]
+    """The seed files, read once: the fuzzed inputs written beside them must not become
+    seeds (hypothesis needs the same strategy on every run)."""
+    if (folder, fmt) not in _SEEDS:
+        pattern = {"jsonl": "set.jsonl", "squad": "squad-*.json", "promptfoo": "*.yaml"}[fmt]
+        _SEEDS[folder, fmt] = [p.read_bytes() for p in sorted(folder.glob(pattern))]
+    return _SEEDS[folder, fmt]
 
 
 def _fuzzed(data: st.DataObject, seeds: list[bytes], fmt: str) -> bytes:
@@ -127,3 +135,36 @@ def test_alias_bomb_is_refused_fast(workdir: Path) -> None:
     )
     assert time.perf_counter() - started < 10
     assert not (workdir / "bomb-out").exists()
+
+
+def test_found_path_out_of_the_output_folder(workdir: Path) -> None:
+    """Found while fuzzing: a JSONL id such as ../../x named a file outside --out."""
+    source = workdir / "escape.jsonl"
+    escape = workdir.parent / "escaped.yaml"
+    source.write_text(
+        '{"id": "../../escaped", "question": "q", "answerable": false}\n'
+        '{"id": "/tmp/absolute", "question": "q2", "answerable": false}\n'
+        '{"id": "ok-1", "question": "q3", "answerable": false}\n',
+        encoding="utf-8",
+    )
+    out = workdir / "escape-out"
+    result = goldcase("import", "--format", "jsonl", "--out", out, source)
+    assert_handled(result)
+    assert not escape.exists() and not Path("/tmp/absolute.yaml").exists()
+    assert sorted(p.name for p in (out / "cases/golden").iterdir()) == ["ok-1.yaml"]
+
+
+def test_found_lone_surrogate_in_squad(workdir: Path) -> None:
+    """Found by the long run: a "\\ud800" escape in a SQuAD context crashed the writer."""
+    source = workdir / "surrogate.json"
+    squad = json.loads(json.dumps(fuzzkit.SQUAD_MINI))
+    squad["data"][0]["paragraphs"][0]["context"] = (
+        "\ud800" + squad["data"][0]["paragraphs"][0]["context"]
+    )
+    source.write_text(json.dumps(squad), encoding="utf-8")
+    result = goldcase("import", "--format", "squad", "--out", workdir / "surrogate-out", source)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: document Returns-001.txt holds '\\ud800', half of a UTF-16 surrogate pair, "
+        "which is not text; fix the escape in the source file\n"
+    )

@@ -62,3 +62,21 @@ def test_lock_check_then_lock(
     if fixed.exit_code in (0, 1):
         after = goldcase("lock", "--check", "--repo", root)
         assert after.exit_code == 0, (fixed.stdout, after.stdout, after.stderr)
+
+
+def test_found_version_with_a_carriage_return(pristine: Path, tmp_path: Path) -> None:
+    """Found by the long run: a lock whose version is "1\\r" was rewritten as is, and
+    golden.version (read as "1") never matched it again."""
+    root = tmp_path / "repo"
+    shutil.copytree(pristine, root)
+    lock = json.loads((root / "golden.lock").read_text(encoding="utf-8"))
+    lock["version"] = "1\r"
+    (root / "golden.lock").write_text(json.dumps(lock), encoding="utf-8")
+    check = goldcase("lock", "--check", "--repo", root)
+    assert check.exit_code == 1
+    assert check.stdout.splitlines()[0] == (
+        "golden.lock:1:1: GC404 golden.lock: version '1\\r' is not one golden.version could "
+        "hold (one line, no surrounding spaces); run goldcase lock to rewrite it"
+    )
+    assert goldcase("lock", "--repo", root).exit_code == 1
+    assert goldcase("lock", "--check", "--repo", root).exit_code == 0

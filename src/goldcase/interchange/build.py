@@ -57,16 +57,29 @@ def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
         raise GoldcaseError(f"{out} exists and is not empty; import into a new folder")
     files: dict[str, bytes] = {}
     for name, text in imported.documents.items():
-        files[f"corpus/{name}"] = text.encode("utf-8")
+        files[f"corpus/{name}"] = _utf8(text, f"document {name}")
     for case in imported.cases:
-        files[f"cases/{split}/{case['id']}.yaml"] = case_text(case).encode("utf-8")
+        files[f"cases/{split}/{case['id']}.yaml"] = _utf8(case_text(case), f"case {case['id']}")
     other = "dev" if split == "golden" else "golden"
     files[f"cases/{other}/.gitkeep"] = b""
     files["goldcase.toml"] = _config_text(imported).encode("utf-8")
     files["golden.version"] = f"{imported.version}\n".encode()
     files[".gitignore"] = b".goldcase-cache/\n"
+    for rel in files:  # the last guard: a name from the input never leaves ``out``
+        if rel.startswith("/") or ".." in rel.split("/"):
+            raise GoldcaseError(f"refusing to write {rel!r}: it would land outside {out}")
     write_new_folder(out, files)
     return out
+
+
+def _utf8(text: str, what: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # JSON's "\ud800" escapes decode to lone surrogates
+        raise GoldcaseError(
+            f"{what} holds {text[exc.start]!r}, half of a UTF-16 surrogate pair, which is not "
+            "text; fix the escape in the source file"
+        ) from None
 
 
 def case_text(case: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ version from a ``golden.version`` beside the file.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from goldcase.formatting import CASE_KEYS
 from goldcase.interchange.build import ImportedSet
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
@@ -53,6 +55,12 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         imported.notes.append(f"{where}: expected an object with a string id; line skipped")
+        return None
+    if not _ID.match(raw["id"]):  # the id names the file: "../x" would write outside --out
+        imported.notes.append(
+            f"{where}: id {raw['id'][:80]!r} may hold only letters, digits, '.', '_' and '-', "
+            "and must start with a letter or digit; line skipped"
+        )
         return None
     unknown = sorted(set(raw) - set(CASE_KEYS))
     if unknown:
