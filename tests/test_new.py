@@ -214,3 +214,51 @@ def test_dev_cases_numbered_apart_keep_their_own_prefix(make_repo: Maker) -> Non
     args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
     assert new(root, "--dev", *args)[1] == "wrote cases/dev/dev-ret-004.yaml\n"
     assert new(root, *args)[1] == "wrote cases/golden/ret-015.yaml\n"
+
+
+def test_without_doc_a_quote_found_nowhere_shows_the_nearest_document(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "7 days",
+        "--quote",
+        "Parcels we could not deliver are kept at the depot for 7 days.",
+    )
+    assert code == 2
+    assert err == (
+        'error: quote not found verbatim in delivery.md; closest passage (line 6): "Parcels we '
+        'could not deliver are held at the depot for 7 days." — differs at "kept" / "held"; '
+        "nothing was written\n"
+    )
+
+
+def test_an_empty_corpus_says_no_document_holds_the_quote(make_repo: Maker) -> None:
+    root = make_repo({}, corpus=False)
+    code, _, err = new(root, "--question", "q?", "--expected-answer", "x", "--quote", "x y")
+    assert code == 2
+    assert err == (
+        'error: no document in corpus/ holds the quote "x y"; copy it verbatim, or '
+        "name the document with --doc\n"
+    )
+
+
+def test_doc_and_quote_counts_must_agree(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "x",
+        "--doc",
+        "a.md",
+        "--doc",
+        "b.md",
+        "--quote",
+        "x",
+    )
+    assert code == 2
+    assert err.startswith("error: 2 --doc for 1 --quote")

@@ -266,3 +266,130 @@ def test_realdata_promptfoo_example_flags_its_unsupported_claims(tmp_path: Path)
     ) in result.stderr.splitlines()
     second = read(tmp_path / "set", "cases/golden/pf-002.yaml").splitlines()
     assert "unless you are an elephant" in second[9]
+
+
+RICH = """\
+defaultTest:
+  vars:
+    context: file://docs/leave.md
+  assert:
+    - type: javascript
+      value: output.length < 500
+tests:
+  - description: Leave days?
+    vars:
+      question: How many days of paid leave?
+    assert:
+      - type: equals
+        value: 20 days
+      - type: icontains-any
+        value: ["20", twenty]
+      - type: contains-all
+        value: [days, paid]
+  - vars:
+      query: Who is the chief executive?
+    assert:
+      - type: llm-rubric
+        value: {rubric}
+  - vars:
+      topic: leave
+      style: short
+    assert:
+      - type: contains
+        value: x
+  - vars:
+      question: When must requests reach the manager?
+      notes: Requests go to your manager at least two weeks ahead.
+    assert:
+      - type: context-recall
+        value: Requests go to your manager at least two weeks ahead.
+"""
+
+
+def test_promptfoo_assertion_mapping(tmp_path: Path) -> None:
+    from goldcase.interchange.export import UNANSWERABLE_RUBRIC
+
+    folder = tmp_path / "pf"
+    (folder / "docs").mkdir(parents=True)
+    (folder / "docs" / "leave.md").write_text(
+        read(FIXTURES, "promptfoo/docs/leave.md"), encoding="utf-8"
+    )
+    (folder / "promptfooconfig.yaml").write_text(
+        RICH.format(rubric=f'"{UNANSWERABLE_RUBRIC}"'), encoding="utf-8"
+    )
+    out = tmp_path / "set"
+    result = run_cli(
+        "import", "--format", "promptfoo", folder / "promptfooconfig.yaml", "--out", out
+    )
+    # an answer with no claim to quote is a finding too: the case has no support
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:2] == [
+        "cases/golden/Leave-days.yaml:6:10: GC107 support is empty; an answerable case needs at "
+        "least one quote",
+        "cases/golden/pf-004.yaml:8:12: GC205 quote is also in pf-004-notes.txt; quote a longer "
+        "passage that only the named document holds",
+    ]
+    assert sorted(p.name for p in (out / "cases/golden").iterdir()) == [
+        "Leave-days.yaml",
+        "pf-002.yaml",
+        "pf-004.yaml",
+    ]
+    assert sorted(p.name for p in (out / "corpus").iterdir()) == ["leave.md", "pf-004-notes.txt"]
+    assert read(out, "cases/golden/Leave-days.yaml") == SCHEMA_LINE + (
+        "id: Leave-days\n"
+        "question: How many days of paid leave?\n"
+        "answerable: true\n"
+        "expected_answer: 20 days\n"
+        "support: []\n"
+        "expect:\n"
+        '  contains: [["20", twenty], days, paid]\n'
+        'notes: "not imported (no goldcase equivalent): javascript"\n'
+    )
+    assert "answerable: false\n" in read(out, "cases/golden/pf-002.yaml")
+    assert "note: pf-003: no question var (question, query, input, prompt); skipped" in (
+        result.stderr
+    )
+    assert "    quote: Requests go to your manager at least two weeks ahead.\n" in read(
+        out, "cases/golden/pf-004.yaml"
+    )
+
+
+def test_jsonl_lines_that_cannot_be_cases_are_notes(tmp_path: Path) -> None:
+    source = tmp_path / "set.jsonl"
+    source.write_text(
+        '{"id": "una-001", "question": "Who?", "answerable": false}\n'
+        "{not json\n"
+        '["a list"]\n'
+        "\n"
+        '{"id": 7, "question": "x"}\n',
+        encoding="utf-8",
+    )
+    result = run_cli("import", "--format", "jsonl", source, "--out", tmp_path / "set")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        "note: set.jsonl:2: not JSON (Expecting property name enclosed in double quotes); "
+        "line skipped",
+        "note: set.jsonl:3: expected an object with a string id; line skipped",
+        "note: set.jsonl:5: expected an object with a string id; line skipped",
+        f"note: no corpus folder ({tmp_path / 'corpus'}); pass --corpus DIR so that the quotes "
+        "can be verified",
+    ]
+
+
+def test_squad_answers_missing_from_their_context_are_notes(tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    source.write_text(
+        '{"data": [{"title": "T", "paragraphs": [{"qas": []}, {"context": "A b. C d.", "qas": '
+        '[{"id": "x1", "question": "q?", "answers": [{"text": "zzz", "answer_start": 0}]}, '
+        '{"id": "x2", "question": "", "answers": []}, '
+        '{"id": "x3", "question": "r?", "answers": [{"text": "C d", "answer_start": 5}]}]}]}]}',
+        encoding="utf-8",
+    )
+    result = run_cli("import", "--format", "squad", source, "--out", tmp_path / "set")
+    assert result.exit_code == 0, result.stdout
+    assert result.stderr.splitlines() == [
+        "note: T paragraph 0: no context; skipped",
+        "note: question x1: the answer 'zzz' is not in its context; skipped",
+        "note: T-002.txt: a question with no text; skipped",
+    ]
+    assert "    quote: C d.\n" in read(tmp_path / "set", "cases/golden/x3.yaml")
