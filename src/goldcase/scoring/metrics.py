@@ -41,7 +41,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval | None:
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 or n successes the bound is exactly 0 or 1; floating point would miss it by 1e-17
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True, slots=True)
