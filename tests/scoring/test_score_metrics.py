@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scorekit import score_lines, six_cases, six_results, write_repo
 
 from goldcase.scoring.metrics import count, exact_match, rate, token_f1, wilson
@@ -129,3 +132,20 @@ def test_text_says_when_nothing_failed(tmp_path: Path) -> None:
         "0 cases: 0 passed, 0 answered (0 correct), 0 errors, 0 missing; "
         "1 result line for cases outside the split not scored"
     ) in out.getvalue().splitlines()
+
+
+@given(
+    st.lists(st.sampled_from(["a1", "b", "c", "d"]), max_size=6),
+    st.lists(st.sampled_from(["a1", "b", "c", "e"]), max_size=6),
+)
+def test_token_f1_is_squads_multiset_formula(predicted: list[str], expected: list[str]) -> None:
+    pred, truth = " ".join(predicted), " ".join(expected)
+    common = sum((Counter(predicted) & Counter(expected)).values())
+    if not predicted or not expected:
+        want = float(predicted == expected)
+    elif common == 0:
+        want = 0.0
+    else:
+        p, r = common / len(predicted), common / len(expected)
+        want = 2 * p * r / (p + r)
+    assert token_f1(pred, truth) == pytest.approx(want)

@@ -158,9 +158,18 @@ def token_f1(prediction: str, truth: str) -> float:
 
 
 def _f1(predicted: list[str], expected: list[str]) -> float:
+    if predicted == expected:  # both empty counts as a match, as in SQuAD
+        return 1.0
     if not predicted or not expected:
-        return float(predicted == expected)
-    common = sum((Counter(predicted) & Counter(expected)).values())
+        return 0.0
+    left: dict[str, int] = {}  # the multiset intersection, without building two Counters
+    for token in expected:
+        left[token] = left.get(token, 0) + 1
+    common = 0
+    for token in predicted:
+        if left.get(token, 0) > 0:
+            left[token] -= 1
+            common += 1
     if common == 0:
         return 0.0
     precision = common / len(predicted)
