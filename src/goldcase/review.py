@@ -175,12 +175,11 @@ def _working_tree(ctx: Context) -> tuple[State, list[Finding], list[str]]:
 def _findings_at(ctx: Context, files: Mapping[str, bytes]) -> tuple[list[Finding], list[str]]:
     """Check the head commit's files in a scratch copy of the repository."""
     from goldcase.config import load_config
-    from goldcase.writer import atomic_write_bytes
+    from goldcase.writer import write_new_folder
 
     with tempfile.TemporaryDirectory(prefix="goldcase-review-") as scratch:
-        root = Path(scratch)
-        for rel, raw in files.items():
-            atomic_write_bytes(root / rel, raw)
+        root = Path(scratch) / "set"
+        write_new_folder(root, dict(files))
         return _run_checks(Context(load_config(root)))
 
 
