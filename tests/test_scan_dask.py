@@ -164,3 +164,28 @@ def test_an_error_on_a_worker_is_reported_as_it_would_be_locally(
     )
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {path}: cannot decompress")
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("nonsense", "missing port number in address 'nonsense'"),
+        ("http://127.0.0.1:9", "unknown address scheme 'http'"),
+    ],
+)
+def test_a_malformed_scheduler_address_cannot_run(
+    repo: Path, corpus: dict[str, Path], address: str, message: str
+) -> None:
+    result = run_cli(
+        "contamination",
+        "--repo",
+        repo,
+        "--engine",
+        "dask",
+        "--scheduler",
+        address,
+        corpus["ft.jsonl"],
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --scheduler {address}: {message}")
+    assert result.stderr.rstrip().endswith("expected an address like tcp://10.0.0.5:8786")

@@ -63,6 +63,10 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
         return
     try:
         client = distributed.Client(scheduler)  # timeout: distributed.comm.timeouts.connect
+    except ValueError as exc:  # the address itself
+        raise GoldcaseError(
+            f"--scheduler {scheduler}: {exc}; expected an address like tcp://10.0.0.5:8786"
+        ) from None
     except (OSError, TimeoutError) as exc:
         raise GoldcaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
