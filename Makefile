@@ -44,6 +44,8 @@ run: $(STAMP)
 	$(BIN)/goldcase hashes --out reports/golden.hashes
 	$(BIN)/goldcase leakage --against reports/golden.hashes prompts/system.md prompts/fewshot.yaml
 	$(BIN)/goldcase contamination corpus/*.md prompts/system.md
+	@echo "== goldcase contamination --engine dask: the same scan on a local Dask cluster of 2 worker processes, 10 kB partitions"
+	$(BIN)/goldcase contamination --engine dask --workers 2 --partition-size 0.01 corpus/*.md prompts/system.md
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
