@@ -171,17 +171,12 @@ def _score(
     raw = read_raw(results_path, name)
     case_set = load_case_set(ctx)
     ctx.cache.save()  # the next score (or check) of an unchanged set skips parsing
-    problems = list(case_problems(ctx, case_set))
-    results, line_problems = parse_lines(raw, name)
-    by_id, repeated = index_results(results, name)
-    unknown = unknown_ids(by_id, {c.id for c in case_set.parsed}, name)
-    problems.extend(sorted(line_problems + repeated + unknown, key=lambda p: p.line))
-    if problems:
-        raise InvalidInput(problems)
+    by_id, result_lines = validated(ctx, case_set, raw, name)
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold)
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
+    del by_id  # the parsed lines are the largest thing held; the report does not need them
     return build_report(
         ctx,
         case_set,
@@ -190,9 +185,24 @@ def _score(
         threshold=threshold,
         results_file=name,
         raw=raw,
-        result_lines=len(results),
+        result_lines=result_lines,
         outside_split=outside,
     )
+
+
+def validated(
+    ctx: Context, case_set: CaseSet, raw: bytes, name: str
+) -> tuple[dict[str, list[Result]], int]:
+    """Result lines by case id and how many lines were read; ``InvalidInput`` listing every
+    problem with the set or the file when there is any."""
+    problems = list(case_problems(ctx, case_set))
+    results, line_problems = parse_lines(raw, name)
+    by_id, repeated = index_results(results, name)
+    unknown = unknown_ids(by_id, {c.id for c in case_set.parsed}, name)
+    problems.extend(sorted(line_problems + repeated + unknown, key=lambda p: p.line))
+    if problems:
+        raise InvalidInput(problems)
+    return by_id, len(results)
 
 
 def _grade_all(
