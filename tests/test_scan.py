@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import run_cli
 from goldcase.contamination import Hit, scan_paths
@@ -231,3 +233,31 @@ def test_a_missing_extra_says_how_to_install_it(
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and "pip install 'goldcase[dask]'" in proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+LINES = [
+    "plain words here\n",
+    "forum: Can a customer who bought a damaged kettle last month still ask us for a credit"
+    " note?\n",
+    "\n",
+    "héllo do you take american express? yes ünïcode\n",
+    '{"x": 1}\n',
+    "tail Can a customer who bought a damaged kettle last month still ask us do you take"
+    " American Express?",  # no line break at the end
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(LINES), min_size=1, max_size=12),
+    st.integers(min_value=1, max_value=300),
+)
+def test_any_partition_size_gives_the_whole_file_report(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], size: int
+) -> None:
+    path = tmp_path_factory.mktemp("sizes") / "c.txt"
+    path.write_text("".join(lines), encoding="utf-8")
+    partitioned = scan(index(), [path], ScanOptions(partition_mb=size / 1e6, workers=1))
+    assert partitioned == scan_paths(index(), [path])
+    planted = any("kettle" in line or "express" in line.lower() for line in lines)
+    assert bool(partitioned.hits) == planted
