@@ -1,0 +1,208 @@
+"""Traces: which stage a failure belongs to, and retrieval metrics whose denominator is the
+set's own support quotes.
+
+A result line may carry ``retrieved`` (the ranked chunks retrieval returned) and ``context``
+(what reached the model), each a list of ``{doc, text}`` chunks or ``{doc, start, end}`` spans
+(character offsets into the document's text after Unicode NFC, end exclusive). A support quote
+counts as retrieved at rank k when the k-th retrieved chunk is of its document and holds the
+quote (the folding of the quote check: NFC, white space runs alike) or its span overlaps the
+quote's span. When a line records ``context`` but no ``retrieved``, the context is taken as what
+was retrieved.
+
+Stages of a failing answerable case:
+
+| stage | meaning |
+|---|---|
+| retrieval | a support quote was never retrieved (the documents missed are named) |
+| context | every quote was retrieved, but one was left out of the context |
+| answer | every quote reached the context and the answer was still wrong |
+| unknown | the line records no trace |
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from goldcase.corpus import Corpus
+from goldcase.model import Case
+from goldcase.text import fold_quote
+
+KS = (1, 3, 5, 10)
+STAGES = ("retrieval", "context", "answer", "unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteTrace:
+    doc: str
+    rank: int | None  # 1-based rank of the first retrieved chunk holding it
+    in_context: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CaseTrace:
+    case_id: str
+    slice: str
+    quotes: tuple[QuoteTrace, ...]
+
+    @property
+    def all_in_context(self) -> bool:
+        return all(q.in_context for q in self.quotes)
+
+    def stage(self) -> tuple[str, list[str]]:
+        """The stage of a failure and the documents that went missing there."""
+        never = sorted({q.doc for q in self.quotes if q.rank is None})
+        if never:
+            return "retrieval", never
+        dropped = sorted({q.doc for q in self.quotes if not q.in_context})
+        if dropped:
+            return "context", dropped
+        return "answer", []
+
+
+def has_trace(data: Mapping[str, Any]) -> bool:
+    return isinstance(data.get("retrieved"), list) or isinstance(data.get("context"), list)
+
+
+@lru_cache(maxsize=4096)
+def _span_pattern(folded_quote: str) -> re.Pattern[str]:
+    return re.compile(r"\s+".join(re.escape(word) for word in folded_quote.split(" ")))
+
+
+def quote_span(corpus: Corpus, doc: str, folded_quote: str) -> tuple[int, int] | None:
+    """Where the quote stands in the document's NFC text (first occurrence)."""
+    document = corpus.documents.get(doc)
+    if document is None or document.problem is not None or not folded_quote:
+        return None
+    found = _span_pattern(folded_quote).search(unicodedata.normalize("NFC", document.text))
+    return None if found is None else (found.start(), found.end())
+
+
+def _holds(chunk: Any, doc: str, folded_quote: str, span: tuple[int, int] | None) -> bool:
+    if not isinstance(chunk, Mapping) or chunk.get("doc") != doc:
+        return False
+    text = chunk.get("text")
+    if isinstance(text, str):
+        return folded_quote in fold_quote(text)
+    start, end = chunk.get("start"), chunk.get("end")
+    if span is None or not isinstance(start, int) or not isinstance(end, int):
+        return False
+    return start < span[1] and span[0] < end
+
+
+def _chunks(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
+def trace_case(case: Case, data: Mapping[str, Any], corpus: Corpus) -> CaseTrace | None:
+    """The trace of an answerable case's support, or None when the line records none."""
+    if not has_trace(data) or not case.answerable:
+        return None
+    context = _chunks(data, "context")
+    retrieved = _chunks(data, "retrieved") if isinstance(data.get("retrieved"), list) else context
+    quotes = []
+    for support in case.support:
+        folded = fold_quote(support.quote)
+        span = quote_span(corpus, support.doc, folded)
+        rank = next(
+            (i for i, chunk in enumerate(retrieved, 1) if _holds(chunk, support.doc, folded, span)),
+            None,
+        )
+        in_context = any(_holds(chunk, support.doc, folded, span) for chunk in context)
+        quotes.append(QuoteTrace(support.doc, rank, in_context))
+    return CaseTrace(case.id, case.slice, tuple(quotes))
+
+
+def retrieval_metrics(traces: Sequence[CaseTrace]) -> dict[str, Any]:
+    """Support recall@k (over quotes), MRR (over cases) and the share of cases whose every
+    quote reached the context, each with its denominator."""
+    quotes = [q for t in traces for q in t.quotes]
+    recall = {
+        str(k): _rate(sum(q.rank is not None and q.rank <= k for q in quotes), len(quotes))
+        for k in KS
+    }
+    recall["all"] = _rate(sum(q.rank is not None for q in quotes), len(quotes))
+    reciprocal = [
+        1 / min(ranks) if (ranks := [q.rank for q in t.quotes if q.rank]) else 0.0
+        for t in traces
+        if t.quotes
+    ]
+    return {
+        "cases_with_trace": len(traces),
+        "support_quotes": len(quotes),
+        "recall_at": recall,
+        "mrr": None if not reciprocal else sum(reciprocal) / len(reciprocal),
+        "all_support_in_context": _rate(sum(t.all_in_context for t in traces), len(traces)),
+    }
+
+
+def _rate(numerator: int, denominator: int) -> float | None:
+    return None if denominator == 0 else numerator / denominator
+
+
+def attribute(
+    failing: Iterable[tuple[str, str, CaseTrace | None]],
+) -> dict[str, list[dict[str, Any]]]:
+    """Failing answerable cases (id, slice, trace) grouped by stage, with what was missing."""
+    out: dict[str, list[dict[str, Any]]] = {stage: [] for stage in STAGES}
+    for case_id, slice_name, trace in failing:
+        if trace is None:
+            out["unknown"].append({"id": case_id, "slice": slice_name, "missing_docs": []})
+            continue
+        stage, docs = trace.stage()
+        out[stage].append({"id": case_id, "slice": slice_name, "missing_docs": docs})
+    return out
+
+
+def stages_by_slice(stages: Mapping[str, list[dict[str, Any]]]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
+    for stage, rows in stages.items():
+        for row in rows:
+            counts.setdefault(row["slice"], dict.fromkeys(STAGES, 0))[stage] += 1
+    return dict(sorted(counts.items()))
+
+
+def named_documents(case: Case, corpus: Corpus) -> list[str]:
+    """Corpus documents a case's notes name (a false premise names what contradicts it)."""
+    notes = str(case.data.get("notes") or "")
+    return sorted(name for name in corpus.documents if name in notes)
+
+
+def unanswerable_context(
+    rows: Iterable[tuple[Case, Mapping[str, Any], str]], corpus: Corpus
+) -> dict[str, int]:
+    """For unanswerable cases with a trace (case, result line, outcome): how often the context
+    held text, how often it held the document a false premise's notes name, and how often the
+    system answered all the same."""
+    counts = dict.fromkeys(
+        (
+            "with_trace",
+            "context_not_empty",
+            "answered_with_context",
+            "false_premise_with_trace",
+            "contradiction_in_context",
+            "answered_with_contradiction_in_context",
+        ),
+        0,
+    )
+    for case, data, outcome in rows:
+        if case.answerable or not has_trace(data):
+            continue
+        context = _chunks(data, "context")
+        counts["with_trace"] += 1
+        answered = outcome == "answer"
+        if context:
+            counts["context_not_empty"] += 1
+            counts["answered_with_context"] += answered
+        if case.false_premise:
+            counts["false_premise_with_trace"] += 1
+            named = set(named_documents(case, corpus))
+            if any(isinstance(c, Mapping) and c.get("doc") in named for c in context):
+                counts["contradiction_in_context"] += 1
+                counts["answered_with_contradiction_in_context"] += answered
+    return counts

@@ -1,0 +1,129 @@
+"""Traces, from the method's E2 diagnosis: a custom-printed product asked against the standard
+return window. The policy has two sections, the standard window and the custom-product
+exception; E2's support is the exception."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from goldcase.corpus import Corpus, load_corpus
+from goldcase.model import Case
+from goldcase.scoring.traces import (
+    attribute,
+    retrieval_metrics,
+    stages_by_slice,
+    trace_case,
+    unanswerable_context,
+)
+
+POLICY = """# Returns
+
+## Standard window
+
+Most items can be returned within 30 days of delivery.
+
+## Custom products
+
+Custom-printed products are excluded
+from the standard return window.
+"""
+STANDARD = {"doc": "policy.md", "text": "Most items can be returned within 30 days of delivery."}
+EXCEPTION = {
+    "doc": "policy.md",
+    "text": "Custom-printed products are excluded from the standard return window.",
+}
+E2 = Case(
+    "cases/golden/E2.yaml",
+    "golden",
+    {
+        "id": "E2",
+        "question": "can i return a custom printed mug within 30 days",
+        "expected_answer": "no",
+        "slice": "exception",
+        "support": [
+            {
+                "doc": "policy.md",
+                "quote": "Custom-printed products are excluded from the standard return window",
+            }
+        ],
+    },
+)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Corpus:
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "policy.md").write_text(POLICY)
+    return load_corpus(tmp_path / "corpus", tmp_path)
+
+
+def stage_of(line: dict[str, Any], corpus: Corpus) -> tuple[str, list[str]]:
+    trace = trace_case(E2, line, corpus)
+    assert trace is not None
+    return trace.stage()
+
+
+def test_both_retrieved_both_in_context_answer_wrong_is_the_answer(corpus: Corpus) -> None:
+    line = {"retrieved": [STANDARD, EXCEPTION], "context": [STANDARD, EXCEPTION]}
+    assert stage_of(line, corpus) == ("answer", [])
+
+
+def test_exception_retrieved_but_left_out_is_the_context(corpus: Corpus) -> None:
+    line = {"retrieved": [STANDARD, EXCEPTION], "context": [STANDARD]}
+    assert stage_of(line, corpus) == ("context", ["policy.md"])
+
+
+def test_exception_never_retrieved_is_retrieval(corpus: Corpus) -> None:
+    line = {"retrieved": [STANDARD], "context": [STANDARD]}
+    assert stage_of(line, corpus) == ("retrieval", ["policy.md"])
+
+
+def test_spans_overlap_the_quote(corpus: Corpus) -> None:
+    start = POLICY.index("Custom-printed")
+    span = {"doc": "policy.md", "start": start + 10, "end": start + 20}
+    far = {"doc": "policy.md", "start": 0, "end": 9}
+    assert stage_of({"retrieved": [far, span], "context": [span]}, corpus) == ("answer", [])
+    assert stage_of({"retrieved": [far], "context": [far]}, corpus)[0] == "retrieval"
+
+
+def test_no_trace_is_unknown(corpus: Corpus) -> None:
+    assert trace_case(E2, {"outcome": "answer"}, corpus) is None
+    grouped = attribute([("E2", "exception", None)])
+    assert grouped["unknown"] == [{"id": "E2", "slice": "exception", "missing_docs": []}]
+
+
+def test_retrieval_metrics_name_their_denominators(corpus: Corpus) -> None:
+    at_two = trace_case(E2, {"retrieved": [STANDARD, EXCEPTION], "context": [EXCEPTION]}, corpus)
+    missed = trace_case(E2, {"retrieved": [STANDARD], "context": [STANDARD]}, corpus)
+    assert at_two is not None and missed is not None
+    metrics = retrieval_metrics([at_two, missed])
+    assert metrics["support_quotes"] == 2 and metrics["cases_with_trace"] == 2
+    assert metrics["recall_at"] == {"1": 0.0, "3": 0.5, "5": 0.5, "10": 0.5, "all": 0.5}
+    assert metrics["mrr"] == pytest.approx((1 / 2 + 0) / 2)
+    assert metrics["all_support_in_context"] == 0.5
+    grouped = attribute([("E2", "exception", missed), ("E9", "exception", at_two)])
+    assert stages_by_slice(grouped) == {
+        "exception": {"retrieval": 1, "context": 0, "answer": 1, "unknown": 0}
+    }
+
+
+def test_false_premise_answered_with_the_contradiction_in_context(corpus: Corpus) -> None:
+    premise = Case(
+        "cases/golden/fp.yaml",
+        "golden",
+        {
+            "id": "fp",
+            "question": "how do i return my custom mug for a refund",
+            "answerable": False,
+            "tags": ["unanswerable", "false_premise"],
+            "notes": "policy.md says custom-printed products are excluded",
+        },
+    )
+    line = {"retrieved": [EXCEPTION], "context": [EXCEPTION]}
+    counts = unanswerable_context([(premise, line, "answer")], corpus)
+    assert counts["false_premise_with_trace"] == 1
+    assert counts["contradiction_in_context"] == 1
+    assert counts["answered_with_contradiction_in_context"] == 1
