@@ -261,3 +261,16 @@ def test_any_partition_size_gives_the_whole_file_report(
     assert partitioned == scan_paths(index(), [path])
     planted = any("kettle" in line or "express" in line.lower() for line in lines)
     assert bool(partitioned.hits) == planted
+
+
+def test_a_lost_partition_is_an_error_not_a_smaller_report(corpus: dict[str, Path]) -> None:
+    from goldcase.scan.core import reduce, scan_partition
+
+    paths = [corpus["train.txt"]]
+    parts = plan(paths, 50_000)
+    results = [scan_partition(index(), part) for part in parts]
+    assert reduce(index(), paths, parts, results) == scan_paths(index(), paths)
+    with pytest.raises(GoldcaseError, match="the scan lost or repeated a partition"):
+        reduce(index(), paths, parts, results[1:])
+    with pytest.raises(GoldcaseError, match="the scan lost or repeated a partition"):
+        reduce(index(), paths, parts, [*results, results[0]])

@@ -30,6 +30,7 @@ class PartResult:
 
 
 def scan_partition(index: GramIndex, part: Partition) -> PartResult:
+    """The hits of one partition's records, numbered within it (the task a worker runs)."""
     hits: list[Hit] = []
     count = 0
     for count, (offset, text) in enumerate(records(part), start=1):
