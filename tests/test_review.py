@@ -280,3 +280,14 @@ def test_out_appends_to_a_step_summary(history: Path, tmp_path: Path) -> None:
     summary.write_text("earlier step\n", encoding="utf-8")
     result = run_cli("review", "--repo", history, "--base", "main", "--out", summary)
     assert summary.read_text(encoding="utf-8") == "earlier step\n" + result.stdout
+
+
+def test_head_ref_that_is_the_working_tree_gives_the_same_review(history: Path) -> None:
+    commit(history, "feature work")
+    by_ref = run_cli(
+        "review", "--repo", history, "--base", "main", "--head", "HEAD", "--format", "json"
+    )
+    on_disk = run_cli("review", "--repo", history, "--base", "main", "--format", "json")
+    ref_cases = json.loads(by_ref.stdout)["cases"]
+    assert ref_cases == json.loads(on_disk.stdout)["cases"]
+    assert [f["code"] for c in ref_cases for f in c["findings"]] == ["GC202", "GC205"]

@@ -123,7 +123,10 @@ def review(ctx: Context, base: str | None = None, head: str | None = None) -> Re
         head_side = Side(head, gitview.resolve_commit(root, head))
         files = gitview.files_at(root, str(head_side.sha), [*_names(ctx), ctx.config.prompts])
         new = _state(ctx, files)
-        findings, notes = _findings_at(ctx, files)
+        if _checked(ctx, files) == _working_files(ctx, with_config=True):
+            findings, notes = _run_checks(ctx)  # the commit is what is on disk: check it there
+        else:
+            findings, notes = _findings_at(ctx, files)
     cases = compare(old, new, findings)
     return Review(base_side, head_side, old.version, new.version, cases, notes)
 
@@ -161,15 +164,45 @@ def _version(raw: bytes | None) -> str | None:
 
 
 def _working_tree(ctx: Context) -> tuple[State, list[Finding], list[str]]:
+    findings, notes = _run_checks(ctx)
+    return _state(ctx, _working_files(ctx)), findings, notes
+
+
+def _working_files(ctx: Context, *, with_config: bool = False) -> dict[str, bytes]:
+    """The files of the set on disk, keyed as ``gitview.files_at`` keys them."""
     from goldcase.engine import case_paths
 
     files = {rel: ctx.read_bytes(rel) for rel in case_paths(ctx)}
     for document in ctx.corpus.documents.values():
         files[document.rel] = document.raw
-    if ctx.config.version_file.is_file():
-        files["golden.version"] = ctx.config.version_file.read_bytes()
-    findings, notes = _run_checks(ctx)
-    return _state(ctx, files), findings, notes
+    names = [*_CONFIG_FILES, *_prompt_files(ctx)] if with_config else ["golden.version"]
+    for name in names:
+        if (ctx.root / name).is_file():
+            files[name] = ctx.read_bytes(name)
+    return files
+
+
+def _checked(ctx: Context, files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The files the checks read: no hidden files, only YAML under cases/."""
+    from goldcase.engine import CASE_SUFFIXES
+
+    cases = PurePosixPath(ctx.config.cases)
+    out: dict[str, bytes] = {}
+    for rel, raw in files.items():
+        path = PurePosixPath(rel)
+        if any(part.startswith(".") for part in path.parts):
+            continue
+        if path.is_relative_to(cases) and not rel.endswith(CASE_SUFFIXES):
+            continue
+        out[rel] = raw
+    return out
+
+
+def _prompt_files(ctx: Context) -> list[str]:
+    folder = ctx.config.prompts_dir
+    if not folder.is_dir():
+        return []
+    return sorted(ctx.rel(p) for p in folder.rglob("*") if p.is_file())
 
 
 def _findings_at(ctx: Context, files: Mapping[str, bytes]) -> tuple[list[Finding], list[str]]:
