@@ -257,3 +257,31 @@ def test_fast_validator_agrees_with_the_schema(data: dict[str, Any], outcome: st
     ):
         expected = validator("results.schema.json").is_valid(candidate)
         assert fast_valid(candidate) is expected, candidate
+
+
+line_texts = st.sampled_from([
+    '{"id": "a", "outcome": "abstain"}',
+    '{"id": "b", "outcome": "answer", "answer": "15 feet", "confidence": 0.5}',
+    '{"id": "c", "outcome": "error", "error": null}',
+    '{"id": "d", "outcome": "abstain"}, {"id": "e", "outcome": "abstain"}',
+    '{"id": "f", "outcome": "abstain", "id": "g"}',
+    '{"id": "h", "outcome": "abstain"',
+    "[1, 2]",
+    "",
+    "   ",
+    "\r",
+])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(line_texts, max_size=8), st.booleans())
+def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
+    lines: list[str], final_newline: bool
+) -> None:
+    from goldcase.scoring.results import _parse_each, parse_lines
+
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    fast, fast_problems = parse_lines(text.encode(), "run.jsonl")
+    slow, slow_problems = _parse_each(text, "run.jsonl")
+    assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
+    assert fast_problems == slow_problems

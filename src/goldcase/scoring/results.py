@@ -13,7 +13,7 @@ import difflib
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,28 +132,44 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     text, problem = _decode(raw, name)
     if problem is not None:
         return [], [problem]
-    numbered = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
-    objects = _decode_all(line for _, line in numbered)
-    if objects is None or len(objects) != len(numbered):
-        objects = [_decode_one(line) for _, line in numbered]
+    whole = _decode_whole(text)
+    if whole is not None:  # the common case: every line one object, no blank lines
+        valid = [Result(n, d) for n, d in enumerate(whole, 1) if type(d) is dict and fast_valid(d)]
+        if len(valid) == len(whole):
+            return valid, []
+    return _parse_each(text, name)
+
+
+def _decode_whole(text: str) -> list[Any] | None:
+    """The file as one JSON array, its newlines read as commas: one call into the C decoder,
+    and no list of line strings. None when that is not the same as reading line by line: a
+    blank line, a line that is not one complete value, or two values on one line (which
+    would shift every later line's number) all make it fail or miscount."""
+    body = text.rstrip("\n")
+    if not body or "\n\n" in body or body.startswith("\n"):
+        return None
+    try:
+        objects = _DECODER.decode("[" + body.replace("\n", ",") + "]")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(objects, list) or len(objects) != body.count("\n") + 1:
+        return None
+    return objects
+
+
+def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
+    """Line by line: blank lines skipped, and a problem for every line that is not valid."""
     results: list[Result] = []
     problems: list[Problem] = []
-    for (number, line), data in zip(numbered, objects, strict=True):
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        data = _decode_one(line)
         if type(data) is dict and fast_valid(data):
             results.append(Result(number, data))
         else:
             problems.append(Problem(name, number, _line_problem(line)))
     return results, problems
-
-
-def _decode_all(lines: Iterable[str]) -> list[Any] | None:
-    """All lines as one JSON array: one call into the C decoder instead of one per line. The
-    caller checks there is one element per line (two objects on one line would shift them)."""
-    try:
-        objects = _DECODER.decode("[" + ",".join(lines) + "]")
-    except (ValueError, RecursionError):
-        return None
-    return objects if isinstance(objects, list) else None
 
 
 def _decode_one(line: str) -> Any:
