@@ -84,8 +84,10 @@ def grid() -> None:
 def sample(threshold: float, shingle: int, size: int) -> None:
     rng = random.Random(20261130)
     for name, (golden, other) in datasets().items():
-        found = sorted(pairs(golden, other, NearConfig(threshold, 128, shingle)),
-                       key=lambda p: (p[1].question, p[2].question))
+        found = sorted(
+            pairs(golden, other, NearConfig(threshold, 128, shingle)),
+            key=lambda p: (p[1].question, p[2].question),
+        )
         cross = [p for p in found if p[1].source != p[2].source]
         same = [p for p in found if p[1].source == p[2].source]
         print(f"== {name}: {len(found)} pairs, {len(same)} on the same source")
