@@ -61,3 +61,18 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .goldcase-cache .pytest_cache .mypy_cache .ruff_cache
+
+# The fuzz suite with 40 times the inputs and random seeds, and 10 times the kills (about 25
+# minutes on 2 cores); docs/robustness.md has the figures.
+fuzz-long: $(STAMP)
+	HYPOTHESIS_PROFILE=long GOLDCASE_KILLS=60 $(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests/fuzz tests/robustness/test_kill.py
+
+# Coverage-guided fuzzing with atheris (libFuzzer), 120 s a target; installs the fuzz extra.
+.PHONY: fuzz-atheris
+fuzz-atheris: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	for target in case results lock hashes report; do \
+		$(BIN)/python scripts/fuzz_atheris.py $$target -max_total_time=120 -rss_limit_mb=2048 \
+			|| exit 1; \
+	done
