@@ -361,7 +361,8 @@ def test_jsonl_lines_that_cannot_be_cases_are_notes(tmp_path: Path) -> None:
         "{not json\n"
         '["a list"]\n'
         "\n"
-        '{"id": 7, "question": "x"}\n',
+        '{"id": 7, "question": "x"}\n'
+        '{"id": "UNA-001", "question": "Who else?", "answerable": false}\n',
         encoding="utf-8",
     )
     result = run_cli("import", "--format", "jsonl", source, "--out", tmp_path / "set")
@@ -371,6 +372,7 @@ def test_jsonl_lines_that_cannot_be_cases_are_notes(tmp_path: Path) -> None:
         "line skipped",
         "note: set.jsonl:3: expected an object with a string id; line skipped",
         "note: set.jsonl:5: expected an object with a string id; line skipped",
+        "note: set.jsonl:6: id 'UNA-001' is also on line 1; ids are unique: line skipped",
         f"note: no corpus folder ({tmp_path / 'corpus'}); pass --corpus DIR so that the quotes "
         "can be verified",
     ]

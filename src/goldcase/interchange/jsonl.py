@@ -27,11 +27,20 @@ def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
+    first: dict[str, int] = {}  # id (case-folded: file names) -> the line that holds it
     for number, line in enumerate(lines, start=1):
-        if line.strip():
-            case = _case(path, number, line, imported)
-            if case is not None:
-                imported.cases.append(case)
+        case = _case(path, number, line, imported) if line.strip() else None
+        if case is None:
+            continue
+        key = str(case["id"]).casefold()
+        if key in first:
+            imported.notes.append(
+                f"{path.name}:{number}: id {case['id']!r} is also on line {first[key]}; "
+                "ids are unique: line skipped"
+            )
+            continue
+        first[key] = number
+        imported.cases.append(case)
     imported.version = _version(path.parent / "golden.version")
     folder = corpus if corpus is not None else path.parent / "corpus"
     if folder.is_dir():
