@@ -93,6 +93,17 @@ def test_salt_is_kept_unless_asked(golden_repo: Path, tmp_path: Path) -> None:
     }
 
 
+def test_a_broken_golden_case_is_named(golden_repo: Path, tmp_path: Path) -> None:
+    (golden_repo / "cases" / "golden" / "broken.yaml").write_text("id: broken\n", "utf-8")
+    result = run_cli("hashes", "--repo", golden_repo, "--out", tmp_path / "g.hashes")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"wrote {tmp_path / 'g.hashes'}: 3 golden questions")
+    assert result.stderr == (
+        "warning: 1 golden case file(s) left out, they do not pass the schema "
+        "(first: cases/golden/broken.yaml); run goldcase check\n"
+    )
+
+
 @pytest.mark.parametrize(
     "content",
     ["not json", '{"format": "other"}', '{"format": "goldcase-hashes", "version": 9}'],

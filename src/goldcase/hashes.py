@@ -178,9 +178,10 @@ def _parse_question(raw: Any) -> HashedQuestion:
 
 def write_hashes(
     ctx: Context, out: Path, *, ngram: int | None = None, ids: bool = True, fresh: bool = False
-) -> Hashes:
-    """Hash the golden set of ``ctx`` into ``out`` (atomically). The salt of an existing
-    ``out`` is kept, so an unchanged set writes an unchanged file, unless ``fresh``."""
+) -> tuple[Hashes, list[str]]:
+    """Hash the golden set of ``ctx`` into ``out`` (atomically): the hashes, and the golden
+    case files left out because they do not pass the schema. The salt of an existing ``out``
+    is kept, so an unchanged set writes an unchanged file, unless ``fresh``."""
     from goldcase.engine import load_case_set
     from goldcase.version import read_version
     from goldcase.writer import atomic_write_text
@@ -189,13 +190,14 @@ def write_hashes(
     if out.exists() and not fresh:
         with contextlib.suppress(GoldcaseError):  # not ours, or damaged: a new salt
             salt = load(out).salt
-    cases = load_case_set(ctx).golden
+    case_set = load_case_set(ctx)
+    left_out = [f.path for f in case_set.files if f.split == "golden" and not f.valid]
     hashes = build(
-        cases,
+        case_set.golden,
         ngram or ctx.config.leakage.ngram,
         salt,
         ids=ids,
         golden_version=read_version(ctx.config),
     )
     atomic_write_text(out, dumps(hashes))
-    return hashes
+    return hashes, left_out

@@ -82,12 +82,19 @@ def code_salt() -> str:
     return h.hexdigest()
 
 
-def load_prompts(root: Path, patterns: Iterable[str], cache: Cache) -> list[ScannedPrompt]:
-    """Every prompt file under ``root`` matched by ``patterns``; an unchanged file comes from
-    the cache (keyed by its path, its bytes' hash and the code's version)."""
+def load_prompts(
+    root: Path, patterns: Iterable[str], cache: Cache, exclude: str | None = None
+) -> list[ScannedPrompt]:
+    """Every prompt file under ``root`` matched by ``patterns``, except those under the folder
+    ``exclude`` (the cases: a broad glob must not make every case its own few-shot example);
+    an unchanged file comes from the cache (keyed by its path, its bytes' hash and the code's
+    version)."""
     salt = code_salt()
     out: list[ScannedPrompt] = []
+    skip = exclude.strip("/") + "/" if exclude else None
     for rel in matching_files(root, patterns):
+        if skip is not None and rel.startswith(skip):
+            continue
         try:
             raw = (root / rel).read_bytes()
         except OSError as exc:

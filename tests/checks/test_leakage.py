@@ -281,6 +281,17 @@ def test_fewshot_globs_from_config(make_repo: Callable[..., Path]) -> None:
     }
 
 
+def test_a_broad_glob_skips_the_cases(make_repo: Callable[..., Path]) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", GOLD),
+            "notes/ideas.md": "Nothing to see here, only notes.\n",
+        }
+    )
+    (root / "goldcase.toml").write_text('[leakage]\nfewshot = ["**"]\n')
+    assert leakage(root) == (0, [])
+
+
 def test_sample_set_is_leak_free() -> None:
     from conftest import REPO_ROOT
 

@@ -75,7 +75,8 @@ class End(NamedTuple):
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    prompts = load_prompts(ctx.root, ctx.config.leakage.fewshot, ctx.cache)
+    config = ctx.config
+    prompts = load_prompts(ctx.root, config.leakage.fewshot, ctx.cache, exclude=config.cases)
     key = _inputs_key(case_set, prompts, ctx)
     known = ctx.cache.get(_FINDINGS, key)
     if isinstance(known, list):

@@ -35,9 +35,15 @@ def command(repo: Path | None, out: Path, ngram: int | None, no_ids: bool, new_s
     0 written, 2 could not run.
     """
     ctx = open_context(repo)
-    hashes = write_hashes(ctx, out, ngram=ngram, ids=not no_ids, fresh=new_salt)
+    hashes, left_out = write_hashes(ctx, out, ngram=ngram, ids=not no_ids, fresh=new_salt)
     grams = sum(len(q.ngrams) for q in hashes.questions)
     click.echo(
         f"wrote {out}: {len(hashes.questions)} golden questions, {grams} {hashes.ngram}-gram hashes"
     )
+    if left_out:
+        click.echo(
+            f"warning: {len(left_out)} golden case file(s) left out, they do not pass the "
+            f"schema (first: {left_out[0]}); run goldcase check",
+            err=True,
+        )
     return 0
