@@ -264,8 +264,17 @@ def scan_golden(
     for path in paths:
         if not path.is_file():
             raise GoldcaseError(f"{path}: no such file")
-    if not progress:
-        return scan_paths(index, paths)
+    try:
+        if not progress:
+            return scan_paths(index, paths)
+        return _with_bar(index, paths)
+    except OSError as exc:
+        raise GoldcaseError(
+            f"{exc.filename or 'a file'}: cannot read: {exc.strerror or exc}"
+        ) from exc
+
+
+def _with_bar(index: GramIndex, paths: Sequence[Path]) -> Report:
     from rich.progress import Progress as Bar
 
     total = sum(p.stat().st_size for p in paths)
