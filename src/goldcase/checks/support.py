@@ -242,15 +242,18 @@ def closest_passage(quote: str, text: str) -> tuple[str, int]:
 
 
 def _trim(quote: str, text: str, start: int, end: int) -> tuple[int, int]:
-    """Narrow the aligned window to the stretch that really matches the quote."""
-    matcher = difflib.SequenceMatcher(None, quote, text[start:end], autojunk=False)
-    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 3]
+    """Settle the aligned window on the stretch that matches the quote: look a little beyond
+    it on both sides, then run from the first to the last block the two share."""
+    margin = max(12, len(quote) // 3)
+    low, high = max(0, start - margin), min(len(text), end + margin)
+    matcher = difflib.SequenceMatcher(None, quote, text[low:high], autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 4]
     if not blocks:
         return start, end
     first, last = blocks[0], blocks[-1]
-    new_start = start + max(0, first.b - first.a)
-    new_end = start + last.b + last.size + (len(quote) - last.a - last.size)
-    return new_start, min(end, new_end)
+    new_start = low + max(0, first.b - first.a)
+    new_end = low + last.b + last.size + (len(quote) - last.a - last.size)
+    return new_start, min(high, new_end)
 
 
 def first_difference(quote: str, passage: str) -> tuple[str, str]:
