@@ -134,11 +134,13 @@ def test_promptfoo_claims_that_the_context_does_not_hold_are_findings(tmp_path: 
     assert '  lead: "no"\n' in text
     assert "    quote: Unused days are paid out in March.\n" in text
     findings = [line for line in result.stdout.splitlines() if " GC" in line]
-    assert findings == [
+    # the closest passage itself is the support check's business; where and why are ours
+    assert len(findings) == 1
+    assert findings[0].startswith(
         "cases/golden/carry-over.yaml:10:12: GC202 quote not found verbatim in leave.md; "
-        'closest passage (line 3): "Unused days do not carry over." — differs at '
-        '"are" / "do"'
-    ]
+        'closest passage (line 3): "Unused days do not carry over.'
+    )
+    assert findings[0].endswith('— differs at "are" / "do"')
     assert "note: pf-001: not imported (no goldcase equivalent): answer-relevance" in (
         result.stderr
     )
