@@ -168,3 +168,53 @@ def test_found_lone_surrogate_in_squad(workdir: Path) -> None:
         "error: document Returns-001.txt holds '\\ud800', half of a UTF-16 surrogate pair, "
         "which is not text; fix the escape in the source file\n"
     )
+
+
+@pytest.mark.parametrize(
+    "squad",
+    [
+        {"version": "v2.0", "data": [{"title": "Returns", "paragraphs": True}]},
+        {"data": [{"paragraphs": [{"context": "The cat sat.", "qas": 5}]}]},
+        {
+            "data": [
+                {
+                    "paragraphs": [
+                        {
+                            "context": "The cat sat.",
+                            "qas": [{"id": "q", "question": "Who?", "answers": 7}],
+                        }
+                    ]
+                }
+            ]
+        },
+    ],
+    ids=["paragraphs-true", "qas-number", "answers-number"],
+)
+def test_found_squad_values_of_the_wrong_type(workdir: Path, squad: dict[str, object]) -> None:
+    """Found by the long run: a list that is a boolean or a number raised TypeError."""
+    source = workdir / f"wrong-type-{next(_COUNTER)}.json"
+    source.write_text(json.dumps(squad), encoding="utf-8")
+    result = goldcase(
+        "import", "--format", "squad", "--out", workdir / f"{source.stem}-out", source
+    )
+    assert_handled(result)
+    if result.exit_code == 2:
+        assert result.stderr == f"error: {source}: no case could be read; nothing was written\n"
+
+
+def test_found_alias_bomb_of_long_strings(workdir: Path) -> None:
+    """Found by the long run: aliases of lists of 5,000-character strings stayed under the
+    count of values but copied gigabytes (a hang); long strings now count by their length."""
+    long = "x" * 5000
+    lines = ["tests:", "  - vars: {question: q}", f"x0: &a0 [{', '.join([long] * 9)}]"]
+    lines += [f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 7)]
+    source = workdir / "long-bomb.yaml"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    started = time.perf_counter()
+    result = goldcase("import", "--format", "promptfoo", "--out", workdir / "lb-out", source)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {source}: the config expands to more than 1,000,000 values "
+        "(aliases repeating aliases?); write it out plainly\n"
+    )
+    assert time.perf_counter() - started < 10

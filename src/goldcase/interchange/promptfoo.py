@@ -36,7 +36,7 @@ from goldcase.text import fold_quote
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
 CLAIMS = ("factuality", "context-recall")
-MAX_VALUES = 1_000_000  # a real config holds thousands
+MAX_VALUES = 1_000_000  # a real config holds thousands; a string counts 1 per 100 characters
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
 
@@ -73,7 +73,7 @@ def read_promptfoo(path: Path) -> ImportedSet:
 def _plain(node: Any, budget: list[int], path: Path) -> Any:
     """Plain dicts, lists and strings; ``budget`` counts down the values copied, since YAML
     aliases can make a small file stand for billions of values (a "billion laughs" bomb)."""
-    budget[0] -= 1
+    budget[0] -= 1 + (len(node) // 100 if isinstance(node, str) else 0)  # long strings cost
     if budget[0] < 0:
         raise GoldcaseError(
             f"{path}: the config expands to more than {MAX_VALUES:,} values "

@@ -37,9 +37,14 @@ def read_squad(path: Path) -> ImportedSet:
             raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
         title = article.get("title")
         slice_name = safe_name(title, stem) if title else stem
-        for p_index, paragraph in enumerate(article.get("paragraphs") or ()):
+        for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
             _paragraph(imported, paragraph, slice_name, p_index, ids)
     return imported
+
+
+def _listed(value: Any) -> list[Any]:
+    """A JSON list, or nothing: ``"paragraphs": true`` has no paragraphs to read."""
+    return value if isinstance(value, list) else []
 
 
 def _load(path: Path) -> list[Any]:
@@ -77,7 +82,7 @@ def _paragraph(
     doc = unique(stem, {n.lower().removesuffix(".txt") for n in imported.documents}) + ".txt"
     imported.documents[doc] = context
     where = _Paragraph(doc, context, Sentences(context), slice_name)
-    for qa in paragraph.get("qas") or ():
+    for qa in _listed(paragraph.get("qas")):
         case = _case(qa, where, imported, ids)
         if case is not None:
             imported.cases.append(case)
@@ -90,7 +95,7 @@ def _case(
         imported.notes.append(f"{where.doc}: a question with no text; skipped")
         return None
     qid = qa.get("id")
-    answers = [a for a in qa.get("answers") or () if isinstance(a, dict) and a.get("text")]
+    answers = [a for a in _listed(qa.get("answers")) if isinstance(a, dict) and a.get("text")]
     if qa.get("is_impossible") or not answers:
         fields: dict[str, Any] | None = {"answerable": False, "tags": ["unanswerable"]}
     else:
