@@ -264,6 +264,8 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
     if report["slices"]:
         console.print(slices)
     _failing_table(console, report, limit)
+    for line in diagnostic_lines(report, limit):
+        console.print(line, markup=False)
     if isinstance(buffer, io.StringIO):  # a file or a pipe: plain lines, no padding
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -298,6 +300,18 @@ def _is_tty(out: TextIO) -> bool:
         return out.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> list[str]:
+    """Retrieval stages and repeated trials, when the run recorded them."""
+    from goldcase.scoring import traces, trials
+
+    lines: list[str] = []
+    if report.get("retrieval"):
+        lines += ["", *traces.render_lines(report["retrieval"], limit)]
+    if report.get("trials"):
+        lines += ["", *trials.render_lines(report["trials"], limit)]
+    return lines
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -341,4 +355,16 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
         if len(cases) > limit:
             lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]
+    extra = diagnostic_lines(report, limit)
+    if extra:
+        lines += [
+            "",
+            "<details><summary>retrieval and trials</summary>",
+            "",
+            "```",
+            *extra[1:],
+            "```",
+            "",
+            "</details>",
+        ]
     return "\n".join(lines) + "\n"

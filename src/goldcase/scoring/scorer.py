@@ -19,6 +19,7 @@ from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, CaseSet
+from goldcase.scoring.diagnostics import diagnostics
 from goldcase.scoring.outcomes import Graded, grade
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
@@ -176,8 +177,9 @@ def _score(
     graded = _grade_all(selection.cases, by_id, threshold)
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
+    extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
-    return build_report(
+    report = build_report(
         ctx,
         case_set,
         selection,
@@ -188,6 +190,8 @@ def _score(
         result_lines=result_lines,
         outside_split=outside,
     )
+    report.update(extra)
+    return report
 
 
 def validated(

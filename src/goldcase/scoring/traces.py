@@ -206,3 +206,71 @@ def unanswerable_context(
                 counts["contradiction_in_context"] += 1
                 counts["answered_with_contradiction_in_context"] += answered
     return counts
+
+
+def retrieval_section(
+    rows: Sequence[tuple[Case, Mapping[str, Any] | None, bool, str]], corpus: Corpus
+) -> dict[str, Any] | None:
+    """The report's ``retrieval`` block from (case, the line scored, passed, outcome) rows;
+    None when no line records a trace."""
+    if not any(data is not None and has_trace(data) for _, data, _, _ in rows):
+        return None
+    traces: list[CaseTrace] = []
+    failing: list[tuple[str, str, CaseTrace | None]] = []
+    for case, data, passed, _ in rows:
+        trace = trace_case(case, data, corpus) if data is not None else None
+        if trace is not None:
+            traces.append(trace)
+        if case.answerable and not passed:
+            failing.append((case.id, case.slice, trace))
+    stages = attribute(failing)
+    unanswerable = unanswerable_context(
+        ((case, data, outcome) for case, data, _, outcome in rows if data is not None), corpus
+    )
+    return {
+        **retrieval_metrics(traces),
+        "stages": stages,
+        "stages_by_slice": stages_by_slice(stages),
+        "unanswerable": unanswerable,
+    }
+
+
+def render_lines(section: Mapping[str, Any], limit: int = 50) -> list[str]:
+    """Plain lines for the text and Markdown reports: the metrics, then the failing cases
+    under each stage with what went missing."""
+    recall = section["recall_at"]
+    quotes, cases = section["support_quotes"], section["cases_with_trace"]
+    lines = [
+        f"retrieval ({cases} answerable cases with a trace, {quotes} support quotes)",
+        "  support recall@k over quotes: "
+        + ", ".join(f"@{k} {_pct(v)}" for k, v in recall.items()),
+        f"  MRR over cases: {'n/a' if section['mrr'] is None else format(section['mrr'], '.3f')}",
+        f"  every quote reached the context: {_pct(section['all_support_in_context'])} of cases",
+    ]
+    for stage in STAGES:
+        rows = section["stages"][stage]
+        if not rows:
+            continue
+        lines.append(f"  failed at {stage} ({len(rows)}):")
+        for row in rows[:limit]:
+            missing = f" (missing {', '.join(row['missing_docs'])})" if row["missing_docs"] else ""
+            lines.append(f"    {row['id']}{missing}")
+        if len(rows) > limit:
+            lines.append(f"    … and {len(rows) - limit} more")
+    by_slice = section["stages_by_slice"]
+    if by_slice:
+        lines.append("  failing answerable cases by slice and stage:")
+        for name, counts in by_slice.items():
+            lines.append("    " + name + ": " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    una = section["unanswerable"]
+    if una["false_premise_with_trace"]:
+        lines.append(
+            f"  false premises: the contradicting document reached the context in "
+            f"{una['contradiction_in_context']} of {una['false_premise_with_trace']}, and the "
+            f"system answered anyway in {una['answered_with_contradiction_in_context']}"
+        )
+    return lines
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"

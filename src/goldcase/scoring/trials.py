@@ -122,3 +122,34 @@ def paired_sign_flip(differences: Sequence[float], max_exact: int = 20) -> float
 
 def mean_pass_by_case(per_case: Mapping[str, Sequence[int]]) -> dict[str, float]:
     return {case_id: passes / trials for case_id, (passes, trials) in per_case.items() if trials}
+
+
+def render_lines(section: Mapping[str, Any], limit: int = 50) -> list[str]:
+    """Plain lines for the text and Markdown reports."""
+
+    def fmt(block: Mapping[str, Any]) -> str:
+        value, interval = block["value"], block["interval"]
+        if value is None:
+            return "n/a"
+        text = f"{100 * value:.1f}%"
+        return (
+            text
+            if interval is None
+            else (f"{text} ({100 * interval[0]:.1f}% – {100 * interval[1]:.1f}%)")
+        )
+
+    lines = [
+        f"repeated trials ({section['trials']} trials of {section['cases']} cases; intervals "
+        "clustered on cases)",
+        f"  mean pass rate: {fmt(section['mean_pass_rate'])}",
+    ]
+    for k, block in section["pass_hat_k"].items():
+        lines.append(f"  pass^{k} (all {k} pass): {fmt(block)}")
+    for k, block in section["pass_at_k"].items():
+        lines.append(f"  pass@{k} (any of {k} passes): {fmt(block)}")
+    flaky = section["flaky"]
+    lines.append(f"  flaky cases ({len(flaky)}), most uncertain first:")
+    lines += [f"    {row['id']}: {row['passes']} of {row['trials']}" for row in flaky[:limit]]
+    if len(flaky) > limit:
+        lines.append(f"    … and {len(flaky) - limit} more")
+    return lines

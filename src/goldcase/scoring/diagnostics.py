@@ -1,0 +1,57 @@
+"""The report's ``retrieval`` and ``trials`` blocks: which stage failed, and how often.
+
+Both are computed only when the run records them (a trace on some line; several trials of some
+case), so a plain run pays nothing for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from goldcase.corpus import Corpus
+from goldcase.model import Case
+from goldcase.scoring.outcomes import Graded, grade_one
+from goldcase.scoring.results import Result
+from goldcase.scoring.traces import has_trace, retrieval_section
+from goldcase.scoring.trials import CaseTrials, trials_report
+
+
+def diagnostics(
+    cases: Sequence[Case],
+    by_id: Mapping[str, Sequence[Result]],
+    graded: Sequence[Graded],
+    corpus: Corpus,
+    threshold: float | None,
+) -> dict[str, Any]:
+    lines = {case.id: by_id.get(case.id, ()) for case in cases}
+    repeated = any(len(rows) > 1 for rows in lines.values())
+    traced = any(has_trace(r.data) for rows in lines.values() for r in rows)
+    out: dict[str, Any] = {"retrieval": None, "trials": None}
+    if not repeated and not traced:
+        return out
+    by_case = {g.case_id: g for g in graded}
+    trial_rows: list[CaseTrials] = []
+    trace_rows: list[tuple[Case, Mapping[str, Any] | None, bool, str]] = []
+    for case in cases:
+        ordered = sorted(lines[case.id], key=lambda r: r.trial or 0)
+        grades = [grade_one(case, r, threshold) for r in ordered] if len(ordered) > 1 else []
+        if repeated and ordered:
+            passes = sum(g.passed for g in grades) if grades else int(by_case[case.id].passed)
+            trial_rows.append(CaseTrials(case.id, case.slice, passes, len(ordered)))
+        shown = _shown(ordered, grades)
+        result = by_case[case.id]
+        trace_rows.append((case, shown.data if shown else None, result.passed, result.outcome))
+    if traced:
+        out["retrieval"] = retrieval_section(trace_rows, corpus)
+    if repeated:
+        out["trials"] = trials_report(trial_rows)
+    return out
+
+
+def _shown(ordered: Sequence[Result], grades: Sequence[Graded]) -> Result | None:
+    """The line the case is graded on: its first failing trial, or its first one."""
+    for result, graded in zip(ordered, grades, strict=False):
+        if not graded.passed:
+            return result
+    return ordered[0] if ordered else None
