@@ -352,12 +352,6 @@ def assert_handled_subprocess(done: Finished) -> None:
     assert_handled(Result(done.returncode, done.stdout, done.stderr))
 
 
-def write_bytes(path: Path, data: bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
-
-
 def tiny_repo(root: Path) -> Path:
     """A locked three-case golden set (tests/goldrepo.py) that each fuzz input is tried on."""
     from goldrepo import golden_set
