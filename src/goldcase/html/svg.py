@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from html import escape
 
 WIDTH = 640
-LABEL = 190  # room for slice names on the left
-RIGHT = 90  # room for the value on the right
+LABEL = 160  # room for slice names on the left
+RIGHT = 120  # room for the value on the right
 ROW = 30
 
 
