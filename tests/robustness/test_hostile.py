@@ -389,3 +389,25 @@ def test_unreadable_files_without_the_power_to_read_them(make_repo: Maker) -> No
     assert scored.stderr.splitlines()[-1] == (
         "Error: Invalid value for 'RESULTS': Path 'results.jsonl' is not readable."
     )
+
+
+def test_review_out_that_is_a_fifo(tmp_path: Path) -> None:
+    """``review --out`` appends (a step summary may hold earlier output): it read the file
+    first, and a FIFO there blocked for ever."""
+    from robustkit import canonical, commit, git, make_set
+
+    make_set(tmp_path, 1, canonical)
+    git(tmp_path, "init", "-q", "-b", "main")
+    commit(tmp_path, "set")
+    os.mkfifo(tmp_path / "summary")
+    result, seconds = timed(
+        lambda: run_cli(
+            "review", "--repo", tmp_path, "--base", "HEAD", "--out", tmp_path / "summary"
+        )
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {tmp_path / 'summary'}: cannot read it: not a regular file "
+        "(a FIFO, socket or device)\n"
+    )
+    assert seconds < 10

@@ -50,10 +50,13 @@ def command(
 def _append(path: Path, text: str) -> None:
     """Append, as a step summary file wants (it may hold earlier steps' output)."""
     from goldcase.errors import GoldcaseError
+    from goldcase.safeio import read_regular_text
     from goldcase.writer import atomic_write_text
 
-    try:
-        before = path.read_text(encoding="utf-8") if path.exists() else ""
-    except OSError as exc:
-        raise GoldcaseError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+    try:  # never a blocking read: a FIFO given as --out would wait for a writer forever
+        before = read_regular_text(path) if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldcaseError(
+            f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}"
+        ) from exc
     atomic_write_text(path, before + text)
