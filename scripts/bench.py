@@ -4,6 +4,7 @@
     python scripts/bench.py                # check (10,000 cases) and --help
     python scripts/bench.py check --cases 2000
     python scripts/bench.py help
+    python scripts/bench.py score memory leakage contamination
     python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
 `check` generates a synthetic set of N cases over a generated corpus (under bench-data/, kept
@@ -37,6 +38,16 @@ WORDS = _VOCABULARY.split()
 Budget = tuple[str, float, str]  # (name, seconds, limit description)
 
 
+_SYLLABLES = [*"ka lo mi ne ru sa ti vo be da fe gi ho ju ki le ma no pa re so tu wi".split(" ")]
+
+
+def _question(rng: random.Random) -> str:
+    """A question of made-up words from a large vocabulary: no two are near-duplicates, as in a
+    real set (a templated question would make every pair a GC303 near-duplicate)."""
+    words = ["".join(rng.choice(_SYLLABLES) for _ in range(3)) for _ in range(rng.randint(7, 12))]
+    return " ".join(words) + "?"
+
+
 def _sentence(rng: random.Random, serial: int) -> str:
     words = [rng.choice(WORDS) for _ in range(rng.randint(8, 16))]
     return f"Clause {serial} says the {' '.join(words)} applies."
@@ -65,7 +76,7 @@ def generate(folder: Path, cases: int, docs: int = 50, seed: int = 7) -> Path:
         case_id = f"c-{i:06d}"
         (folder / "cases" / "golden" / f"{case_id}.yaml").write_text(
             f"id: {case_id}\n"
-            f"question: what does clause {i} of {doc} say about {rng.choice(WORDS)}\n"
+            f"question: {_question(rng)}\n"
             f"expected_answer: clause {i}\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
             f"slice: s{i % 8}\ntags: [policy]\nsource: hand-written\n"
         )
@@ -120,9 +131,43 @@ def bench_help() -> list[Budget]:
     return [("--help (s)", seconds, "< 0.15")]
 
 
+def bench_score(cases: int, trials: int) -> list[Budget]:
+    from bench_score import bench_score as run
+
+    return run(ROOT / "bench-data", cases, trials)
+
+
+def bench_memory(cases: int) -> list[Budget]:
+    """Peak resident memory of `goldcase check` (warm) and `goldcase score` on a large set."""
+    from bench_score import generate
+
+    folder = generate(ROOT / "bench-data" / "memory", cases, 1)
+    rows: list[Budget] = []
+    for name, args in (("check", ["check", "--select", "schema"]),
+                       ("score", ["score", "results.jsonl"])):
+        subprocess.run([str(BIN / "goldcase"), *args], cwd=folder, capture_output=True)
+        peak = _peak_rss_mb([str(BIN / "goldcase"), *args], folder)
+        print(f"goldcase {name} on {cases:,} cases: peak {peak:.0f} MB (budget 400 MB)")
+        rows.append((f"{name} peak memory, {cases:,} cases (MB)", peak, "< 400"))
+    return rows
+
+
+def _peak_rss_mb(cmd: list[str], cwd: Path) -> float:
+    probe = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True,
+                         text=True, check=True)
+    return int(out.stdout.strip()) / 1024
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "check": lambda a: bench_check(a.cases),
     "help": lambda a: bench_help(),
+    "score": lambda a: bench_score(10_000, 10) + bench_score(100_000, 1),
+    "memory": lambda a: bench_memory(100_000),
+    "leakage": lambda a: __import__("bench_leakage").bench(),
     "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb),
 }
 
