@@ -27,6 +27,7 @@ import yaml
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
+from goldcase.safeio import read_regular
 from goldcase.writer import atomic_write_text, round_trip_yaml
 
 CASE_KEYS = (
@@ -249,7 +250,7 @@ def format_files(root: Path, rels: Sequence[str], *, check: bool) -> FmtResult:
 def _formatted(root: Path, rel: str) -> tuple[str | None, list[Finding]]:
     """The file's canonical text when it differs from what is on disk, or its parse findings."""
     try:
-        raw = (root / rel).read_bytes()
+        raw = read_regular(root / rel)  # a FIFO among the case files must not block fmt
     except OSError as exc:
         return None, [
             Finding(rel, 1, 1, "GC113", "error", f"cannot read the file: {exc.strerror or exc}")

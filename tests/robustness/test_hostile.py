@@ -411,3 +411,16 @@ def test_review_out_that_is_a_fifo(tmp_path: Path) -> None:
         "(a FIFO, socket or device)\n"
     )
     assert seconds < 10
+
+
+def test_fmt_skips_a_fifo_among_the_case_files(make_repo: Maker) -> None:
+    """It read every file under cases/ with a blocking read: a FIFO there hung fmt."""
+    root = make_repo({"cases/golden/ok.yaml": case("ok")})
+    os.mkfifo(root / "cases/golden/pipe.yaml")
+    result, seconds = timed(lambda: run_cli("fmt", "--repo", root))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/pipe.yaml:1:1: GC113 cannot read the file: not a regular file "
+        "(a FIFO, socket or device) (file left as it is)"
+    )
+    assert seconds < 10
