@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from goldcase.cache import Cache
+from goldcase.safeio import read_regular
 from goldcase.text import normalise_input
 from goldcase.textmatch import NormalisedLines
 
@@ -96,7 +97,7 @@ def load_prompts(
         if skip is not None and rel.startswith(skip):
             continue
         try:
-            raw = (root / rel).read_bytes()
+            raw = read_regular(root / rel)  # never blocks on a FIFO, never reads /dev/zero
         except OSError as exc:
             problem = (1, 1, f"cannot read the prompt file: {exc.strerror or exc}")
             out.append(ScannedPrompt(rel, problem, (), (), NormalisedLines.of(()), ()))

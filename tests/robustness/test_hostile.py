@@ -424,3 +424,23 @@ def test_fmt_skips_a_fifo_among_the_case_files(make_repo: Maker) -> None:
         "(a FIFO, socket or device) (file left as it is)"
     )
     assert seconds < 10
+
+
+def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
+    """The leakage check read every prompt file with a blocking read: a FIFO in prompts/, or
+    a link to /dev/zero, hung goldcase check (and so the pre-commit hook)."""
+    root = make_repo({"cases/golden/ok.yaml": case("ok")})
+    (root / "prompts").mkdir()
+    os.mkfifo(root / "prompts/pipe.md")
+    (root / "prompts/zero.md").symlink_to("/dev/zero")
+    result, seconds = timed(
+        lambda: run_cli("check", "--repo", root, "--select", "leakage", "--no-cache")
+    )
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:2] == [
+        "prompts/pipe.md:1:1: GC306 cannot read the prompt file: not a regular file "
+        "(a FIFO, socket or device)",
+        "prompts/zero.md:1:1: GC306 cannot read the prompt file: not a regular file "
+        "(a FIFO, socket or device)",
+    ]
+    assert seconds < 10
