@@ -42,11 +42,18 @@ def _file(path: Path, megabytes: int) -> int:
     return blocks
 
 
+# Linux carries a process's peak RSS over fork and exec: a child of this (large) test process
+# would report the test process's peak. The scan runs as a grandchild, forked from a small
+# launcher, so its figure is its own.
+_LAUNCH = "import subprocess, sys; subprocess.run([sys.executable, '-c', sys.argv[1]], check=True)"
+
+
 def _peak_kb(path: Path, workers: int) -> tuple[int, int, int]:
     """Hits, and the peak resident set in kB of the scanning process and of its largest
     worker process (0 with one worker: it scans in-process)."""
     code = _MEASURE.format(tests=str(TESTS), path=str(path), mb=PARTITION_MB, workers=workers)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", _LAUNCH, code]
+    proc = subprocess.run(command, capture_output=True, text=True, check=True)
     hits, own, children = proc.stdout.split()
     return int(hits), int(own), int(children)
 
@@ -65,5 +72,5 @@ def test_peak_memory_does_not_grow_with_the_file(tmp_path: Path, workers: int) -
     print(f"peak RSS (parent, worker) kB: {small_peaks} on 2 MB, {large_peaks} on 32 MB")
     for small_peak, large_peak in zip(small_peaks, large_peaks, strict=True):
         assert large_peak - small_peak < 8_000  # kB, while the file grew by 30 MB
-        assert large_peak < 150_000
+        assert large_peak < 40_000  # kB: reading the 32 MB file whole would pass 64 MB
     assert (large_peaks[1] > 0) == (workers > 1)
