@@ -274,3 +274,15 @@ def test_a_lost_partition_is_an_error_not_a_smaller_report(corpus: dict[str, Pat
         reduce(index(), paths, parts, results[1:])
     with pytest.raises(GoldcaseError, match="the scan lost or repeated a partition"):
         reduce(index(), paths, parts, [*results, results[0]])
+
+
+def test_the_extras_are_imported_only_when_used(repo: Path, corpus: dict[str, Path]) -> None:
+    code = (
+        "import sys\n"
+        "from goldcase.cli import main\n"
+        f"code = main(['contamination', '--repo', {str(repo)!r}, {str(corpus['ft.jsonl.gz'])!r}])\n"
+        "heavy = {'dask', 'distributed', 'pyarrow', 'zstandard'}.intersection(sys.modules)\n"
+        "print(code, sorted(heavy))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.splitlines()[-1] == "1 []", proc.stderr
