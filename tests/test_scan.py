@@ -286,3 +286,14 @@ def test_the_extras_are_imported_only_when_used(repo: Path, corpus: dict[str, Pa
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.splitlines()[-1] == "1 []", proc.stderr
+
+
+def test_a_file_a_worker_cannot_read_is_an_error(corpus: dict[str, Path], tmp_path: Path) -> None:
+    from goldcase.scan.core import scan_partition
+
+    copy = tmp_path / "gone.txt"
+    copy.write_bytes(corpus["train.txt"].read_bytes())
+    [part, *_] = plan([copy], 10_000)
+    copy.unlink()  # as if the worker's machine did not mount the same path
+    with pytest.raises(GoldcaseError, match=f"^{copy}: cannot read: No such file or directory$"):
+        scan_partition(index(), part)

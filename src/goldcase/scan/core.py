@@ -30,13 +30,17 @@ class PartResult:
 
 
 def scan_partition(index: GramIndex, part: Partition) -> PartResult:
-    """The hits of one partition's records, numbered within it (the task a worker runs)."""
+    """The hits of one partition's records, numbered within it (the task a worker runs).
+    A file the worker cannot read (gone, not mounted there, no permission) is an error."""
     hits: list[Hit] = []
     count = 0
-    for count, (offset, text) in enumerate(records(part), start=1):
-        found = scan_record(index, text)
-        if found:
-            hits.extend(record_hits(index, found, text, (part.name, count - 1, offset)))
+    try:
+        for count, (offset, text) in enumerate(records(part), start=1):
+            found = scan_record(index, text)
+            if found:
+                hits.extend(record_hits(index, found, text, (part.name, count - 1, offset)))
+    except OSError as exc:
+        raise GoldcaseError(f"{part.name}: cannot read: {exc.strerror or exc}") from None
     return PartResult(part.file, part.part, count, part.kind == "parquet", tuple(hits))
 
 
