@@ -218,3 +218,23 @@ def test_found_alias_bomb_of_long_strings(workdir: Path) -> None:
         "(aliases repeating aliases?); write it out plainly\n"
     )
     assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "tests:\n  - vars: hello\n",
+        "tests:\n  - vars: [1, 2]\n",
+        "tests:\n  - vars: {question: q}\n    assert: 5\n",
+        "defaultTest: {vars: x, assert: 3}\ntests:\n  - vars: {question: q}\n",
+    ],
+    ids=["vars-string", "vars-list", "assert-number", "default-wrong-types"],
+)
+def test_found_promptfoo_values_of_the_wrong_type(workdir: Path, config: str) -> None:
+    """Found by the long run: ``vars`` that is not a mapping raised TypeError."""
+    source = workdir / f"wrong-type-{next(_COUNTER)}.yaml"
+    source.write_text(config, encoding="utf-8")
+    result = goldcase(
+        "import", "--format", "promptfoo", "--out", workdir / f"{source.stem}-out", source
+    )
+    assert_handled(result)

@@ -91,9 +91,18 @@ def _plain(node: Any, budget: list[int], path: Path) -> Any:
 def _merged(default: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
     return {
         **test,
-        "vars": {**(default.get("vars") or {}), **(test.get("vars") or {})},
-        "assert": [*(default.get("assert") or []), *(test.get("assert") or [])],
+        "vars": {**_mapping(default.get("vars")), **_mapping(test.get("vars"))},
+        "assert": [*_listing(default.get("assert")), *_listing(test.get("assert"))],
     }
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    """``vars`` as a mapping; a hand edit gone wrong (``vars: x``) holds no vars."""
+    return value if isinstance(value, dict) else {}
+
+
+def _listing(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _test(
