@@ -38,7 +38,7 @@ WORDS = _VOCABULARY.split()
 Budget = tuple[str, float, str]  # (name, seconds, limit description)
 
 
-_SYLLABLES = [*"ka lo mi ne ru sa ti vo be da fe gi ho ju ki le ma no pa re so tu wi".split(" ")]
+_SYLLABLES = [a + b for a in "kmnrstvbdfgh" for b in "aeiou"]
 
 
 def _question(rng: random.Random) -> str:
