@@ -62,7 +62,7 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .goldcase-cache .pytest_cache .mypy_cache .ruff_cache
 
-# The fuzz suite with 40 times the inputs and random seeds, and 10 times the kills (about 25
+# The fuzz suite with 40 times the inputs and random seeds, and 10 times the kills (about 20
 # minutes on 2 cores); docs/robustness.md has the figures.
 fuzz-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long GOLDCASE_KILLS=60 $(BIN)/python -m pytest -q -p no:cacheprovider \
