@@ -142,3 +142,22 @@ def test_duplicate_trial_is_an_error_before_scoring(repo: Path) -> None:
     result = run_cli("score", results, "--repo", repo)
     assert result.exit_code == 2
     assert "run.jsonl:2:" in result.stderr and "trial 1" in result.stderr
+
+
+def test_labeller_agreement_is_printed_as_the_ceiling(repo: Path) -> None:
+    labels = repo / "labels" / "second"
+    labels.mkdir(parents=True)
+    # agrees with E1 (answerable, the same expected answer); disagrees on E2a (answerable)
+    (labels / "E1.yaml").write_text("id: E1\nanswerable: true\nexpected_answer: window_30\n")
+    (labels / "E2a.yaml").write_text("id: E2a\nanswerable: false\n")
+    report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
+    agreement = report["agreement"]
+    assert (agreement["items"], agreement["agreements"], agreement["rate"]) == (2, 1, 0.5)
+    results = repo / "run.jsonl"
+    text = run_cli("score", results, "--repo", repo).stdout
+    assert "labeller agreement (the ceiling for these scores): 50.0% (1 of 2 items agree" in text
+
+
+def test_no_labels_no_ceiling(repo: Path) -> None:
+    report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
+    assert report["agreement"] is None

@@ -21,7 +21,7 @@ from goldcase.output import FORMATS, write_findings
     "--select",
     multiple=True,
     metavar="FAMILY",
-    help="Run only these check families (schema, support, leakage, version, composition).",
+    help="Run only these check families: schema, support, leakage, version, composition, privacy.",
 )
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write .goldcase-cache/.")
 def command(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from goldcase.context import Context
 from goldcase.corpus import Corpus
 from goldcase.model import Case
 from goldcase.scoring.outcomes import Graded, grade_one
@@ -55,3 +56,34 @@ def _shown(ordered: Sequence[Result], grades: Sequence[Graded]) -> Result | None
         if not graded.passed:
             return result
     return ordered[0] if ordered else None
+
+
+def ceiling(ctx: Context) -> dict[str, Any] | None:
+    """Second-labeller agreement, the ceiling the report prints beside model scores; None when
+    the repository has no ``labels/`` folder (or no finished label in it)."""
+    if not (ctx.root / "labels").is_dir():
+        return None
+    from goldcase.agreement import agreement_summary
+
+    return agreement_summary(ctx)
+
+
+def ceiling_lines(summary: Mapping[str, Any] | None) -> list[str]:
+    if not summary or summary.get("rate") is None:
+        return []
+    interval = summary.get("interval")
+    span = (
+        ""
+        if not interval
+        else f"; 95% interval {100 * interval[0]:.1f}% – {100 * interval[1]:.1f}%"
+    )
+    kappa = summary.get("kappa")
+    line = (
+        f"labeller agreement (the ceiling for these scores): {100 * summary['rate']:.1f}% "
+        f"({summary['agreements']} of {summary['items']} items agree{span})"
+    )
+    if kappa is not None:
+        line += f"; Cohen's kappa on answerable {kappa:.2f}"
+    if summary.get("unresolved"):
+        line += f"; {summary['unresolved']} disagreements unresolved"
+    return [line]

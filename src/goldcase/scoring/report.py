@@ -305,8 +305,12 @@ def _is_tty(out: TextIO) -> bool:
 def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> list[str]:
     """Retrieval stages and repeated trials, when the run recorded them."""
     from goldcase.scoring import traces, trials
+    from goldcase.scoring.diagnostics import ceiling_lines
 
     lines: list[str] = []
+    agreement = ceiling_lines(report.get("agreement"))
+    if agreement:
+        lines += ["", *agreement]
     if report.get("retrieval"):
         lines += ["", *traces.render_lines(report["retrieval"], limit)]
     if report.get("trials"):

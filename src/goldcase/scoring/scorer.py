@@ -19,7 +19,7 @@ from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, CaseSet
-from goldcase.scoring.diagnostics import diagnostics
+from goldcase.scoring.diagnostics import ceiling, diagnostics
 from goldcase.scoring.outcomes import Graded, grade
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
@@ -190,7 +190,7 @@ def _score(
         result_lines=result_lines,
         outside_split=outside,
     )
-    report.update(extra)
+    report.update(extra, agreement=ceiling(ctx))
     return report
 
 
