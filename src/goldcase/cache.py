@@ -25,7 +25,7 @@ class Cache:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder / __version__ if folder is not None else None
         self._base = folder
-        self._old: dict[str, dict[str, Any]] = {}
+        self._old: dict[str, dict[str, Any]] = {}  # as read, less the entries used so far
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
 
@@ -46,24 +46,28 @@ class Cache:
         return data if isinstance(data, dict) else {}
 
     def get(self, namespace: str, key: str) -> Any:
+        """The value stored under ``key``; an entry read moves from the old table to the used
+        one (never both: a 100,000-entry namespace is held once)."""
         old = self._namespace(namespace)
+        used = self._used[namespace]
+        if key in used:
+            return used[key]
         if key in old:
-            value = old[key]
-            if key not in self._used[namespace]:
-                self._used[namespace][key] = value
+            value = used[key] = old.pop(key)
             return value
         return None
 
     def put(self, namespace: str, key: str, value: Any) -> None:
-        self._namespace(namespace)
+        self._namespace(namespace).pop(key, None)
         self._used[namespace][key] = value
         self._dirty.add(namespace)
 
     def save(self) -> None:
+        """Write back each namespace that gained an entry or holds entries nobody read."""
         if self.folder is None or self._base is None:
             return
         for namespace, used in self._used.items():
-            if namespace not in self._dirty and len(used) == len(self._old[namespace]):
+            if namespace not in self._dirty and not self._old[namespace]:
                 continue
             with contextlib.suppress(OSError):
                 self._write(namespace, used)

@@ -25,7 +25,8 @@ def case_hash(data: Mapping[str, Any]) -> str:
 
 
 def case_hashes(cases: Iterable[Case]) -> dict[str, str]:
-    return {case.id: case_hash(case.data) for case in cases}
+    """id -> case hash; the hash computed when the file was parsed is used when there is one."""
+    return {case.id: case.hash or case_hash(case.data) for case in cases}
 
 
 def set_digest(cases: Iterable[Case]) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from goldcase import checks
 from goldcase.checks import schema
@@ -18,6 +21,7 @@ from goldcase.schemas import schema_digest
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
+_SHORT = 64  # strings up to this length are interned (names, slices, ids, tags)
 
 
 def case_paths(ctx: Context) -> list[str]:
@@ -44,7 +48,7 @@ def case_paths(ctx: Context) -> list[str]:
 
 def split_of(prefix: str, rel: str) -> Split | None:
     """``golden`` or ``dev`` from a path under the cases folder (``prefix`` ends in ``/``)."""
-    head = rel[len(prefix):].split("/", 1)
+    head = rel[len(prefix) :].split("/", 1)
     if len(head) == 2 and head[0] in ("golden", "dev"):
         return "golden" if head[0] == "golden" else "dev"
     return None
@@ -68,22 +72,46 @@ def load_case_set(ctx: Context) -> CaseSet:
     """Read, parse and validate every case file; unchanged files come from the cache."""
     salt = code_salt()
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
-    files = [_load_file(ctx, rel, salt, prefix) for rel in case_paths(ctx)]
+    root = os.path.join(ctx.root, "")
+    files = [_load_file(ctx, root, rel, salt, prefix) for rel in case_paths(ctx)]
     return CaseSet(files)
 
 
-def _load_file(ctx: Context, rel: str, salt: str, prefix: str) -> CaseFile:
+def _load_file(ctx: Context, root: str, rel: str, salt: str, prefix: str) -> CaseFile:
     split = split_of(prefix, rel)
-    raw, problem = _read(os.path.join(ctx.root, rel))
+    raw, problem = _read(root + rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [Finding(rel, 1, 1, "GC113", "error", problem)])
-    key = f"{salt}:{rel}:{schema.digest(raw)}"
-    cached = ctx.cache.get(_FILES, key)
-    if isinstance(cached, CaseFile):
-        return cached
+    digest = schema.digest(raw)
+    cached = ctx.cache.get(_FILES, rel)
+    if type(cached) is tuple and len(cached) == 6 and cached[:3] == (salt, digest, split):
+        return CaseFile(rel, split, digest, cached[3], cached[4], cached[5])
     case_file = schema.check_file(rel, split, raw)
-    ctx.cache.put(_FILES, key, case_file)
+    if case_file.data is not None:
+        with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
+            case_file.data = compact(case_file.data)
+    ctx.cache.put(_FILES, rel, _entry(salt, case_file))
     return case_file
+
+
+def _entry(salt: str, f: CaseFile) -> tuple[object, ...]:
+    """A cache entry: a plain tuple loads several times faster than a dataclass instance, and
+    the path is its key (so a changed file replaces its old entry)."""
+    return (salt, f.digest, f.split, f.data, f.findings, f.hash)
+
+
+def compact(value: Any) -> Any:
+    """The same mapping with its keys and short strings interned: 100,000 cases share one
+    ``question`` key, one slice name, one document name, in memory and in the cache's pickle."""
+    if isinstance(value, dict):
+        return {_intern(k): compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [compact(v) for v in value]
+    return _intern(value)
+
+
+def _intern(value: Any) -> Any:
+    return sys.intern(value) if type(value) is str and len(value) <= _SHORT else value
 
 
 def _read(path: str) -> tuple[bytes | None, str]:
@@ -93,10 +121,16 @@ def _read(path: str) -> tuple[bytes | None, str]:
     except OSError as exc:
         return None, f"cannot read the file: {exc.strerror or exc}"
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None, "not a regular file (a FIFO, socket or device); case files are plain files"
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(), ""
+        data = os.read(fd, info.st_size + 1)  # one read: a short read is the end of the file
+        if len(data) <= info.st_size:
+            return data, ""
+        parts = [data]  # the file grew while it was read: read on to its end
+        while parts[-1]:
+            parts.append(os.read(fd, 65536))
+        return b"".join(parts), ""
     except OSError as exc:
         return None, f"cannot read the file: {exc.strerror or exc}"
     finally:

@@ -46,6 +46,7 @@ class Case:
     split: Split
     data: Mapping[str, Any]
     digest: str = ""  # of the file's bytes: a cache key for checks that read one case
+    hash: str = ""  # digest.case_hash of ``data`` when computed at parse time ("" when not)
 
     @property
     def id(self) -> str:
@@ -105,6 +106,7 @@ class CaseFile:
     digest: str
     data: dict[str, Any] | None
     findings: list[Finding] = field(default_factory=list)
+    hash: str = ""  # digest.case_hash of ``data``, computed once when the file is parsed
 
     @property
     def valid(self) -> bool:
@@ -117,11 +119,12 @@ class CaseSet:
 
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
+    _parsed: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.cases:
             self.cases = [
-                Case(f.path, f.split, f.data, f.digest)
+                Case(f.path, f.split, f.data, f.digest, f.hash)
                 for f in self.files
                 if f.valid and f.data is not None and f.split is not None
             ]
@@ -129,12 +132,16 @@ class CaseSet:
     @property
     def parsed(self) -> list[Case]:
         """Every case that parsed to a mapping, schema errors or not: checks that can say
-        something useful about a half-valid case (quotes, say) read these defensively."""
-        return [
-            Case(f.path, f.split, f.data, f.digest)
-            for f in self.files
-            if f.data is not None and f.split is not None and isinstance(f.data.get("id"), str)
-        ]
+        something useful about a half-valid case (quotes, say) read these defensively.
+        Built once; a valid case is the same object as in ``cases``."""
+        if self._parsed is None:
+            made = {id(c.data): c for c in self.cases}
+            self._parsed = [
+                made.get(id(f.data)) or Case(f.path, f.split, f.data, f.digest, f.hash)
+                for f in self.files
+                if f.data is not None and f.split is not None and isinstance(f.data.get("id"), str)
+            ]
+        return self._parsed
 
     def split(self, name: Split) -> list[Case]:
         return [c for c in self.cases if c.split == name]

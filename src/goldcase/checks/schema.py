@@ -40,6 +40,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from goldcase.digest import case_hash
 from goldcase.loader import Locator, parse_case
 from goldcase.model import CaseFile, Finding, Severity, Split
 from goldcase.schemas import is_valid, validator
@@ -118,7 +119,19 @@ def check_file(path: str, split: Split | None, raw: bytes) -> CaseFile:
             )
         )
     value = data if isinstance(data, dict) else None
-    return CaseFile(path, split, digest(raw), value, sorted(findings))
+    case_file = CaseFile(path, split, digest(raw), value, sorted(findings))
+    if value is not None and case_file.valid:
+        case_file.hash = _content_hash(value)
+    return case_file
+
+
+def _content_hash(data: dict[str, Any]) -> str:
+    """The case hash, kept with the parsed file (and its cache entry) so a set digest or a lock
+    never re-serialises an unchanged case; "" when the content is not JSON (hashed later)."""
+    try:
+        return case_hash(data)
+    except (TypeError, ValueError):
+        return ""
 
 
 def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Finding]:
