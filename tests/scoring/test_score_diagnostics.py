@@ -161,3 +161,33 @@ def test_labeller_agreement_is_printed_as_the_ceiling(repo: Path) -> None:
 def test_no_labels_no_ceiling(repo: Path) -> None:
     report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
     assert report["agreement"] is None
+
+
+def test_compare_two_trial_runs(repo: Path) -> None:
+    def run(name: str, passes: int) -> Path:
+        lines = [
+            {
+                "id": c,
+                "trial": t,
+                "outcome": "answer",
+                "fact": ("window_30" if c == "E1" else "custom_excluded") if t <= passes else "x",
+            }
+            for c in ("E1", "E2a", "E2b", "E2c")
+            for t in (1, 2, 3, 4)
+        ]
+        results = repo / f"{name}.jsonl"
+        results.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        out = repo / f"{name}.json"
+        assert (
+            run_cli("score", results, "--repo", repo, "--format", "json", "--out", out).exit_code
+            == 0
+        )
+        return out
+
+    base, head = run("base", 4), run("head", 2)
+    result = run_cli("compare", base, head)
+    # every case 4/4 -> 2/4: differences all -0.5; exact sign-flip p = 2 / 2^4
+    assert (
+        "trials: mean pass rate 100.0% -> 50.0% (-50.0 points) on 4 paired cases; "
+        "sign-flip p = 0.125" in result.stdout
+    )

@@ -73,3 +73,21 @@ def test_paired_sign_flip_exact() -> None:
     assert paired_sign_flip([1, 1, 1, 0]) == pytest.approx(2 / 8)
     assert paired_sign_flip([0, 0]) == 1.0
     assert paired_sign_flip([0.5, -0.5]) == pytest.approx(1.0)
+
+
+def test_compare_pairs_trial_runs_on_mean_pass_rate() -> None:
+    from goldcase.scoring.compare import paired_trials
+
+    def report(per_case: dict[str, list[int]]) -> dict[str, object]:
+        cases = [{"id": i, "passed": p == n} for i, (p, n) in per_case.items()]
+        return {"cases": cases, "trials": {"per_case": per_case}}
+
+    base = report({"A": [4, 4], "B": [2, 4], "C": [0, 4]})
+    head = report({"A": [3, 4], "B": [1, 4], "C": [0, 4]})
+    paired = paired_trials(base, head)
+    assert paired is not None
+    # means 0.5 -> 1/3; differences -0.25, -0.25, 0: of 4 sign patterns, 2 reach |sum| 0.5
+    assert paired["delta_points"] == pytest.approx(-100 / 6, abs=1e-4)
+    assert paired["p_value"] == pytest.approx(0.5)
+    assert paired["cases"] == 3
+    assert paired_trials({"cases": []}, {"cases": []}) is None  # neither run has trials

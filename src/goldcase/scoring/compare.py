@@ -12,7 +12,9 @@ by case:
   a difference of paired proportions (Newcombe 1998, method 10).
 
 The gate fails when a slice not marked ambiguous drops by more than ``max_drop`` points, or
-when overall task success drops and McNemar's p is at most ``alpha``.
+when overall task success drops and McNemar's p is at most ``alpha``. When either run repeats
+its cases (trials), the cases are also paired on their mean pass rate and the per-case
+differences tested with an exact sign-flip permutation test; a significant drop fails too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.scoring.trials import mean_pass_by_case, paired_sign_flip
 
 COMPARABLE = ("golden_version", "set_digest", "corpus_digest", "split")
 SEEDED_SPLITS = ("calibration", "eval")
@@ -94,6 +97,7 @@ class Comparison:
     max_drop: float
     alpha: float
     failures: tuple[str, ...] = field(default=())
+    trials: Mapping[str, Any] | None = None  # the pairing on mean pass rate, for trial runs
 
     @property
     def passed(self) -> bool:
@@ -116,6 +120,7 @@ class Comparison:
             "slices": {d.name: d.as_dict() for d in self.slices},
             "passed_to_failed": self.ids(True),
             "failed_to_passed": self.ids(False),
+            "trials": None if self.trials is None else dict(self.trials),
         }
 
 
@@ -245,12 +250,48 @@ def compare(
     overall = _delta("overall", [(b, h) for _, _, b, h in paired])
     p_value = mcnemar_exact(overall.regressions, overall.improvements)
     failures = _failures(overall, slices, p_value, max_drop, alpha)
+    trials = paired_trials(base, head)
+    if trials is not None and trials["delta_points"] < 0 and trials["p_value"] <= alpha:
+        failures += (
+            f"mean pass rate over trials dropped {-trials['delta_points']:.1f} points on "
+            f"{trials['cases']} paired cases (sign-flip p = {trials['p_value']:.3g} <= {alpha:g})",
+        )
     return Comparison(
         {"report": labels[0], **{k: base.get(k) for k in IDENTITY}},
         {"report": labels[1], **{k: head.get(k) for k in IDENTITY}},
         overall,
-        slices, flips, p_value, max_drop, alpha, failures,
+        slices, flips, p_value, max_drop, alpha, failures, trials,
     )  # fmt: skip
+
+
+def _rates(report: Mapping[str, Any]) -> dict[str, float]:
+    """Each case's pass share over its trials (a run without trials: 0 or 1)."""
+    block = report.get("trials")
+    if isinstance(block, Mapping) and isinstance(block.get("per_case"), Mapping):
+        return mean_pass_by_case(block["per_case"])
+    return {c["id"]: float(bool(c["passed"])) for c in report["cases"]}
+
+
+def paired_trials(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, Any] | None:
+    """When either run repeats its cases: the two runs paired case by case on mean pass rate,
+    and an exact sign-flip test of the per-case differences (see ``scoring.trials``)."""
+    if not (base.get("trials") or head.get("trials")):
+        return None
+    before, after = _rates(base), _rates(head)
+    ids = sorted(set(before) & set(after))
+    if not ids:
+        return None
+    diffs = [after[i] - before[i] for i in ids]
+    mean_base = sum(before[i] for i in ids) / len(ids)
+    mean_head = sum(after[i] for i in ids) / len(ids)
+    return {
+        "cases": len(ids),
+        "base_mean_pass_rate": mean_base,
+        "head_mean_pass_rate": mean_head,
+        "delta_points": round(100 * (mean_head - mean_base), 4),
+        "p_value": paired_sign_flip(diffs),
+        "test": "exact sign-flip permutation test on per-case differences",
+    }
 
 
 def _pair(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[tuple[str, str, bool, bool]]:

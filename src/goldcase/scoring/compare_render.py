@@ -108,9 +108,19 @@ def render_text(c: Comparison) -> str:
         for row in rows
     ]
     lines += ["", f"passed->failed: {_ids(c.ids(True))}", f"failed->passed: {_ids(c.ids(False))}"]
+    if c.trials is not None:
+        lines.append(trials_line(c.trials))
     lines.append(_verdict(c))
     lines += [f"  - {failure}" for failure in c.failures]
     return "\n".join(lines) + "\n"
+
+
+def trials_line(trials: Mapping[str, Any]) -> str:
+    return (
+        f"trials: mean pass rate {_pct(trials['base_mean_pass_rate'])} -> "
+        f"{_pct(trials['head_mean_pass_rate'])} ({trials['delta_points']:+.1f} points) on "
+        f"{trials['cases']} paired cases; sign-flip p = {trials['p_value']:.3g}"
+    )
 
 
 def _ids(ids: Sequence[str]) -> str:
@@ -147,6 +157,8 @@ def render_markdown(c: Comparison) -> str:
         "|" + "---|" * len(HEADER),
     ]
     lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in _slice_rows(c)]
+    if c.trials is not None:
+        lines += ["", _md(trials_line(c.trials))]
     if c.failures:
         lines += ["", "**Why the gate failed**", ""] + [f"- {_md(f)}" for f in c.failures]
     lines += _flipped_md(c)
