@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz-long clean
+.PHONY: run test lint bench coverage fuzz-long clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,40 +12,42 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The main job on the sample set in this repository.
+# The main job on the sample set in this repository: check it, confirm its version, show what
+# it is made of, score two runs of the baseline, gate one against the other, render the report,
+# then the split, calibration, leakage and interchange tools on the same set.
 run: $(STAMP)
-	@echo "== goldcase check: schema, verbatim quotes (and every other check that has landed)"
+	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
 	$(BIN)/goldcase check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check
+	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
+	$(BIN)/goldcase stats
+	@echo "== goldcase score: the top-3 baseline run, every rate with its denominator and interval"
+	@mkdir -p reports
+	$(BIN)/goldcase score runs/baseline-k3.jsonl --out reports/baseline-k3.json
+	@echo "== goldcase compare: the top-1 baseline run (base) against the top-3 one (head)"
+	$(BIN)/goldcase score runs/baseline-k1.jsonl --format json --out reports/baseline-k1.json >/dev/null
+	$(BIN)/goldcase compare reports/baseline-k1.json reports/baseline-k3.json || \
+	  echo "(compare exits 1 when the gate fails; the reasons are listed above)"
+	@echo "== goldcase report: the comparison as a self-contained HTML page"
+	$(BIN)/goldcase report reports/baseline-k3.json --compare reports/baseline-k1.json --stats \
+	  --html reports/report.html
 	@echo "== goldcase split: the calibration and eval halves of the golden set (seeded, stratified)"
 	$(BIN)/goldcase split
 	@echo "== goldcase calibrate: fit an abstention threshold on the calibration half of a sample run"
 	$(BIN)/goldcase calibrate runs/baseline-k3.jsonl --target-risk 0.8 || \
 	  echo "(calibrate exits 1 when the target cannot be certified on this split)"
-	@echo "== goldcase compare: the top-1 sample run (base) against the top-3 one (head)"
-	@mkdir -p reports
-	$(BIN)/goldcase score runs/baseline-k1.jsonl --format json --out reports/baseline-k1.json >/dev/null
-	$(BIN)/goldcase score runs/baseline-k3.jsonl --format json --out reports/baseline-k3.json >/dev/null
-	$(BIN)/goldcase compare reports/baseline-k1.json reports/baseline-k3.json || \
-	  echo "(compare exits 1 when the gate fails; the reasons are listed above)"
-	@echo "== goldcase score: a sample run, every rate with its denominator and a Wilson interval"
-	@if [ -f runs/baseline-k3.jsonl ]; then $(BIN)/goldcase score runs/baseline-k3.jsonl; \
-	  else echo "(no sample run yet: scripts/baseline.py writes runs/baseline-k3.jsonl)"; fi
-	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
-	$(BIN)/goldcase stats
-	@echo "== goldcase export: the golden set as promptfoo tests, in a temporary file"
-	$(BIN)/goldcase export --format promptfoo --out "$${TMPDIR:-/tmp}/goldcase-sample-promptfoo.yaml"
-	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
-	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
-	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"
 	@echo "== goldcase hashes / leakage --against / contamination: the set's salted hashes, the prompts checked against them, the corpus scanned for golden questions"
-	@mkdir -p reports
 	$(BIN)/goldcase hashes --out reports/golden.hashes
 	$(BIN)/goldcase leakage --against reports/golden.hashes prompts/system.md prompts/fewshot.yaml
 	$(BIN)/goldcase contamination corpus/*.md prompts/system.md
 	@echo "== goldcase contamination --engine dask: the same scan on a local Dask cluster of 2 worker processes, 10 kB partitions"
 	$(BIN)/goldcase contamination --engine dask --workers 2 --partition-size 0.01 corpus/*.md prompts/system.md
+	@echo "== goldcase export: the golden set as promptfoo tests, in a temporary file"
+	$(BIN)/goldcase export --format promptfoo --out "$${TMPDIR:-/tmp}/goldcase-sample-promptfoo.yaml"
+	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
+	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
+	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
@@ -58,6 +60,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+
+# Branch coverage of src/ over the whole suite (slower than make test).
+coverage: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider --cov=goldcase --cov-branch \
+		--cov-report=term:skip-covered
 
 clean:
 	rm -rf $(VENV) .goldcase-cache .pytest_cache .mypy_cache .ruff_cache
