@@ -12,7 +12,7 @@ from typing import Any
 from goldcase.context import Context
 from goldcase.corpus import Corpus
 from goldcase.model import Case
-from goldcase.scoring.outcomes import Graded, grade_one
+from goldcase.scoring.outcomes import Graded
 from goldcase.scoring.results import Result
 from goldcase.scoring.traces import has_trace, retrieval_section
 from goldcase.scoring.trials import CaseTrials, trials_report
@@ -35,27 +35,18 @@ def diagnostics(
     trial_rows: list[CaseTrials] = []
     trace_rows: list[tuple[Case, Mapping[str, Any] | None, bool, str]] = []
     for case in cases:
-        ordered = sorted(lines[case.id], key=lambda r: r.trial or 0)
-        grades = [grade_one(case, r, threshold) for r in ordered] if len(ordered) > 1 else []
-        if repeated and ordered:
-            passes = sum(g.passed for g in grades) if grades else int(by_case[case.id].passed)
-            trial_rows.append(CaseTrials(case.id, case.slice, passes, len(ordered)))
-        shown = _shown(ordered, grades)
         result = by_case[case.id]
+        ordered = sorted(lines[case.id], key=lambda r: r.trial or 0)
+        if repeated and ordered:
+            passes = result.passes if result.passes is not None else int(result.passed)
+            trial_rows.append(CaseTrials(case.id, case.slice, passes, len(ordered)))
+        shown = ordered[result.shown] if ordered else None
         trace_rows.append((case, shown.data if shown else None, result.passed, result.outcome))
     if traced:
         out["retrieval"] = retrieval_section(trace_rows, corpus)
     if repeated:
         out["trials"] = trials_report(trial_rows)
     return out
-
-
-def _shown(ordered: Sequence[Result], grades: Sequence[Graded]) -> Result | None:
-    """The line the case is graded on: its first failing trial, or its first one."""
-    for result, graded in zip(ordered, grades, strict=False):
-        if not graded.passed:
-            return result
-    return ordered[0] if ordered else None
 
 
 def ceiling(ctx: Context) -> dict[str, Any] | None:

@@ -45,6 +45,8 @@ class Graded:
     confidence: float | None
     answer: str | None  # the free-text answer, when the outcome is an answer
     expected_answer: str | None
+    passes: int | None = None  # with several trials: how many passed
+    shown: int = 0  # with several trials: the index (in trial order) of the trial shown
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -112,15 +114,14 @@ def grade_one(case: Case, result: Result | None, threshold: float | None = None)
 
 
 def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
-    """Grade a case on its result lines (none: missing; several: the worst trial)."""
+    """Grade a case on its result lines (none: missing; several: the worst trial, with the
+    number of trials that passed)."""
     if len(trials) <= 1:
         return grade_one(case, trials[0] if trials else None, threshold)
     ordered = sorted(trials, key=lambda r: r.trial or 0)
-    first: Graded | None = None
-    for result in ordered:
-        graded = grade_one(case, result, threshold)
-        if not graded.passed:
-            return graded
-        first = first or graded
-    assert first is not None
-    return first
+    graded = [grade_one(case, result, threshold) for result in ordered]
+    shown = next((i for i, g in enumerate(graded) if not g.passed), 0)
+    worst = graded[shown]
+    worst.passes = sum(g.passed for g in graded)
+    worst.shown = shown
+    return worst
