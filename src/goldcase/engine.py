@@ -69,15 +69,30 @@ def code_salt() -> str:
 
 
 def load_case_set(ctx: Context) -> CaseSet:
-    """Read, parse and validate every case file; unchanged files come from the cache."""
+    """Read, parse and validate every case file; unchanged files come from the cache, and a
+    large number of changed ones is parsed on every core."""
     salt = code_salt()
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
-    files = [_load_file(ctx, root, rel, salt, prefix) for rel in case_paths(ctx)]
-    return CaseSet(files)
+    files: list[CaseFile | None] = []
+    todo: list[tuple[int, str, Split | None, bytes]] = []
+    for rel in case_paths(ctx):
+        known = _known_file(ctx, root, rel, salt, prefix)
+        if isinstance(known, CaseFile):
+            files.append(known)
+        else:
+            todo.append((len(files), rel, known[0], known[1]))
+            files.append(None)
+    for (index, rel, _, _), case_file in zip(todo, _parse_all(todo), strict=True):
+        files[index] = case_file
+        ctx.cache.put(_FILES, rel, _entry(salt, case_file))
+    return CaseSet([f for f in files if f is not None])
 
 
-def _load_file(ctx: Context, root: str, rel: str, salt: str, prefix: str) -> CaseFile:
+def _known_file(
+    ctx: Context, root: str, rel: str, salt: str, prefix: str
+) -> CaseFile | tuple[Split | None, bytes]:
+    """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
     raw, problem = _read(root + rel)  # root ends in a separator
     if raw is None:
@@ -86,11 +101,41 @@ def _load_file(ctx: Context, root: str, rel: str, salt: str, prefix: str) -> Cas
     cached = ctx.cache.get(_FILES, rel)
     if type(cached) is tuple and len(cached) == 6 and cached[:3] == (salt, digest, split):
         return CaseFile(rel, split, digest, cached[3], cached[4], cached[5])
+    return split, raw
+
+
+PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
+
+
+def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFile]:
+    jobs = [(rel, split, raw) for _, rel, split, raw in todo]
+    workers = min(os.cpu_count() or 1, 8)
+    if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
+        return [_parse(*job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            parsed = list(pool.map(_parse_job, jobs, chunksize=len(jobs) // (4 * workers) + 1))
+    except Exception:  # no processes to be had (a sandbox, a limit): parse here instead
+        return [_parse(*job) for job in jobs]
+    for case_file in parsed:  # strings interned in a worker arrive as copies: intern them here
+        if case_file.data is not None:
+            with contextlib.suppress(RecursionError):
+                case_file.data = compact(case_file.data)
+    return parsed
+
+
+def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
+    return _parse(*job)
+
+
+def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
     case_file = schema.check_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
             case_file.data = compact(case_file.data)
-    ctx.cache.put(_FILES, rel, _entry(salt, case_file))
     return case_file
 
 
