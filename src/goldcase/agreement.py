@@ -26,23 +26,11 @@ from typing import TYPE_CHECKING, Any
 from goldcase import labels as labelfiles
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.scoring.metrics import Z95, wilson
 
 if TYPE_CHECKING:
     from goldcase.context import Context
     from goldcase.model import Case, CaseSet
-
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval for k successes in n trials (None when n is 0)."""
-    if n == 0:
-        return None
-    p = k / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)

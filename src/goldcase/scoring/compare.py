@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.scoring.metrics import Z95, wilson
 from goldcase.scoring.trials import mean_pass_by_case, paired_sign_flip
 
 COMPARABLE = ("golden_version", "set_digest", "corpus_digest", "split")
 SEEDED_SPLITS = ("calibration", "eval")
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,16 +137,6 @@ def mcnemar_exact(regressions: int, improvements: int) -> float:
     return min(1.0, 2 * tail / 2**n)
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def newcombe_paired(
     both: int, head_only: int, base_only: int, neither: int, z: float = Z95
 ) -> tuple[float, float, float]:
@@ -159,8 +149,8 @@ def newcombe_paired(
         raise ValueError("no paired cases")
     head, base = both + head_only, both + base_only
     p1, p2 = head / n, base / n
-    l1, u1 = wilson(head, n, z)
-    l2, u2 = wilson(base, n, z)
+    l1, u1 = wilson(head, n, z) or (0.0, 1.0)
+    l2, u2 = wilson(base, n, z) or (0.0, 1.0)
     phi = _phi(both, head_only, base_only, neither)
     low = (p1 - p2) - math.sqrt(
         max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Z95 = 1.959963984540054
+from goldcase.scoring.metrics import Z95
 
 
 @dataclass(frozen=True, slots=True)
