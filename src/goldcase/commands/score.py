@@ -57,10 +57,11 @@ def command(
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
     report = score(ctx, results, shown=str(results), split=split, threshold=threshold)
+    as_json = render_json(report) if out is not None or fmt == "json" else ""
     if out is not None:
-        atomic_write_text(out, render_json(report))
+        atomic_write_text(out, as_json)
     if fmt == "json":
-        sys.stdout.write(render_json(report))
+        sys.stdout.write(as_json)
     elif fmt == "markdown":
         sys.stdout.write(render_markdown(report))
     else:
