@@ -83,7 +83,8 @@ def load_case_set(ctx: Context) -> CaseSet:
         else:
             todo.append((len(files), rel, known[0], known[1]))
             files.append(None)
-    for (index, rel, _, _), case_file in zip(todo, _parse_all(todo), strict=True):
+    for (index, rel, _, raw), case_file in zip(todo, _parse_all(todo), strict=True):
+        case_file.raw = raw
         files[index] = case_file
         ctx.cache.put(_FILES, rel, _entry(salt, case_file))
     return CaseSet([f for f in files if f is not None])

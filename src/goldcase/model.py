@@ -107,6 +107,9 @@ class CaseFile:
     data: dict[str, Any] | None
     findings: list[Finding] = field(default_factory=list)
     hash: str = ""  # digest.case_hash of ``data``, computed once when the file is parsed
+    # The bytes, kept only for a file parsed in this run (never cached), so a check that reads
+    # the text of new files does not read them from disk a second time.
+    raw: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def valid(self) -> bool:

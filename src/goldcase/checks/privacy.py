@@ -77,10 +77,12 @@ class _Hit:
 
 
 def _scan(case_file: CaseFile, ctx: Context) -> list[_Hit]:
-    try:
-        raw = ctx.read_bytes(case_file.path)
-    except OSError:
-        return []  # GC113 already says the file cannot be read
+    raw = case_file.raw
+    if raw is None:
+        try:
+            raw = ctx.read_bytes(case_file.path)
+        except OSError:
+            return []  # GC113 already says the file cannot be read
     text = raw.decode("utf-8", "replace")
     if not pii.may_contain(text):
         return []
