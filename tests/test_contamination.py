@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from goldcase.contamination import GramIndex, Hit, merge, scan_file, scan_range
 from goldcase.model import Case
+from scan_corpus import case_yaml as case
 
 # 17 words: five 13-grams.
 LONG_Q = "Can a customer who bought a damaged kettle last month still ask us for a credit note?"
@@ -23,20 +24,6 @@ LONG_A = (
     "Yes, a customer has fourteen days from delivery to request a credit for a damaged "
     "delivery, by email"
 )
-
-
-def case(case_id: str, question: str, answer: str | None = None) -> str:
-    lines = [f"id: {case_id}", f"question: {json.dumps(question)}"]
-    if answer is None:
-        lines.append("answerable: false")
-    else:
-        lines += [
-            f"expected_answer: {json.dumps(answer)}",
-            "support:",
-            "  - doc: returns-policy.md",
-            "    quote: A customer has 14 days from delivery to request a credit",
-        ]
-    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture

@@ -6,11 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from goldcase.cache import Cache
 from goldcase.config import Config
 from goldcase.corpus import Corpus, load_corpus
-from goldcase.model import Case, Finding
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -37,15 +39,15 @@ class Context:
         return (self.root / rel).read_bytes()
 
     def per_case(
-        self, family: str, case: Case, state: str, compute: Callable[[Case], list[Finding]]
-    ) -> list[Finding]:
-        """``compute(case)``, cached by the case file's bytes and ``state`` (whatever else the
-        result depends on, e.g. the config values the check reads). A check that looks at one
-        case at a time costs nothing on a warm run."""
-        key = f"{state}:{case.path}:{case.digest}"
+        self, family: str, path: str, digest: str, state: str, compute: Callable[[], list[T]]
+    ) -> list[T]:
+        """``compute()``, cached by a case file's path and bytes (``digest``) and ``state``
+        (whatever else the result depends on). A check that looks at one case at a time then
+        costs nothing on a warm run."""
+        key = f"{state}:{path}:{digest}"
         cached = self.cache.get(family, key)
         if isinstance(cached, list):
             return cached
-        found = compute(case)
+        found = compute()
         self.cache.put(family, key, found)
         return found

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from goldcase import pii
@@ -55,11 +56,9 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     for case_file in case_set.files:
         if case_file.data is None:
             continue
-        key = f"{salt}:{case_file.path}:{case_file.digest}"
-        hits = ctx.cache.get(_CACHE, key)
-        if not isinstance(hits, list):
-            hits = _scan(case_file, ctx)
-            ctx.cache.put(_CACHE, key, hits)
+        hits = ctx.per_case(
+            _CACHE, case_file.path, case_file.digest, salt, partial(_scan, case_file, ctx)
+        )
         if hits and published is None:
             published = _published(ctx)
         for hit in hits:
