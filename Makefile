@@ -51,7 +51,7 @@ run: $(STAMP)
 
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
 test: $(STAMP) lint
-	@$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
+	@$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
 
 lint: $(STAMP)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import shutil
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +19,15 @@ from goldcase.cli import cli
 DATA = Path(__file__).parent / "data"
 REPO_ROOT = Path(__file__).parent.parent
 REALDATA = REPO_ROOT.parent / "shared" / "realdata"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A run stopped from outside (SIGTERM, SIGHUP) prints where every thread was before it
+    ends, so a stopped CI run says what it was doing. Output capture is paused here, so file
+    descriptor 2 is the run's own standard error."""
+    stream = os.dup(2)
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        faulthandler.register(stop, file=stream, all_threads=True, chain=True)
 
 
 @dataclass
