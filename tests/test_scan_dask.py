@@ -32,6 +32,7 @@ def cluster() -> Iterator[Any]:
         dashboard_address="127.0.0.1:0",
     ) as running:
         yield running
+        running.close(timeout=60)  # bounded: a cluster that will not stop fails the run
 
 
 @pytest.fixture(scope="module")

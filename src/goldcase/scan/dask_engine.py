@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from goldcase.contamination import GramIndex
@@ -22,6 +22,7 @@ from goldcase.scan.core import PartResult, scan_partition
 from goldcase.scan.partitions import Partition
 
 Done = Callable[[Partition], None]
+CLOSE_SECONDS = 30
 
 
 def _distributed() -> Any:
@@ -58,8 +59,11 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
             dashboard_address="127.0.0.1:0",
             host="127.0.0.1",
         )
-        with cluster, distributed.Client(cluster) as client:
-            yield client
+        try:
+            with distributed.Client(cluster) as client:
+                yield client
+        finally:
+            _close(cluster)
         return
     try:
         client = distributed.Client(scheduler)  # timeout: distributed.comm.timeouts.connect
@@ -71,6 +75,14 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
         raise GoldcaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
         yield client
+
+
+def _close(cluster: Any) -> None:
+    """Stop the local cluster, waiting at most CLOSE_SECONDS: the scan's result is already in
+    hand, and a worker that will not stop is ended with this process (its workers are daemonic
+    children)."""
+    with suppress(TimeoutError):
+        cluster.close(timeout=CLOSE_SECONDS)
 
 
 def _compute(
