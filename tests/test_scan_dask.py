@@ -172,6 +172,7 @@ def test_an_error_on_a_worker_is_reported_as_it_would_be_locally(
     [
         ("nonsense", "missing port number in address 'nonsense'"),
         ("http://127.0.0.1:9", "unknown address scheme 'http'"),
+        ("tcp://127.0.0.1:port", "invalid literal for int() with base 10: 'port'"),
     ],
 )
 def test_a_malformed_scheduler_address_cannot_run(

@@ -66,6 +66,7 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
             _close(cluster)
         return
     try:
+        _check_address(scheduler)
         client = distributed.Client(scheduler)  # timeout: distributed.comm.timeouts.connect
     except ValueError as exc:  # the address itself
         raise GoldcaseError(
@@ -75,6 +76,18 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
         raise GoldcaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
         yield client
+
+
+def _check_address(address: str) -> None:
+    """Raise ValueError for an address distributed cannot use, before any client (and its
+    event-loop thread) exists; the messages are the ones ``Client`` itself would give."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address)
+    backend = get_backend(scheme)
+    if scheme in ("tcp", "tls", "ws", "wss"):
+        backend.get_address_host_port(location)
 
 
 def _close(cluster: Any) -> None:
