@@ -57,9 +57,17 @@ def test_kappa_on_30_items() -> None:
 
 
 def test_kappa_perfect_and_undefined() -> None:
-    # perfect agreement with both values used: p_o = 1, p_e = 0.5, kappa = 1, se = 0
+    # perfect agreement with both values used: p_o = 1, p_e = 0.5, kappa = 1, se = 0; the
+    # interval is Wilson's for 2 of 2, (0.34237, 1), through (p - 0.5) / 0.5: (-0.31526, 1)
     k = cohen_kappa([(True, True), (False, False)])
-    assert k is not None and k.kappa == 1.0 and k.interval == (1.0, 1.0)
+    assert k is not None and k.kappa == 1.0 and k.se == 0
+    assert k.interval is not None
+    assert k.interval[0] == pytest.approx(-0.31526, abs=1e-4) and k.interval[1] == 1.0
+    # 20 items true for both and 10 false for both: p_e = (2/3)^2 + (1/3)^2 = 5/9; Wilson for
+    # 30 of 30 is (0.88648, 1): kappa interval ((0.88648 - 5/9) / (4/9), 1) = (0.74459, 1)
+    k = cohen_kappa([(True, True)] * 20 + [(False, False)] * 10)
+    assert k is not None and k.kappa == pytest.approx(1.0) and k.interval is not None
+    assert k.interval[0] == pytest.approx(0.74459, abs=1e-4) and k.interval[1] == 1.0
     # every item true for both: p_e = 1, kappa undefined
     k = cohen_kappa([(True, True)] * 5)
     assert k is not None and k.kappa is None and k.interval is None
@@ -268,3 +276,44 @@ def test_label_sample_refuses_a_bad_labeller_name(make_repo: Repo) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error: labeller name '../up' may hold only letters")
     assert not (root / "labels").exists()
+
+
+def test_a_label_answer_agrees_when_it_would_pass_the_case(make_repo: Repo) -> None:
+    """The label's answer is graded as a system's answer would be: on the case's text checks
+    (contains, not_contains, lead), or on the case's answer as a run of whole words when the
+    case declares none. Checks that need a system's citations are not applied to a label."""
+    root = make_repo(
+        {
+            "cases/golden/a0.yaml": answerable_case(
+                "a0",
+                "Yes, claims are accepted within 7 days",
+                'expect:\n  contains: ["yes", "7"]\n',
+            ),
+            "cases/golden/a1.yaml": answerable_case("a1", "24 months from purchase"),
+            "cases/golden/a2.yaml": answerable_case(
+                "a2", "14 days", 'expect:\n  contains: ["14"]\n  cites: "§ 3"\n'
+            ),
+        }
+    )
+    write(root, "labels/lee/a0.yaml", "id: a0\nanswerable: true\nexpected_answer: Yes, 7 days\n")
+    write(
+        root,
+        "labels/lee/a1.yaml",
+        "id: a1\nanswerable: true\nexpected_answer: Within 24 months from purchase.\n",
+    )
+    write(root, "labels/lee/a2.yaml", "id: a2\nanswerable: true\nexpected_answer: two weeks, 14\n")
+    write(root, "labels/kim/a0.yaml", "id: a0\nanswerable: true\nexpected_answer: 'Yes'\n")
+    write(root, "labels/kim/a1.yaml", "id: a1\nanswerable: true\nexpected_answer: 24 months\n")
+    report = build_report(ctx_of(root))
+    # lee passes all three; kim's bare "Yes" lacks the 7, and "24 months" lacks "from purchase"
+    assert (report["items"], report["agreement"]["agree"]) == (5, 3)
+    assert (report["expected_answers"]["agree"], report["expected_answers"]["of"]) == (3, 5)
+    details = {(d["labeller"], d["id"]): d["detail"] for d in report["disagreements"]}
+    assert sorted(details) == [("kim", "a0"), ("kim", "a1")]
+    assert details["kim", "a0"].endswith(
+        "label 'Yes' (the label's answer fails the case's contains)"
+    )
+    assert details["kim", "a1"] == (
+        "expected_answer: case '24 months from purchase', label '24 months' "
+        "(the case's answer is not in the label's)"
+    )

@@ -4,14 +4,17 @@ Each finished label (``labels/<labeller>/<id>.yaml`` with ``answerable`` filled 
 compared with its case. The figures, each with a 95% interval:
 
 - agreement: items on which the label agrees with the case on every field it fills in
-  (answerable; the normalised expected answer when both say answerable; expect when given);
+  (answerable; the expected answer when both say answerable; expect when given);
   a proportion, with the Wilson score interval.
 - Cohen's kappa on ``answerable``: (p_o - p_e) / (1 - p_e), p_e from the two labellers'
   marginal rates. Interval: kappa ± 1.96 x the large-sample standard error
-  sqrt(p_o (1 - p_o) / (n (1 - p_e)^2)) (Cohen 1960), clipped to [-1, 1]. Undefined (null)
+  sqrt(p_o (1 - p_o) / (n (1 - p_e)^2)) (Cohen 1960), clipped to [-1, 1]. That error is 0
+  when p_o is 0 or 1, which would claim certainty from a few items; there the interval is the
+  Wilson interval of p_o put through the same formula, (p - p_e) / (1 - p_e). Undefined (null)
   when p_e is 1: both labellers gave every item the same value.
-- expected answers: among items both call answerable, the share whose normalised answers are
-  equal; a proportion, with the Wilson interval.
+- expected answers: among items both call answerable, the share whose label answer passes
+  the case (equal after normalising, or carrying what the case's text checks ask of any right
+  answer: ``goldcase.labels.answer_failures``); a proportion, with the Wilson interval.
 
 With several labellers and no ``--labeller``, every (case, labeller) pair is one item.
 """
@@ -55,8 +58,12 @@ def cohen_kappa(pairs: list[tuple[bool, bool]], z: float = Z95) -> Kappa | None:
         return Kappa(None, p_o, p_e, None, None)
     kappa = (p_o - p_e) / (1 - p_e)
     se = math.sqrt(p_o * (1 - p_o) / (n * (1 - p_e) ** 2))
-    interval = (max(-1.0, kappa - z * se), min(1.0, kappa + z * se))
-    return Kappa(kappa, p_o, p_e, se, interval)
+    if se > 0:
+        lo, hi = kappa - z * se, kappa + z * se
+    else:  # p_o is 0 or 1: the Wilson interval of p_o, read as kappa
+        p_lo, p_hi = wilson(round(p_o * n), n, z) or (p_o, p_o)
+        lo, hi = (p_lo - p_e) / (1 - p_e), (p_hi - p_e) / (1 - p_e)
+    return Kappa(kappa, p_o, p_e, se, (max(-1.0, lo), min(1.0, hi)))
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:
@@ -202,7 +209,8 @@ def render_text(report: dict[str, Any]) -> str:
         f"labeller: {who}; items compared: {report['items']}; pending: {report['pending']}",
         f"agreement (the ceiling for model scores): {_fraction(report['agreement'])}",
         f"Cohen's kappa on answerable: {_kappa_line(report['kappa_answerable'])}",
-        f"expected answers (normalised), both answerable: {_fraction(report['expected_answers'])}",
+        "expected answers that pass the case, both answerable: "
+        + _fraction(report["expected_answers"]),
     ]
     if not report["items"] and not report["pending"]:
         lines.append("no label files under labels/: run goldcase label sample --n 30 --seed S")

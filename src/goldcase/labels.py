@@ -26,6 +26,7 @@ from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
 from goldcase.safeio import read_regular
 from goldcase.schemas import validator
+from goldcase.scoring.expect import DEFAULT_CHECK, failed_checks
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
 
@@ -222,13 +223,34 @@ def _canon(value: Any) -> Any:
     return value
 
 
-def answers_agree(case: Case, label: Label) -> bool | None:
-    """Whether the normalised expected answers agree; None when either says unanswerable."""
+# The checks of a case's ``expect`` block that read the answer's text alone; the others need
+# a system's citations, scope or fact key, which a labeller does not give.
+TEXT_CHECKS = ("lead", "contains", "not_contains")
+
+
+def answer_failures(case: Case, label: Label) -> list[str] | None:
+    """The checks the label's expected answer fails when graded as a system's answer on this
+    case ([] when it passes); None when either says unanswerable.
+
+    Equal normalised answers agree. Otherwise the label's answer must carry what the case
+    asks of any right answer: its text checks (``lead``, ``contains``, ``not_contains``) when
+    the case declares one, else the case's normalised expected answer as a run of whole words.
+    So "24 months" agrees with "24 months from purchase" when the case only asks for "24
+    months", and a bare "yes" does not when the case also asks for "7 days"."""
     if not case.answerable or not label.answerable:
         return None
-    return normalise_answer(case.expected_answer or "") == normalise_answer(
-        label.expected_answer or ""
-    )
+    answer = label.expected_answer or ""
+    if normalise_answer(case.expected_answer or "") == normalise_answer(answer):
+        return []
+    expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
+    return failed_checks(expect, case.expected_answer, {"answer": answer})
+
+
+def answers_agree(case: Case, label: Label) -> bool | None:
+    """Whether the label's expected answer passes the case (see ``answer_failures``); None
+    when either says unanswerable."""
+    failures = answer_failures(case, label)
+    return None if failures is None else not failures
 
 
 def differences(case: Case, label: Label) -> list[str]:
@@ -256,11 +278,18 @@ def describe(case: Case, label: Label, fields: list[str]) -> str:
         elif name == "expected_answer":
             parts.append(
                 f"expected_answer: case {clip(repr(case.expected_answer), 40)}, "
-                f"label {clip(repr(label.expected_answer), 40)}"
+                f"label {clip(repr(label.expected_answer), 40)} ({_why(case, label)})"
             )
         else:
             parts.append("expect differs")
     return "; ".join(parts)
+
+
+def _why(case: Case, label: Label) -> str:
+    failed = answer_failures(case, label) or []
+    if failed == [DEFAULT_CHECK]:
+        return "the case's answer is not in the label's"
+    return "the label's answer fails the case's " + ", ".join(failed)
 
 
 def _yaml(value: bool | None) -> str:
