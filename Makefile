@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The main job on the sample set in this repository: check it, confirm its version, show what
-# it is made of, score two runs of the baseline, gate one against the other, render the report,
-# then the split, calibration, leakage and interchange tools on the same set.
+# it is made of and how far a second labeller agrees, score two runs of the baseline, gate one
+# against the other, render the report, then the split, calibration, leakage and interchange
+# tools on the same set.
 run: $(STAMP)
 	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
 	$(BIN)/goldcase check
@@ -22,6 +23,8 @@ run: $(STAMP)
 	$(BIN)/goldcase lock --check
 	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
 	$(BIN)/goldcase stats
+	@echo "== goldcase agreement: a second labeller's seeded sample of 30 cases against the set's labels (the ceiling for any score)"
+	$(BIN)/goldcase agreement
 	@echo "== goldcase score: the top-3 baseline run, every rate with its denominator and interval"
 	@mkdir -p reports
 	$(BIN)/goldcase score runs/baseline-k3.jsonl --out reports/baseline-k3.json
