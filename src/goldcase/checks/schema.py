@@ -212,7 +212,11 @@ def _explain(error: Any) -> Iterator[tuple[list[str | int], str, bool]]:
     elif kind == "uniqueItems":
         yield where, f"{name} lists the same entry twice", True
     elif kind == "anyOf" and len(where) >= 3 and where[:2] == ["expect", "contains"]:
-        yield where, f"{name} should be a string or a list of strings (any one of them)", True
+        message = f"{name} should be a string or a list of strings (any one of them)"
+        if not isinstance(error.instance, (list, dict)):
+            got = f"{type(error.instance).__name__} {clip(repr(error.instance), 40)}"
+            message += f", got {got}{_quote_hint(error.instance)}"
+        yield where, message, True
     else:
         yield where, f"{name}: {clip(error.message, 120)}", True
 
@@ -245,10 +249,16 @@ def _wrong_type(name: str, error: Any) -> str:
     got = type(error.instance).__name__
     hint = ""
     if expected == "string" and not isinstance(error.instance, (list, dict)):
-        hint = "; put the value in quotes"
-        if isinstance(error.instance, bool):
-            hint += " (YAML reads yes, no, on, off, true and false as booleans)"
+        hint = _quote_hint(error.instance)
     return f"{name} should be {wanted}, got {got} {clip(repr(error.instance), 40)}{hint}"
+
+
+def _quote_hint(value: Any) -> str:
+    """For a scalar YAML did not read as text: quoting it makes it text."""
+    hint = "; put the value in quotes"
+    if isinstance(value, bool):
+        hint += " (YAML reads yes, no, on, off, true and false as booleans)"
+    return hint
 
 
 def _bad_text(name: str, error: Any) -> str:
