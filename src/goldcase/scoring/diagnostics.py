@@ -25,28 +25,45 @@ def diagnostics(
     corpus: Corpus,
     threshold: float | None,
 ) -> dict[str, Any]:
-    lines = {case.id: by_id.get(case.id, ()) for case in cases}
-    repeated = any(len(rows) > 1 for rows in lines.values())
-    traced = any(has_trace(r.data) for rows in lines.values() for r in rows)
+    ids = [case.id for case in cases]
+    lines = [by_id.get(case_id, ()) for case_id in ids]
+    repeated = any(len(rows) > 1 for rows in lines)
+    traced = any(_traced(result.data) for rows in lines for result in rows)
     out: dict[str, Any] = {"retrieval": None, "trials": None}
     if not repeated and not traced:
         return out
     by_case = {g.case_id: g for g in graded}
-    trial_rows: list[CaseTrials] = []
-    trace_rows: list[tuple[Case, Mapping[str, Any] | None, bool, str]] = []
-    for case in cases:
-        result = by_case[case.id]
-        ordered = sorted(lines[case.id], key=lambda r: r.trial or 0)
-        if repeated and ordered:
-            passes = result.passes if result.passes is not None else int(result.passed)
-            trial_rows.append(CaseTrials(case.id, case.slice, passes, len(ordered)))
-        shown = ordered[result.shown] if ordered else None
-        trace_rows.append((case, shown.data if shown else None, result.passed, result.outcome))
+    shown = [by_case[case_id] for case_id in ids]
     if traced:
-        out["retrieval"] = retrieval_section(trace_rows, corpus)
+        out["retrieval"] = retrieval_section(_trace_rows(cases, lines, shown), corpus)
     if repeated:
-        out["trials"] = trials_report(trial_rows)
+        out["trials"] = trials_report(
+            [
+                CaseTrials(
+                    case_id, g.slice, int(g.passed) if g.passes is None else g.passes, len(rows)
+                )
+                for case_id, rows, g in zip(ids, lines, shown, strict=True)
+                if rows
+            ]
+        )
     return out
+
+
+def _traced(data: Mapping[str, Any]) -> bool:
+    # the key test first: a run without traces pays one dict look-up or two per line
+    return ("retrieved" in data or "context" in data) and has_trace(data)
+
+
+def _trace_rows(
+    cases: Sequence[Case], lines: Sequence[Sequence[Result]], graded: Sequence[Graded]
+) -> list[tuple[Case, Mapping[str, Any] | None, bool, str]]:
+    """Per case: the line shown (the graded trial) and how it was graded."""
+    rows: list[tuple[Case, Mapping[str, Any] | None, bool, str]] = []
+    for case, results, g in zip(cases, lines, graded, strict=True):
+        ordered = sorted(results, key=lambda r: r.trial or 0)
+        data = ordered[g.shown].data if ordered else None
+        rows.append((case, data, g.passed, g.outcome))
+    return rows
 
 
 def ceiling(ctx: Context) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from goldcase.text import fold_space, normalise_answer
+from goldcase.text import normalise_answer
 
 # The order failed checks are listed in.
 CHECKS = ("fact", "scope", "lead", "contains", "not_contains", "cites", "cites_id")
@@ -57,10 +57,12 @@ _NUMBER_SEPARATOR = re.compile(r"(?<=\d)([.,])(?=\d)")
 
 
 def fold(text: str) -> str:
-    """The folding every text check uses on both sides."""
+    """The folding every text check uses on both sides. (``" ".join(s.split())`` is
+    ``fold_space(s)``: str.split and the regular expression's ``\\s`` agree on every code
+    point; a test holds them together.)"""
     if text.isascii():
-        return " ".join(text.lower().split())  # str.split() and fold_space agree on spaces
-    return fold_space(unicodedata.normalize("NFKC", text).casefold().translate(_FOLDS))
+        return " ".join(text.lower().split())
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_FOLDS).split())
 
 
 # Needles (what a case expects) repeat across cases and trials; answers do not.
@@ -195,3 +197,196 @@ def answer_appears(expected: str, answer: str) -> bool:
 
 def _starts(tokens: Sequence[str], first: str) -> Iterator[int]:
     return (i for i, token in enumerate(tokens) if token == first)
+
+
+# --- the same checks, prepared once per case ---------------------------------------------------
+#
+# A run grades each case's lines (several with repeated trials) against the same ``expect``
+# block. ``compile_checks`` folds the block's needles once and returns a function of a result
+# line that gives exactly what ``failed_checks`` gives (a property test holds them together).
+
+Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
+_Rule = Callable[[str, Mapping[str, Any]], bool]
+_ON_ANSWER = frozenset(("lead", "contains", "not_contains"))  # the rules that read the answer
+
+
+def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Checker:
+    """``failed_checks(expect, expected_answer, result)`` as a function of ``result``."""
+    if not expect:
+        return _default_checker(expected_answer)
+    if not _well_formed(expect):  # a shape the case schema refuses: keep the plain path
+        return lambda result: tuple(failed_checks(expect, expected_answer, result))
+    rules = [
+        (name, _COMPILERS[name](value))
+        for name in CHECKS
+        if (value := expect.get(name)) is not None
+    ]
+    reads_answer = any(name in _ON_ANSWER for name, _ in rules)
+
+    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
+        hay = ""
+        if reads_answer:
+            answer = result.get("answer")
+            if isinstance(answer, str):
+                hay = fold(answer)
+        failed = [name for name, rule in rules if not rule(hay, result)]
+        return tuple(failed) if failed else _PASSED
+
+    return check
+
+
+def _well_formed(expect: Mapping[str, Any]) -> bool:
+    """Every declared value has the shape case.schema.json allows."""
+    for name, value in expect.items():
+        if value is None or name not in _RULES:
+            continue
+        if name in ("contains", "not_contains"):
+            if not isinstance(value, list):
+                return False
+            for entry in value:
+                options = entry if isinstance(entry, list) and name == "contains" else [entry]
+                if not all(type(option) is str for option in options):
+                    return False
+        elif type(value) is not str:
+            return False
+    return True
+
+
+def _finder(needle: str) -> Callable[[str], bool]:
+    """``found(hay, needle)`` as a function of ``hay``, with the needle's edges looked at once."""
+    if not needle:
+        return lambda hay: True
+    lead, tail = needle[0].isdigit(), needle[-1].isdigit()
+    if not (lead or tail):
+        return lambda hay: needle in hay
+    size = len(needle)
+
+    def finds(hay: str) -> bool:
+        start = hay.find(needle)
+        while start >= 0:
+            if (not lead or start == 0 or _edge_ok(hay, start - 1, -1)) and (
+                not tail or _edge_ok(hay, start + size, 1)
+            ):
+                return True
+            start = hay.find(needle, start + 1)
+        return False
+
+    return finds
+
+
+def _edge_ok(hay: str, at: int, step: int) -> bool:
+    """No digit at ``at``, nor a '.' or ',' there with a digit beyond it (``step`` away):
+    ``_number_edge_ok`` for one side."""
+    if at < 0 or at >= len(hay):
+        return True
+    char = hay[at]
+    if char.isdigit():
+        return False
+    if char in ".,":
+        beyond = at + step
+        return not (0 <= beyond < len(hay) and hay[beyond].isdigit())
+    return True
+
+
+def _compile_contains(value: list[Any]) -> _Rule:
+    groups = [
+        tuple(
+            _finder(_needle(option)) for option in (entry if isinstance(entry, list) else [entry])
+        )
+        for entry in value
+    ]
+
+    def rule(hay: str, result: Mapping[str, Any]) -> bool:
+        for group in groups:
+            for finds in group:
+                if finds(hay):
+                    break
+            else:
+                return False
+        return True
+
+    return rule
+
+
+def _compile_not_contains(value: list[str]) -> _Rule:
+    finders = [_finder(_needle(entry)) for entry in value]
+    return lambda hay, result: not any(finds(hay) for finds in finders)
+
+
+def _compile_lead(value: str) -> _Rule:
+    want = _first_word_needle(value)
+
+    def rule(hay: str, result: Mapping[str, Any]) -> bool:
+        match = _FIRST_WORD.search(hay)
+        return (match.group(0) if match else "") == want
+
+    return rule
+
+
+def _compile_cites(value: str) -> _Rule:
+    finds = _finder(_needle(value))
+
+    def rule(hay: str, result: Mapping[str, Any]) -> bool:
+        for citation in result.get("citations") or ():
+            text = citation.get("text")
+            if isinstance(text, str) and finds(fold(text)):
+                return True
+        return False
+
+    return rule
+
+
+def _compile_cites_id(value: str) -> _Rule:
+    want = _needle(value)
+
+    def rule(hay: str, result: Mapping[str, Any]) -> bool:
+        for citation in result.get("citations") or ():
+            cid = citation.get("id")
+            if isinstance(cid, str) and fold(cid).startswith(want):
+                return True
+        return False
+
+    return rule
+
+
+def _compile_scope(value: str) -> _Rule:
+    want = _needle(value)
+    return lambda hay, result: fold(str(result.get("scope") or "")) == want
+
+
+def _compile_fact(value: str) -> _Rule:
+    return lambda hay, result: result.get("fact") == value
+
+
+_COMPILERS: dict[str, Callable[[Any], _Rule]] = {
+    "fact": _compile_fact,
+    "scope": _compile_scope,
+    "lead": _compile_lead,
+    "contains": _compile_contains,
+    "not_contains": _compile_not_contains,
+    "cites": _compile_cites,
+    "cites_id": _compile_cites_id,
+}
+assert tuple(_COMPILERS) == CHECKS, "every check has a compiled form"
+
+_FAILED_DEFAULT = (DEFAULT_CHECK,)
+_PASSED: tuple[str, ...] = ()
+
+
+def _default_checker(expected_answer: str | None) -> Checker:
+    """No check declared: the expected answer must appear as a run of whole tokens."""
+    want = None if expected_answer is None else _protected_tokens(expected_answer)
+    if not want:  # answer_appears is False for no expected answer or an empty one
+        return lambda result: _FAILED_DEFAULT
+    width = len(want)
+    first = want[0]
+
+    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
+        answer = result.get("answer")
+        if isinstance(answer, str):
+            have = _protected_tokens(answer)
+            if any(have[i : i + width] == want for i in _starts(have, first)):
+                return ()
+        return _FAILED_DEFAULT
+
+    return check

@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from goldcase.model import Case
-from goldcase.scoring.expect import failed_checks
+from goldcase.scoring.expect import Checker, compile_checks
 from goldcase.scoring.results import Result
 
 MISSING = "missing"
+Failed = tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -71,57 +72,94 @@ def effective_outcome(result: Result | None, threshold: float | None) -> str:
     return outcome
 
 
-def _failures(case: Case, answerable: bool, result: Result | None, outcome: str) -> list[str]:
-    if outcome == MISSING or outcome == "error":
-        return [outcome]
-    if not answerable:
-        return [] if outcome == "abstain" else ["answered"]
-    if outcome == "abstain" or result is None:
-        return ["abstained"]
-    return failed_checks(case.expect, case.expected_answer, result.data)
+_MISSING = (MISSING,)
+_ERROR = ("error",)
+_ANSWERED = ("answered",)
+_ABSTAINED = ("abstained",)
+
+
+def _trial_order(result: Result) -> int:
+    return result.trial or 0
+
+
+class CaseGrader:
+    """One case's pass rule, prepared once and applied to each of its result lines: the
+    case's fields are read once, and its ``expect`` block is compiled on first use (see
+    ``expect.compile_checks``)."""
+
+    __slots__ = ("_checker", "_expect", "answerable", "case_id", "expected_answer", "slice")
+
+    def __init__(self, case: Case) -> None:
+        self.case_id = case.id
+        self.slice = case.slice
+        self.answerable = case.answerable
+        self.expected_answer = case.expected_answer
+        self._expect = case.expect
+        self._checker: Checker | None = None
+
+    def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
+        """The outcome after the threshold, and the names of what failed (empty: passed)."""
+        if result is None:
+            return MISSING, _MISSING
+        data = result.data
+        outcome = str(data["outcome"])
+        if outcome == "answer":
+            if threshold is not None:
+                confidence = data.get("confidence")
+                if confidence is None or float(confidence) < threshold:
+                    return "abstain", _ABSTAINED if self.answerable else ()
+            if not self.answerable:
+                return outcome, _ANSWERED
+            checker = self._checker
+            if checker is None:
+                checker = self._checker = compile_checks(self._expect, self.expected_answer)
+            return outcome, checker(data)
+        if outcome == "error":
+            return outcome, _ERROR
+        if not self.answerable:
+            return outcome, () if outcome == "abstain" else _ANSWERED
+        return outcome, _ABSTAINED
+
+    def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
+        if result is None:
+            return Graded(
+                self.case_id, self.slice, self.answerable, outcome, False, failed, None, None,
+                self.expected_answer,
+            )  # fmt: skip
+        data = result.data
+        confidence = data.get("confidence")
+        return Graded(
+            self.case_id,
+            self.slice,
+            self.answerable,
+            outcome,
+            not failed,
+            failed,
+            None if confidence is None else float(confidence),
+            data.get("answer") if outcome == "answer" else None,
+            self.expected_answer,
+        )
+
+    def grade(self, trials: Sequence[Result], threshold: float | None = None) -> Graded:
+        """See ``grade``."""
+        if len(trials) <= 1:
+            result = trials[0] if trials else None
+            return self.graded(result, *self.verdict(result, threshold))
+        ordered = sorted(trials, key=_trial_order)
+        verdicts = [self.verdict(result, threshold) for result in ordered]
+        shown = next((i for i, (_, failed) in enumerate(verdicts) if failed), 0)
+        worst = self.graded(ordered[shown], *verdicts[shown])
+        worst.passes = sum(not failed for _, failed in verdicts)
+        worst.shown = shown
+        return worst
 
 
 def grade_one(case: Case, result: Result | None, threshold: float | None = None) -> Graded:
-    outcome = effective_outcome(result, threshold)
-    answerable = case.answerable
-    failed = _failures(case, answerable, result, outcome)
-    if result is None:
-        return Graded(
-            case.id,
-            case.slice,
-            answerable,
-            outcome,
-            False,
-            tuple(failed),
-            None,
-            None,
-            case.expected_answer,
-        )
-    data = result.data
-    answer = data.get("answer") if outcome == "answer" else None
-    confidence = data.get("confidence")
-    return Graded(
-        case.id,
-        case.slice,
-        answerable,
-        outcome,
-        not failed,
-        tuple(failed),
-        None if confidence is None else float(confidence),
-        answer,
-        case.expected_answer,
-    )
+    grader = CaseGrader(case)
+    return grader.graded(result, *grader.verdict(result, threshold))
 
 
 def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
     """Grade a case on its result lines (none: missing; several: the worst trial, with the
     number of trials that passed)."""
-    if len(trials) <= 1:
-        return grade_one(case, trials[0] if trials else None, threshold)
-    ordered = sorted(trials, key=lambda r: r.trial or 0)
-    graded = [grade_one(case, result, threshold) for result in ordered]
-    shown = next((i for i, g in enumerate(graded) if not g.passed), 0)
-    worst = graded[shown]
-    worst.passes = sum(g.passed for g in graded)
-    worst.shown = shown
-    return worst
+    return CaseGrader(case).grade(trials, threshold)

@@ -20,7 +20,7 @@ from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
-from goldcase.scoring.outcomes import Graded, grade
+from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
     InvalidInput,
@@ -212,5 +212,5 @@ def validated(
 def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None
 ) -> list[Graded]:
-    ordered = sorted(cases, key=lambda c: c.id)
-    return [grade(case, by_id.get(case.id, ()), threshold) for case in ordered]
+    graders = sorted(map(CaseGrader, cases), key=lambda g: g.case_id)
+    return [grader.grade(by_id.get(grader.case_id, ()), threshold) for grader in graders]

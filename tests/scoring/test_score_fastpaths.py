@@ -1,0 +1,207 @@
+"""The fast paths `goldcase score` takes agree with the plain definitions they replace."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goldcase.model import Case
+from goldcase.scoring.expect import (
+    _finder,
+    compile_checks,
+    failed_checks,
+    fold,
+    found,
+)
+from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded
+from goldcase.scoring.results import Result
+from goldcase.text import fold_space
+
+# Text that exercises the folds: digits and separators next to words, curly quotes, dashes,
+# full-width forms, odd spaces, case.
+ALPHABET = "ab Ab15.,-–’'\"“§ＡＢ１\u00a0\u2028\t\n\x1cß"
+texts = st.text(ALPHABET, max_size=24)
+needles = st.text(ALPHABET, max_size=6)
+
+
+def test_str_split_and_the_regex_agree_on_every_space() -> None:
+    everything = "".join(map(chr, range(sys.maxunicode + 1)))
+    assert re.findall(r"\s", everything) == [c for c in everything if c.isspace()]
+
+
+@given(st.text())
+def test_fold_is_fold_space_of_the_normalised_text(text: str) -> None:
+    import unicodedata
+
+    from goldcase.scoring.expect import _FOLDS
+
+    plain = (
+        " ".join(text.lower().split())
+        if text.isascii()
+        else fold_space(unicodedata.normalize("NFKC", text).casefold().translate(_FOLDS))
+    )
+    assert fold(text) == plain
+
+
+@settings(max_examples=500)
+@given(texts, needles)
+def test_a_prepared_needle_finds_what_found_finds(hay: str, needle: str) -> None:
+    assert _finder(needle)(hay) is found(hay, needle)
+
+
+@pytest.mark.parametrize("needle", ["1", "15", "1.5", "1,", ".5", "5a", "a1"])
+def test_a_numeric_needle_finds_what_found_finds_in_every_short_text(needle: str) -> None:
+    hays = ["".join(p) for n in range(7) for p in itertools.product("15.,a", repeat=n)]
+    assert [_finder(needle)(hay) for hay in hays] == [found(hay, needle) for hay in hays]
+
+
+entries = st.one_of(needles, st.lists(needles, min_size=1, max_size=3))
+well_formed = st.fixed_dictionaries(
+    {},
+    optional={
+        "contains": st.lists(entries, min_size=1, max_size=3),
+        "not_contains": st.lists(needles, min_size=1, max_size=2),
+        "lead": needles,
+        "cites": needles,
+        "cites_id": needles,
+        "scope": needles,
+        "fact": needles,
+    },
+)
+# shapes the case schema refuses still give the plain path's answer
+odd = st.dictionaries(
+    st.sampled_from(["contains", "not_contains", "lead", "fact", "scope", "other"]),
+    st.one_of(st.none(), st.integers(0, 20), needles, st.lists(st.integers(0, 9), max_size=2)),
+    max_size=3,
+)
+citations = st.lists(st.fixed_dictionaries({}, optional={"id": needles, "text": texts}), max_size=3)
+results = st.fixed_dictionaries(
+    {},
+    optional={
+        "answer": st.one_of(texts, st.none()),
+        "citations": citations,
+        "scope": st.one_of(needles, st.none()),
+        "fact": st.one_of(needles, st.none()),
+    },
+)
+
+
+@settings(max_examples=800)
+@given(well_formed, st.one_of(st.none(), texts), results)
+def test_a_compiled_expect_block_fails_what_failed_checks_fails(
+    expect: dict[str, Any], expected_answer: str | None, result: dict[str, Any]
+) -> None:
+    compiled = compile_checks(expect, expected_answer)
+    assert compiled(result) == tuple(failed_checks(expect, expected_answer, result))
+
+
+@settings(max_examples=200)
+@given(odd, st.one_of(st.none(), texts), results)
+def test_an_odd_expect_block_takes_the_plain_path(
+    expect: dict[str, Any], expected_answer: str | None, result: dict[str, Any]
+) -> None:
+    try:
+        want: Any = tuple(failed_checks(expect, expected_answer, result))
+    except (TypeError, AttributeError) as exc:
+        want = type(exc)
+    try:
+        got: Any = compile_checks(expect, expected_answer)(result)
+    except (TypeError, AttributeError) as exc:
+        got = type(exc)
+    assert got == want
+
+
+# --- grading a case on its trials --------------------------------------------------------------
+
+
+def _plain_grade_one(case: Case, result: Result | None, threshold: float | None) -> Graded:
+    """The pass rule as written in outcomes.py's docstring, one line at a time."""
+    if result is None:
+        outcome = MISSING
+    else:
+        outcome = result.outcome
+        confidence = result.confidence
+        if (
+            outcome == "answer"
+            and threshold is not None
+            and (confidence is None or confidence < threshold)
+        ):
+            outcome = "abstain"
+    if outcome in (MISSING, "error"):
+        failed = [outcome]
+    elif not case.answerable:
+        failed = [] if outcome == "abstain" else ["answered"]
+    elif outcome == "abstain" or result is None:
+        failed = ["abstained"]
+    else:
+        failed = failed_checks(case.expect, case.expected_answer, result.data)
+    data = result.data if result is not None else {}
+    confidence = data.get("confidence")
+    return Graded(
+        case.id,
+        case.slice,
+        case.answerable,
+        outcome,
+        result is not None and not failed,
+        tuple(failed),
+        None if confidence is None else float(confidence),
+        data.get("answer") if outcome == "answer" else None,
+        case.expected_answer,
+    )
+
+
+def _plain_grade(case: Case, trials: list[Result], threshold: float | None) -> Graded:
+    if len(trials) <= 1:
+        return _plain_grade_one(case, trials[0] if trials else None, threshold)
+    graded = [_plain_grade_one(case, r, threshold) for r in sorted(trials, key=lambda r: r.trial)]
+    shown = next((i for i, g in enumerate(graded) if not g.passed), 0)
+    graded[shown].passes = sum(g.passed for g in graded)
+    graded[shown].shown = shown
+    return graded[shown]
+
+
+lines = st.fixed_dictionaries(
+    {"outcome": st.sampled_from(["answer", "abstain", "error"])},
+    optional={
+        "answer": texts,
+        "confidence": st.one_of(st.none(), st.floats(0, 1), st.sampled_from([0, 1])),
+        "citations": citations,
+    },
+)
+
+
+@settings(max_examples=400)
+@given(
+    well_formed,
+    st.booleans(),
+    st.one_of(st.none(), texts),
+    st.lists(lines, max_size=4),
+    st.one_of(st.none(), st.floats(0, 1)),
+)
+def test_a_case_grader_grades_as_the_pass_rule_says(
+    expect: dict[str, Any],
+    answerable: bool,
+    expected_answer: str | None,
+    rows: list[dict[str, Any]],
+    threshold: float | None,
+) -> None:
+    data: dict[str, Any] = {"id": "c-1", "question": "q?", "answerable": answerable}
+    if expect:
+        data["expect"] = expect
+    if expected_answer is not None:
+        data["expected_answer"] = expected_answer
+    case = Case("cases/golden/c-1.yaml", "golden", data)
+    trials = [
+        Result(n, {"id": "c-1", **row, **({"trial": n} if len(rows) > 1 else {})})
+        for n, row in enumerate(rows, 1)
+    ]
+    trials.reverse()  # file order is not trial order
+    got = CaseGrader(case).grade(trials, threshold)
+    want = _plain_grade(case, trials, threshold)
+    assert (got, got.passes, got.shown) == (want, want.passes, want.shown)
