@@ -35,7 +35,8 @@ def test_str_split_and_the_regex_agree_on_every_space() -> None:
     assert re.findall(r"\s", everything) == [c for c in everything if c.isspace()]
 
 
-@given(st.text())
+@settings(max_examples=300)
+@given(st.one_of(st.text(), texts, st.text("\u02bb\u02bc\u02bd\u2011\u2212\u00a7 x", max_size=6)))
 def test_fold_is_fold_space_of_the_normalised_text(text: str) -> None:
     import unicodedata
 

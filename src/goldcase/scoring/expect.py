@@ -52,6 +52,7 @@ _FOLDS = str.maketrans(
         "\u2212": "-",
     }
 )
+_FOLDED = re.compile("[" + re.escape("".join(map(chr, _FOLDS))) + "]")  # what _FOLDS changes
 _FIRST_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _NUMBER_SEPARATOR = re.compile(r"(?<=\d)([.,])(?=\d)")
 
@@ -62,7 +63,10 @@ def fold(text: str) -> str:
     point; a test holds them together.)"""
     if text.isascii():
         return " ".join(text.lower().split())
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_FOLDS).split())
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if _FOLDED.search(folded):  # else translate (slow) would change nothing
+        folded = folded.translate(_FOLDS)
+    return " ".join(folded.split())
 
 
 # Needles (what a case expects) repeat across cases and trials; answers do not.
@@ -229,8 +233,14 @@ def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Ch
             answer = result.get("answer")
             if isinstance(answer, str):
                 hay = fold(answer)
-        failed = [name for name, rule in rules if not rule(hay, result)]
-        return tuple(failed) if failed else _PASSED
+        failed: list[str] | None = None
+        for name, rule in rules:
+            if not rule(hay, result):
+                if failed is None:
+                    failed = [name]
+                else:
+                    failed.append(name)
+        return _PASSED if failed is None else tuple(failed)
 
     return check
 
@@ -261,31 +271,29 @@ def _finder(needle: str) -> Callable[[str], bool]:
         return lambda hay: needle in hay
     size = len(needle)
 
-    def finds(hay: str) -> bool:
+    def finds(hay: str) -> bool:  # found() and _number_edge_ok(), without their calls
         start = hay.find(needle)
         while start >= 0:
-            if (not lead or start == 0 or _edge_ok(hay, start - 1, -1)) and (
-                not tail or _edge_ok(hay, start + size, 1)
-            ):
+            end = start + size
+            if lead and start:
+                before = hay[start - 1]
+                ok = not (
+                    before.isdigit() or (before in ".," and start > 1 and hay[start - 2].isdigit())
+                )
+            else:
+                ok = True
+            if ok and tail and end < len(hay):
+                after = hay[end]
+                ok = not (
+                    after.isdigit()
+                    or (after in ".," and end + 1 < len(hay) and hay[end + 1].isdigit())
+                )
+            if ok:
                 return True
             start = hay.find(needle, start + 1)
         return False
 
     return finds
-
-
-def _edge_ok(hay: str, at: int, step: int) -> bool:
-    """No digit at ``at``, nor a '.' or ',' there with a digit beyond it (``step`` away):
-    ``_number_edge_ok`` for one side."""
-    if at < 0 or at >= len(hay):
-        return True
-    char = hay[at]
-    if char.isdigit():
-        return False
-    if char in ".,":
-        beyond = at + step
-        return not (0 <= beyond < len(hay) and hay[beyond].isdigit())
-    return True
 
 
 def _compile_contains(value: list[Any]) -> _Rule:

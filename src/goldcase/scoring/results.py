@@ -239,10 +239,18 @@ def fast_valid(data: Mapping[str, Any]) -> bool:
     if type(case_id) is not str or not case_id or data.get("outcome") not in OUTCOMES:
         return False
     for key, value in data.items():
-        test = _FIELD_TESTS.get(key, _unknown)
-        if test is not None and not test(value):
-            return False
+        if key in _TEXT_FIELDS:  # the common fields, tested here rather than by a call
+            if type(value) is not str:
+                return False
+        elif key not in _FIRST_FIELDS:
+            test = _FIELD_TESTS.get(key)
+            if test is None or not test(value):  # an unknown field, or a wrong value
+                return False
     return data["outcome"] != "answer" or "answer" in data or "fact" in data
+
+
+_FIRST_FIELDS = frozenset(("id", "outcome"))  # tested first
+_TEXT_FIELDS = frozenset(("answer", "scope", "fact"))
 
 
 def _unknown(value: Any) -> bool:
@@ -267,17 +275,23 @@ def _is_confidence(value: Any) -> bool:
     return not math.isnan(value) and 0 <= value <= 1
 
 
+def _are_citations(value: Any) -> bool:
+    """A list of non-empty objects whose fields are ``id`` and ``text``, strings."""
+    if not isinstance(value, list):
+        return False
+    for citation in value:
+        if not isinstance(citation, dict) or not citation:
+            return False
+        if not _CITATION_FIELDS.issuperset(citation):
+            return False
+        for text in citation.values():
+            if not isinstance(text, str):
+                return False
+    return True
+
+
 def _is_list_of(value: Any, test: Any) -> bool:
     return isinstance(value, list) and all(test(item) for item in value)
-
-
-def _is_citation(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and bool(value)
-        and _CITATION_FIELDS.issuperset(value)
-        and all(isinstance(v, str) for v in value.values())
-    )
 
 
 def _is_chunk(value: Any) -> bool:
@@ -303,7 +317,7 @@ _FIELD_TESTS: dict[str, Any] = {
     "error": lambda v: v is None or type(v) is str,
     "trial": lambda v: _is_int(v) and v >= 1,
     "meta": lambda v: type(v) is dict,
-    "citations": lambda v: _is_list_of(v, _is_citation),
+    "citations": _are_citations,
     "retrieved": lambda v: _is_list_of(v, _is_chunk),
     "context": lambda v: _is_list_of(v, _is_chunk),
 }
