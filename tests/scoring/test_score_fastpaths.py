@@ -19,9 +19,10 @@ from goldcase.scoring.expect import (
     fold,
     found,
 )
+from goldcase.scoring.metrics import _tokens
 from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded
-from goldcase.scoring.results import Result
-from goldcase.text import fold_space
+from goldcase.scoring.results import Result, _decode, _parse_each, parse_lines
+from goldcase.text import fold_space, normalise_answer
 
 # Text that exercises the folds: digits and separators next to words, curly quotes, dashes,
 # full-width forms, odd spaces, case.
@@ -206,3 +207,54 @@ def test_a_case_grader_grades_as_the_pass_rule_says(
     got = CaseGrader(case).grade(trials, threshold)
     want = _plain_grade(case, trials, threshold)
     assert (got, got.passes, got.shown) == (want, want.passes, want.shown)
+
+
+# --- answer metrics -----------------------------------------------------------------------------
+
+ANSWER_PIECES = ["a", "an", "the", "The", " ", "x", "1", ".", "'", "`", "_", "-", "A", "é", "’"]
+CONTROLS = ["\x01", "\x1c", "\x7f", "\t", "\x0b"]
+ascii_answers = st.lists(st.sampled_from(ANSWER_PIECES + CONTROLS), max_size=12).map("".join)
+
+
+@settings(max_examples=500)
+@given(st.one_of(ascii_answers, st.text(max_size=12)))
+def test_answer_tokens_are_the_normalised_answer_split(text: str) -> None:
+    assert _tokens(text) == normalise_answer(text).split()
+
+
+def test_the_ascii_token_path_drops_what_normalise_answer_drops() -> None:
+    for code in range(128):
+        text = f"x{chr(code)}a the an{chr(code)}y"
+        assert _tokens(text) == normalise_answer(text).split(), repr(chr(code))
+
+
+# --- reading the results file -------------------------------------------------------------------
+
+byte_lines = st.sampled_from([
+    b'{"id": "a", "outcome": "abstain"}',
+    b'{"id": "b", "outcome": "answer", "answer": "15 \xc2\xa7 feet", "confidence": 0.5}',
+    b'{"id": "c", "outcome": "answer", "answer": "x", "citations": [{"id": "1", "id": "2"}]}',
+    b'{"id": "d", "outcome": "abstain", "outcome": "error"}',
+    b'{"id": "e", "outcome": "answer", "answer": "\\u0041", "confidence": NaN}',
+    b'{"id": "f", "outcome": "answer", "trial": 123456789012345678901234567890, "fact": "k"}',
+    b'{"id": "g", "outcome": "abstain"}, {"id": "h", "outcome": "abstain"}',
+    b'{"id": "i", "outcome": "abstain"',
+    b'{"id": "j\xff", "outcome": "abstain"}',
+    b'{"id": "k", "outcome": "abstain"}\r',
+    b"[1, 2]",
+    b"",
+    b"   ",
+])  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(st.lists(byte_lines, max_size=6), st.sampled_from([b"", b"\n", b"\n\n"]), st.booleans())
+def test_reading_the_bytes_at_once_equals_reading_the_text_line_by_line(
+    lines: list[bytes], tail: bytes, bom: bool
+) -> None:
+    raw = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(lines) + tail
+    fast, fast_problems = parse_lines(raw, "run.jsonl")
+    text, problem = _decode(raw, "run.jsonl")
+    slow, slow_problems = ([], [problem]) if problem else _parse_each(text, "run.jsonl")
+    assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
+    assert fast_problems == slow_problems

@@ -28,7 +28,7 @@ def diagnostics(
     ids = [case.id for case in cases]
     lines = [by_id.get(case_id, ()) for case_id in ids]
     repeated = any(len(rows) > 1 for rows in lines)
-    traced = any(_traced(result.data) for rows in lines for result in rows)
+    traced = any(result.traced and has_trace(result.data) for rows in lines for result in rows)
     out: dict[str, Any] = {"retrieval": None, "trials": None}
     if not repeated and not traced:
         return out
@@ -47,11 +47,6 @@ def diagnostics(
             ]
         )
     return out
-
-
-def _traced(data: Mapping[str, Any]) -> bool:
-    # the key test first: a run without traces pays one dict look-up or two per line
-    return ("retrieved" in data or "context" in data) and has_trace(data)
 
 
 def _trace_rows(

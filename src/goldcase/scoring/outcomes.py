@@ -21,11 +21,12 @@ is the first failing one (or the first one when all pass).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import Checker, compile_checks
+from goldcase.scoring.expect import Checker, compile_checks, failed_checks
 from goldcase.scoring.results import Result
 
 MISSING = "missing"
@@ -87,7 +88,15 @@ class CaseGrader:
     case's fields are read once, and its ``expect`` block is compiled on first use (see
     ``expect.compile_checks``)."""
 
-    __slots__ = ("_checker", "_expect", "answerable", "case_id", "expected_answer", "slice")
+    __slots__ = (
+        "_answers",
+        "_checker",
+        "_expect",
+        "answerable",
+        "case_id",
+        "expected_answer",
+        "slice",
+    )
 
     def __init__(self, case: Case) -> None:
         self.case_id = case.id
@@ -96,6 +105,7 @@ class CaseGrader:
         self.expected_answer = case.expected_answer
         self._expect = case.expect
         self._checker: Checker | None = None
+        self._answers = 0  # answers checked on the plain path
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -110,15 +120,24 @@ class CaseGrader:
                     return "abstain", _ABSTAINED if self.answerable else ()
             if not self.answerable:
                 return outcome, _ANSWERED
-            checker = self._checker
-            if checker is None:
-                checker = self._checker = compile_checks(self._expect, self.expected_answer)
-            return outcome, checker(data)
+            return outcome, self._check(data)
         if outcome == "error":
             return outcome, _ERROR
         if not self.answerable:
             return outcome, () if outcome == "abstain" else _ANSWERED
         return outcome, _ABSTAINED
+
+    def _check(self, data: Mapping[str, Any]) -> Failed:
+        """The failed checks of an answer. A case's first answer takes the plain path: with one
+        line per case, compiling the checks would cost more than it saves."""
+        checker = self._checker
+        if checker is None:
+            if not self._answers:
+                self._answers = 1
+                failed = failed_checks(self._expect, self.expected_answer, data)
+                return tuple(failed) if failed else ()
+            checker = self._checker = compile_checks(self._expect, self.expected_answer)
+        return checker(data)
 
     def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
         if result is None:
