@@ -20,7 +20,7 @@ from goldcase.scoring.expect import (
     found,
 )
 from goldcase.scoring.metrics import _tokens
-from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded
+from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded, in_trial_order
 from goldcase.scoring.results import Result, _decode, _parse_each, parse_lines
 from goldcase.text import fold_space, normalise_answer
 
@@ -258,3 +258,12 @@ def test_reading_the_bytes_at_once_equals_reading_the_text_line_by_line(
     slow, slow_problems = ([], [problem]) if problem else _parse_each(text, "run.jsonl")
     assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
     assert fast_problems == slow_problems
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(0, 4)), max_size=6))
+def test_lines_in_trial_order_are_sorted_as_the_plain_key_sorts_them(
+    trials: list[int | None],
+) -> None:
+    lines = [Result(n, {"id": "c", "outcome": "abstain", "trial": t}) for n, t in enumerate(trials)]
+    want = sorted(lines, key=lambda r: r.trial or 0)
+    assert [r.line for r in in_trial_order(lines)] == [r.line for r in want]

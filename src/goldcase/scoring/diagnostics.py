@@ -12,7 +12,7 @@ from typing import Any
 from goldcase.context import Context
 from goldcase.corpus import Corpus
 from goldcase.model import Case
-from goldcase.scoring.outcomes import Graded
+from goldcase.scoring.outcomes import Graded, in_trial_order
 from goldcase.scoring.results import Result
 from goldcase.scoring.traces import has_trace, retrieval_section
 from goldcase.scoring.trials import CaseTrials, trials_report
@@ -55,7 +55,7 @@ def _trace_rows(
     """Per case: the line shown (the graded trial) and how it was graded."""
     rows: list[tuple[Case, Mapping[str, Any] | None, bool, str]] = []
     for case, results, g in zip(cases, lines, graded, strict=True):
-        ordered = sorted(results, key=lambda r: r.trial or 0)
+        ordered = in_trial_order(results)
         data = ordered[g.shown].data if ordered else None
         rows.append((case, data, g.passed, g.outcome))
     return rows

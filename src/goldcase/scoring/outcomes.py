@@ -21,6 +21,7 @@ is the first failing one (or the first one when all pass).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,19 @@ _ABSTAINED = ("abstained",)
 
 def _trial_order(result: Result) -> int:
     return result.trial or 0
+
+
+_TRIAL = operator.attrgetter("trial")
+
+
+def in_trial_order(trials: Sequence[Result]) -> list[Result]:
+    """The lines of a case by trial number (a line without one counts as 0). Lines that all
+    have one (as repeated lines must) sort on the attribute in C; a missing one makes that
+    sort raise, and the slower key decides."""
+    try:
+        return sorted(trials, key=_TRIAL)
+    except TypeError:
+        return sorted(trials, key=_trial_order)
 
 
 class CaseGrader:
@@ -164,7 +178,7 @@ class CaseGrader:
         if len(trials) <= 1:
             result = trials[0] if trials else None
             return self.graded(result, *self.verdict(result, threshold))
-        ordered = sorted(trials, key=_trial_order)
+        ordered = in_trial_order(trials)
         verdicts = [self.verdict(result, threshold) for result in ordered]
         shown = next((i for i, (_, failed) in enumerate(verdicts) if failed), 0)
         worst = self.graded(ordered[shown], *verdicts[shown])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
+import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,5 +221,5 @@ def validated(
 def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None
 ) -> list[Graded]:
-    graders = sorted(map(CaseGrader, cases), key=lambda g: g.case_id)
+    graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
     return [grader.grade(by_id.get(grader.case_id, ()), threshold) for grader in graders]
