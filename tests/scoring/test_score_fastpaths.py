@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import sys
 from typing import Any
@@ -19,6 +20,7 @@ from goldcase.scoring.expect import (
     fold,
     found,
 )
+from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import _tokens
 from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded, in_trial_order
 from goldcase.scoring.results import Result, _decode, _parse_each, parse_lines
@@ -267,3 +269,40 @@ def test_lines_in_trial_order_are_sorted_as_the_plain_key_sorts_them(
     lines = [Result(n, {"id": "c", "outcome": "abstain", "trial": t}) for n, t in enumerate(trials)]
     want = sorted(lines, key=lambda r: r.trial or 0)
     assert [r.line for r in in_trial_order(lines)] == [r.line for r in want]
+
+
+# --- the JSON report ----------------------------------------------------------------------------
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(),  # NaN and the infinities too: json.dumps writes them, so must this
+    st.text(),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400)
+@given(json_values)
+def test_the_indented_report_is_what_json_dumps_writes(value: Any) -> None:
+    assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_what_is_not_plain_json_is_left_to_json_dumps() -> None:
+    odd = {"n": {1: "a", 2.5: "b", None: "c"}, "flag": True}
+    assert dumps_indented(odd) == json.dumps(odd, indent=2, ensure_ascii=False)
+    with pytest.raises(TypeError):
+        dumps_indented({"x": {1, 2}})
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        dumps_indented(loop)

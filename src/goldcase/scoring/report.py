@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from goldcase import __version__
 from goldcase.digest import set_digest
+from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import (
     answer_metrics,
     count,
@@ -91,7 +92,8 @@ def build_report(
 
 
 def render_json(report: Mapping[str, Any]) -> str:
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    """``json.dumps(report, indent=2, ensure_ascii=False)`` and a newline."""
+    return dumps_indented(report) + "\n"
 
 
 # --- shared wording -----------------------------------------------------------------------------
