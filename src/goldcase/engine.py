@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks
+from goldcase import checks, forked
 from goldcase.checks import schema
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -199,15 +199,59 @@ def run_checks(
             f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
         )
     case_set = load_case_set(ctx)
-    findings: list[Finding] = []
-    for name in select or checks.FAMILIES:
-        findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+    findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     wanted = None if paths is None else set(paths)
     if wanted is not None:
         findings = [f for f in findings if f.path in wanted]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
+
+
+# On a cold run these families cost the most after parsing (word shingles and MinHash for
+# near-duplicates; the version and composition checks are cheap company); with many files
+# parsed afresh they run in a forked child while this process runs the others.
+CHILD_FAMILIES = ("leakage", "version", "composition")
+
+
+def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+    there = [n for n in names if n in CHILD_FAMILIES]
+    here = [n for n in names if n not in CHILD_FAMILIES]
+    fresh = sum(f.raw is not None for f in case_set.files)
+    child = None
+    if there and here and fresh >= PARALLEL_FROM and forked.can_fork():
+        _ = ctx.corpus  # read once, before the fork, for both sides
+        before = ctx.cache.namespaces()
+        child = forked.fork(lambda: _families_for_parent(ctx, case_set, there, before))
+    try:
+        findings = _families(ctx, case_set, here if child else names)
+    except BaseException:
+        if child is not None:
+            child.cancel()
+        raise
+    if child is not None:
+        done = child.result()
+        if done is None:  # the child failed: do its share here, with the same outcome
+            findings += _families(ctx, case_set, there)
+        else:
+            findings += done[0]
+            ctx.cache.absorb(done[1])
+    return findings
+
+
+def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+    findings: list[Finding] = []
+    for name in names:
+        findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+    return findings
+
+
+def _families_for_parent(
+    ctx: Context, case_set: CaseSet, names: list[str], before: set[str]
+) -> tuple[list[Finding], dict[str, Any]]:
+    """In the child: the findings, and the cache namespaces its families opened."""
+    findings = _families(ctx, case_set, names)
+    return findings, ctx.cache.export(ctx.cache.namespaces() - before)
 
 
 def _apply_severity(ctx: Context, findings: Iterable[Finding]) -> Iterable[Finding]:
