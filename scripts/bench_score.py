@@ -27,6 +27,9 @@ from pathlib import Path
 
 BIN = Path(sys.executable).parent
 BUDGET = 2.0
+# CPU time (user + system, both processes when grading is shared with a child) is shown for
+# reference: it is steadier than wall-clock time on a busy machine, but the budget is time.
+CPU_NOTE = "reference: all processes' CPU"
 Budget = tuple[str, float, str]  # (name, seconds, limit description)
 
 
@@ -126,9 +129,9 @@ def bench_score(tmpdir: Path, cases: int = 10_000, trials: int = 10) -> list[Bud
     limit = f"< {BUDGET} s"
     return [
         (f"{label}, text, wall", text[0], limit),
-        (f"{label}, text, CPU", text[1], limit),
+        (f"{label}, text, CPU", text[1], CPU_NOTE),
         (f"{label}, json + --out, wall", as_json[0], limit),
-        (f"{label}, json + --out, CPU", as_json[1], limit),
+        (f"{label}, json + --out, CPU", as_json[1], CPU_NOTE),
     ]
 
 
@@ -141,6 +144,9 @@ def main() -> int:
         rows = bench_score(Path(tmp), args.cases, args.trials)
     failed = False
     for name, seconds, limit in rows:
+        if limit == CPU_NOTE:
+            print(f"{name}: {seconds:.3f} s ({limit})")
+            continue
         ok = seconds < BUDGET
         failed |= not ok
         print(f"{name}: {seconds:.3f} s ({limit}) {'ok' if ok else 'OVER BUDGET'}")

@@ -4,6 +4,7 @@ changes nothing but the time taken."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.model import Finding
+from goldcase.scoring import scorer
+from goldcase.scoring.outcomes import CaseGrader
 
 # pytest-timeout's thread method runs a timer thread beside every test, and goldcase never
 # forks beside another thread: these tests use the signal method, so the fork path runs.
@@ -143,3 +146,56 @@ def test_a_cancelled_child_is_reaped() -> None:
     child.cancel()
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def graded_repo(make_repo: Callable[..., Path]) -> tuple[Path, Path]:
+    """40 cases (a quarter unanswerable), three trials each, with every outcome."""
+    files: dict[str, str | bytes] = {}
+    lines = []
+    for i in range(40):
+        case_id = f"c-{i:03d}"
+        if i % 4 == 0:
+            files[f"cases/golden/{case_id}.yaml"] = (
+                f"id: {case_id}\nquestion: who runs depot {i}\nanswerable: false\n"
+            )
+        else:
+            files[f"cases/golden/{case_id}.yaml"] = case(case_id, f"How long for request {i}?")
+            files[f"cases/golden/{case_id}.yaml"] += 'expect:\n  contains: ["14"]\n'
+        for trial in (1, 2, 3):
+            roll = (i * 7 + trial) % 5
+            line = {"id": case_id, "trial": trial, "outcome": "answer", "confidence": 0.5}
+            line["answer"] = "You have 14 days." if roll < 3 else "You have 30 days."
+            if roll == 4:
+                line = {"id": case_id, "trial": trial, "outcome": "abstain"}
+            lines.append(json.dumps(line))
+    root = make_repo(files)
+    results = root / "run.jsonl"
+    results.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root, results
+
+
+def report_of(root: Path, results: Path) -> dict[str, object]:
+    ctx = Context(load_config(root), Cache(None))
+    return scorer.score(ctx, results)
+
+
+def test_grading_shared_with_a_child_gives_the_same_report(
+    make_repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    root, results = graded_repo(make_repo)
+    alone = report_of(root, results)
+    assert forks == []  # 120 lines: under FORK_FROM
+    monkeypatch.setattr(scorer, "FORK_FROM", 1)
+    assert report_of(root, results) == alone
+    assert forks == [1]
+    parent = os.getpid()
+    real_grade = CaseGrader.grade
+
+    def dies_in_the_child(self: CaseGrader, *args: object) -> object:
+        if os.getpid() != parent:
+            raise MemoryError("the child ran out")
+        return real_grade(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CaseGrader, "grade", dies_in_the_child)
+    assert report_of(root, results) == alone
+    assert forks == [1, 1]

@@ -10,6 +10,7 @@ the work itself, so the outcome never depends on whether the fork happened.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -24,14 +25,16 @@ T = TypeVar("T")
 class Forked(Generic[T]):
     """``run()`` started in a child; ``result()`` waits for it (None when the child failed)."""
 
-    def __init__(self, pid: int, fd: int) -> None:
+    def __init__(self, pid: int, fd: int, thaw: bool) -> None:
         self._pid = pid
         self._fd = fd
+        self._thaw = thaw
 
     def result(self) -> T | None:
         with os.fdopen(self._fd, "rb") as pipe:
             data = pipe.read()
         _, status = os.waitpid(self._pid, 0)
+        _thaw(self._thaw)
         if status != 0 or not data:
             return None
         try:
@@ -48,6 +51,7 @@ class Forked(Generic[T]):
             os.kill(self._pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.waitpid(self._pid, 0)
+        _thaw(self._thaw)
 
 
 def can_fork() -> bool:
@@ -57,19 +61,31 @@ def can_fork() -> bool:
 
 
 def fork(run: Callable[[], T]) -> Forked[T] | None:
-    """Start ``run()`` in a child process; None when no child could be started."""
+    """Start ``run()`` in a child process; None when no child could be started.
+
+    Until the child is done, every object that exists now is frozen out of the cyclic
+    collector's way (``gc.freeze``), so a collection on either side does not write to them
+    and copy the pages the two processes share."""
     read, write = os.pipe()
+    thaw = gc.get_freeze_count() == 0
+    gc.freeze()
     try:
         pid = os.fork()
     except OSError:
         os.close(read)
         os.close(write)
+        _thaw(thaw)
         return None
     if pid == 0:  # the child: never returns
         os.close(read)
         _child(run, write)
     os.close(write)
-    return Forked(pid, read)
+    return Forked(pid, read, thaw)
+
+
+def _thaw(thaw: bool) -> None:
+    if thaw:
+        gc.unfreeze()
 
 
 def _child(run: Callable[[], T], fd: int) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldcase import forked
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
@@ -183,7 +184,7 @@ def _score(
     ctx.cache.save()  # the next score (or check) of an unchanged set skips parsing
     by_id, result_lines = validated(ctx, case_set, raw, name)
     selection = select(ctx, case_set, split)
-    graded = _grade_all(selection.cases, by_id, threshold)
+    graded = _grade_all(selection.cases, by_id, threshold, result_lines)
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
@@ -218,8 +219,35 @@ def validated(
     return by_id, len(results)
 
 
+# Result lines from which grading is shared with a forked child (each grades half the
+# cases): 10,000 cases x 10 trials grade in 0.42-0.47 s instead of 0.60-0.67 s. Only for runs
+# with repeated trials (two or more lines a case): the child touches every line it grades,
+# which copies those pages, and with one line a case that copy is most of the run (100,000
+# cases: 529 MB in all instead of 366 MB) for little time saved.
+FORK_FROM = 20_000
+
+
 def _grade_all(
-    cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None
+    cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None, lines: int
 ) -> list[Graded]:
+    """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
+    half = len(graders) // 2
+    child = None
+    if lines >= FORK_FROM and lines >= 2 * len(graders) and half and forked.can_fork():
+        child = forked.fork(lambda: _grade(graders[half:], by_id, threshold))
+    if child is None:
+        return _grade(graders, by_id, threshold)
+    try:
+        mine = _grade(graders[:half], by_id, threshold)
+    except BaseException:
+        child.cancel()
+        raise
+    theirs = child.result()  # None: the child failed, and its half is graded here
+    return mine + (theirs if theirs is not None else _grade(graders[half:], by_id, threshold))
+
+
+def _grade(
+    graders: Sequence[CaseGrader], by_id: dict[str, list[Result]], threshold: float | None
+) -> list[Graded]:
     return [grader.grade(by_id.get(grader.case_id, ()), threshold) for grader in graders]
