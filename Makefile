@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m compileall -q src  # as a wheel install would; PYTHONDONTWRITEBYTECODE may be set
 	touch $(STAMP)
 
 # The main job on the sample set in this repository: check it, confirm its version, show what
