@@ -218,25 +218,16 @@ def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Fin
     there = [n for n in names if n in CHILD_FAMILIES]
     here = [n for n in names if n not in CHILD_FAMILIES]
     fresh = sum(f.raw is not None for f in case_set.files)
-    child = None
-    if there and here and fresh >= PARALLEL_FROM and forked.can_fork():
-        _ = ctx.corpus  # read once, before the fork, for both sides
-        before = ctx.cache.namespaces()
-        child = forked.fork(lambda: _families_for_parent(ctx, case_set, there, before))
-    try:
-        findings = _families(ctx, case_set, here if child else names)
-    except BaseException:
-        if child is not None:
-            child.cancel()
-        raise
-    if child is not None:
-        done = child.result()
-        if done is None:  # the child failed: do its share here, with the same outcome
-            findings += _families(ctx, case_set, there)
-        else:
-            findings += done[0]
-            ctx.cache.absorb(done[1])
-    return findings
+    if not (there and here and fresh >= PARALLEL_FROM):
+        return _families(ctx, case_set, names)
+    _ = ctx.corpus  # read once, before the fork, for both sides
+    before = ctx.cache.namespaces()
+    mine, (theirs, tables) = forked.beside(
+        lambda: _families(ctx, case_set, here),
+        lambda: _families_and_cache(ctx, case_set, there, before),
+    )
+    ctx.cache.absorb(tables)  # a no-op when the child's share was done here
+    return mine + theirs
 
 
 def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
@@ -246,10 +237,11 @@ def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding
     return findings
 
 
-def _families_for_parent(
+def _families_and_cache(
     ctx: Context, case_set: CaseSet, names: list[str], before: set[str]
 ) -> tuple[list[Finding], dict[str, Any]]:
-    """In the child: the findings, and the cache namespaces its families opened."""
+    """The findings, and the cache namespaces these families opened (for the parent, when
+    this runs in a forked child)."""
     findings = _families(ctx, case_set, names)
     return findings, ctx.cache.export(ctx.cache.namespaces() - before)
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 class Forked(Generic[T]):
@@ -52,6 +53,22 @@ class Forked(Generic[T]):
         with contextlib.suppress(OSError):
             os.waitpid(self._pid, 0)
         _thaw(self._thaw)
+
+
+def beside(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
+    """``(here(), there())``, with ``there()`` run in a forked child while this process runs
+    ``here()``. Where no child can be had, or the child fails, ``there()`` runs here after
+    ``here()``: the result never depends on the fork."""
+    child = fork(there) if can_fork() else None
+    if child is None:
+        return here(), there()
+    try:
+        mine = here()
+    except BaseException:
+        child.cancel()
+        raise
+    theirs = child.result()
+    return mine, there() if theirs is None else theirs
 
 
 def can_fork() -> bool:

@@ -233,18 +233,13 @@ def _grade_all(
     """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
     half = len(graders) // 2
-    child = None
-    if lines >= FORK_FROM and lines >= 2 * len(graders) and half and forked.can_fork():
-        child = forked.fork(lambda: _grade(graders[half:], by_id, threshold))
-    if child is None:
+    if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
         return _grade(graders, by_id, threshold)
-    try:
-        mine = _grade(graders[:half], by_id, threshold)
-    except BaseException:
-        child.cancel()
-        raise
-    theirs = child.result()  # None: the child failed, and its half is graded here
-    return mine + (theirs if theirs is not None else _grade(graders[half:], by_id, threshold))
+    mine, theirs = forked.beside(
+        lambda: _grade(graders[:half], by_id, threshold),
+        lambda: _grade(graders[half:], by_id, threshold),
+    )
+    return mine + theirs
 
 
 def _grade(
