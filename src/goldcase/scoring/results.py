@@ -264,10 +264,6 @@ _FIRST_FIELDS = frozenset(("id", "outcome"))  # tested first
 _TEXT_FIELDS = frozenset(("answer", "scope", "fact"))
 
 
-def _unknown(value: Any) -> bool:
-    return False
-
-
 def _is_str(value: Any) -> bool:
     return type(value) is str
 
