@@ -26,7 +26,7 @@ from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
 from goldcase.safeio import read_regular
 from goldcase.schemas import validator
-from goldcase.scoring.expect import DEFAULT_CHECK, failed_checks
+from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, failed_checks
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
 
@@ -221,11 +221,6 @@ def _canon(value: Any) -> Any:
     if isinstance(value, list):
         return sorted((_canon(v) for v in value), key=repr)
     return value
-
-
-# The checks of a case's ``expect`` block that read the answer's text alone; the others need
-# a system's citations, scope or fact key, which a labeller does not give.
-TEXT_CHECKS = ("lead", "contains", "not_contains")
 
 
 def answer_failures(case: Case, label: Label) -> list[str] | None:

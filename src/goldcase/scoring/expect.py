@@ -35,6 +35,8 @@ from goldcase.text import normalise_answer
 
 # The order failed checks are listed in.
 CHECKS = ("fact", "scope", "lead", "contains", "not_contains", "cites", "cites_id")
+# The checks that read the answer's text alone (the others need citations, a scope or a fact).
+TEXT_CHECKS = ("lead", "contains", "not_contains")
 DEFAULT_CHECK = "expected_answer"
 
 _FOLDS = str.maketrans(
@@ -211,7 +213,6 @@ def _starts(tokens: Sequence[str], first: str) -> Iterator[int]:
 
 Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
 _Rule = Callable[[str, Mapping[str, Any]], bool]
-_ON_ANSWER = frozenset(("lead", "contains", "not_contains"))  # the rules that read the answer
 
 
 def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Checker:
@@ -225,7 +226,7 @@ def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Ch
         for name in CHECKS
         if (value := expect.get(name)) is not None
     ]
-    reads_answer = any(name in _ON_ANSWER for name, _ in rules)
+    reads_answer = any(name in TEXT_CHECKS for name, _ in rules)
 
     def check(result: Mapping[str, Any]) -> tuple[str, ...]:
         hay = ""
