@@ -38,6 +38,8 @@ svg .hatch-line { stroke: var(--accent); stroke-width: 2; }
 svg .plot { fill: var(--soft); stroke: var(--line); }
 svg .curve { fill: none; stroke: var(--accent); stroke-width: 2; }
 svg .curve.dashed { stroke: var(--muted); stroke-dasharray: 6 4; }
+table.gate tr.fail th, table.gate tr.fail td { color: var(--bad); font-weight: 600; }
+.card.headline { border-color: var(--accent); }
 .flip.lost { color: var(--bad); font-weight: 600; } .flip.gained { color: var(--good); font-weight: 600; }
 .filter { display: block; margin: 0.5rem 0; } .filter input { font: inherit; padding: 4px 8px; width: 18rem;
   max-width: 100%; }

@@ -133,7 +133,8 @@ def _cells(c: Comparison, d: Delta, v: Verdict) -> tuple[str, ...]:
     )
 
 
-def _rows(c: Comparison) -> list[tuple[str, ...]]:
+def table_rows(c: Comparison) -> list[tuple[str, ...]]:
+    """The gate's table, a row a slice and one for overall, as text cells (see HEADER)."""
     rows = [_cells(c, d, v) for d, v in c.rows()]
     overall = _cells(c, c.overall, c.overall_verdict)
     return [*rows, ("overall (gated slices)", *overall[1:])]
@@ -166,7 +167,7 @@ def render_text(c: Comparison) -> str:
         rule_line(c),
         "",
     ]
-    rows = [HEADER, *_rows(c)]
+    rows = [HEADER, *table_rows(c)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
     lines += [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -216,7 +217,7 @@ def render_markdown(c: Comparison) -> str:
         "| " + " | ".join(HEADER) + " |",
         "|" + "---|" * len(HEADER),
     ]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in _rows(c)]
+    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in table_rows(c)]
     if c.failures:
         lines += ["", "**Why the gate failed**", ""] + [f"- {_md(f)}" for f in c.failures]
     lines += _flipped_md(c)
