@@ -121,14 +121,13 @@ def weighted_value(report: Mapping[str, Any]) -> float | None:
 def _weighted_row(report: Mapping[str, Any]) -> tuple[str, str, str, str]:
     block = report.get("weighted")
     block = block if isinstance(block, Mapping) else {}
-    used = block.get("slices") or []
-    of = f"slice rates weighted by traffic share ({_plural(len(used), 'slice')}"
+    of = f"{_plural(len(block.get('slices') or []), 'slice')} by traffic share"
     if block.get("effective_cases") is not None:
         of += f"; {block['effective_cases']:.1f} effective cases"
     return (
         "traffic-weighted task success",
         pct(weighted_value(report)),
-        of + ")",
+        of,
         span(block.get("interval")),
     )
 
