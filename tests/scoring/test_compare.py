@@ -129,29 +129,28 @@ def test_identical_runs_pass_with_no_flips(repo: Path) -> None:
 def test_a_slice_drop_must_be_large_and_credible_to_fail(repo: Path) -> None:
     base = score(repo, _results(repo / "a.jsonl", []), "base")
     two = score(repo, _results(repo / "b.jsonl", ["ret-03", "ret-07"]), "two")
-    # 10/10 -> 8/10 is 20 points, but 2 regressions one way have one-sided p = 1/4: noise
+    # 10/10 -> 8/10 is 20 points, but 2 regressions one way have one-sided p = 1/4: noise;
+    # with 2 changed cases no p below 1/4 is possible, so the slice leaves Tarone's family
     result = run_cli("compare", base, two)
     assert result.exit_code == 0, result.stdout
     assert "passed->failed: ret-03, ret-07" in result.stdout
     assert "exact McNemar p = 0.5 (two-sided, every case)" in result.stdout
     returns = next(line for line in result.stdout.splitlines() if line.startswith("returns"))
-    # p = 1/4; Holm over returns, billing and overall: 3 x 1/4 (billing and overall, p = 1
-    # and 1/4, come after it)
-    assert returns.split()[-5:] == ["0.25", "0.75", "ok:", "not", "credible"]
+    assert returns.split()[-6:] == ["0.25", "1", "ok:", "too", "few", "changes"]
 
     six = score(repo, _results(repo / "c.jsonl", RETURNS[:6]), "six")
-    # 6 regressions one way: p = 1/64 for returns and for overall; the family is returns,
-    # billing and overall, so Holm multiplies the smallest p by 3: 3/64 = 0.0469 <= 0.05
+    # 6 regressions one way: p = 1/64 for returns and for overall. Billing did not change and
+    # can reach no p below 1, so Tarone's K is 2 (two tests can reach 0.05 / 2) and the
+    # family is returns and overall: Holm doubles 1/64, 2/64 = 0.0312 <= 0.05
     result = run_cli("compare", base, six)
     assert result.exit_code == 1
     assert (
         "slice returns dropped 60.0 points (10/10 -> 4/10; more than 5; one-sided McNemar "
-        "p = 0.0156, Holm-adjusted 0.0469 <= 0.05)" in result.stdout
+        "p = 0.0156, adjusted 0.0312 <= 0.05)" in result.stdout
     )
     assert (
         "task success over the gated slices dropped 30.0 points (6 passed->failed, "
-        "0 failed->passed; one-sided McNemar p = 0.0156, Holm-adjusted 0.0469 <= 0.05)"
-        in result.stdout
+        "0 failed->passed; one-sided McNemar p = 0.0156, adjusted 0.0312 <= 0.05)" in result.stdout
     )
     # a drop no larger than --max-drop lets the slice through; overall still fails
     loose = run_cli("compare", base, six, "--max-drop", "60")
@@ -184,7 +183,8 @@ def test_a_credible_overall_drop_fails_the_gate(repo: Path) -> None:
     result = run_cli("compare", base, six, "--max-drop", "100")
     assert result.exit_code == 1
     assert "task success over the gated slices dropped 30.0 points" in result.stdout
-    # 5 regressions: p = 1/32, Holm-adjusted 3/32 = 0.094 > 0.05
+    # 5 regressions: p = 1/32 at best, more than 0.05 / 2 (two tests, returns and overall,
+    # could reach 0.05), so neither can be significant; at alpha 0.1 both are, adjusted 2/32
     assert run_cli("compare", base, five, "--max-drop", "100").exit_code == 0
     assert run_cli("compare", base, five, "--max-drop", "100", "--alpha", "0.1").exit_code == 1
 
@@ -204,7 +204,7 @@ def test_an_ambiguous_slice_is_reported_but_not_gated(repo: Path) -> None:
     assert payload["slices"]["returns"]["p_value"] == 1 / 64  # reported all the same
     assert payload["slices"]["returns"]["p_adjusted"] is None
     assert (payload["overall"]["total"], payload["overall"]["regressions"]) == (10, 0)
-    assert payload["family"] == 2  # billing and overall
+    assert (payload["candidates"], payload["family"]) == (2, 0)  # billing, overall: no change
     assert payload["all_cases"]["regressions"] == 6
     assert "ambiguous: not gated" in run_cli("compare", base, head).stdout
 
@@ -231,7 +231,7 @@ def test_markdown_fits_a_pull_request_comment(repo: Path) -> None:
     assert header in lines
     assert any(
         line.startswith("| billing | 10 | 10/10 (100.0%) | 9/10 (90.0%) | -10.0 |")
-        and line.endswith("| 0.5 | 0.5 | ok: not credible |")
+        and line.endswith("| 0.5 | 1 | ok: too few changes |")
         for line in lines
     )
     assert "**Why the gate failed**" in lines

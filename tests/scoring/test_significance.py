@@ -15,8 +15,11 @@ from goldcase.scoring.significance import (
     holm,
     mcnemar_exact,
     mcnemar_lower,
+    min_p,
     sign_flip_lower,
     sign_flip_two_sided,
+    tarone_family,
+    tarone_holm,
 )
 
 
@@ -90,3 +93,30 @@ def test_holm_by_hand() -> None:
     assert holm([0.01, 0.04, 0.03, 0.2]) == pytest.approx([0.04, 0.09, 0.09, 0.2])
     assert holm([0.5, 0.6]) == [1.0, 1.0]
     assert holm([]) == []
+
+
+def test_min_p_is_the_all_negative_pattern() -> None:
+    assert (min_p(0), min_p(1), min_p(6)) == (1.0, 0.5, 1 / 64)
+    assert sign_flip_lower([-1] * 6).p == min_p(6)
+    assert sign_flip_lower([Fraction(-1, 3), Fraction(-2, 3), -1]).p == min_p(3)
+
+
+def test_tarone_leaves_out_tests_that_cannot_reach_alpha() -> None:
+    # K = 1: two tests can reach 0.05 (too many for K = 1); K = 2: the same two can reach
+    # 0.025: the family is those two, and the unchanged one (min p 1) is left out
+    assert tarone_family([1 / 64, 1.0, 1 / 64], 0.05) == [0, 2]
+    # nothing can reach 0.05 with two changed cases (min p 1/4): an empty family
+    assert tarone_family([0.25, 1.0], 0.05) == []
+    # 1/32 reaches 0.05 but not 0.05 / 2: with two such tests, K = 2 and neither counts
+    assert tarone_family([1 / 32, 1 / 32], 0.05) == []
+    assert tarone_family([1 / 32, 1 / 32], 0.1) == [0, 1]
+    # ten tests that can all reach anything: K = 10, as plain Holm
+    assert tarone_family([1e-9] * 10, 0.05) == list(range(10))
+
+
+def test_tarone_holm_adjusts_within_the_family_and_gives_1_outside() -> None:
+    p_values = [1 / 64, 0.9, 1 / 64]
+    adjusted = tarone_holm(p_values, [1 / 64, 1.0, 1 / 64], 0.05)
+    assert adjusted == [2 / 64, 1.0, 2 / 64]
+    # with every test in the family it is Holm
+    assert tarone_holm([0.01, 0.04, 0.03, 0.2], [0.0] * 4, 0.05) == holm([0.01, 0.04, 0.03, 0.2])

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.scoring.gate import Verdict, decide
+from goldcase.scoring.gate import Decision, Verdict, decide
 from goldcase.scoring.metrics import wilson
 from goldcase.scoring.paired import DEFAULT_FLOOR, Delta, Pair, measure, newcombe_paired, pair
 from goldcase.scoring.significance import mcnemar_exact
@@ -57,10 +57,12 @@ class Comparison:
     p_value: float  # two-sided exact McNemar over every case: a description, not the gate
     max_drop: float
     alpha: float
-    overall_verdict: Verdict
-    slice_verdicts: tuple[Verdict, ...]
-    failures: tuple[str, ...] = field(default=())
+    decision: Decision
     trials: bool = False  # the measure is the mean pass rate over trials
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        return self.decision.failures
 
     @property
     def passed(self) -> bool:
@@ -75,13 +77,12 @@ class Comparison:
         return [f.id for f in self.flips if f.base is base]
 
     @property
-    def family(self) -> int:
-        """How many tests the correction covers: the gated slices and overall."""
-        return sum(v.gated for v in (self.overall_verdict, *self.slice_verdicts))
+    def overall_verdict(self) -> Verdict:
+        return self.decision.overall
 
     def rows(self) -> list[tuple[Delta, Verdict]]:
         """Each slice with its verdict, in name order."""
-        return list(zip(self.slices, self.slice_verdicts, strict=True))
+        return list(zip(self.slices, self.decision.slices, strict=True))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -94,8 +95,9 @@ class Comparison:
             "test": "one-sided exact sign-flip test on per-case pass shares"
             if self.trials
             else "one-sided exact McNemar test",
-            "correction": "holm",
-            "family": self.family,
+            "correction": "tarone-holm",
+            "candidates": self.decision.candidates,
+            "family": self.decision.tested,
             "base": dict(self.base),
             "head": dict(self.head),
             "overall": self.overall.as_dict(self.overall_verdict),
@@ -189,7 +191,7 @@ def judge(
     gated = {d.name for d in slices if not d.ambiguous and not d.under_floor}
     overall = measure("overall", [p for p in pairs if p.slice in gated], trials, floor=0)
     everything = overall if len(gated) == len(slices) else measure("all", pairs, trials, floor=0)
-    on_overall, on_slices, failures = decide(overall, slices, max_drop, alpha, trials)
+    decision = decide(overall, slices, max_drop, alpha, trials)
     return Comparison(
         base or {},
         head or {},
@@ -200,9 +202,7 @@ def judge(
         mcnemar_exact(everything.regressions, everything.improvements),
         max_drop,
         alpha,
-        on_overall,
-        on_slices,
-        failures,
+        decision,
         trials,
     )
 

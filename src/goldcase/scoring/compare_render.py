@@ -95,11 +95,12 @@ def flips_line(c: Comparison) -> str:
 
 def rule_line(c: Comparison) -> str:
     test = "sign-flip test on per-case pass shares" if c.trials else "McNemar test"
+    d = c.decision
     return (
-        f"gate: one-sided exact {test} per slice (at least its floor of cases, not "
-        f"ambiguous) and overall over those slices; Holm's correction over {c.family} "
-        f"test{'s' if c.family != 1 else ''} at alpha {c.alpha:g}; a slice fails when its drop "
-        f"is credible and more than {c.max_drop:g} points"
+        f"gate: one-sided exact {test} per slice (at least its floor of cases, not ambiguous) "
+        f"and overall over those slices; Holm's correction at alpha {c.alpha:g} over the "
+        f"{d.tested} of {d.candidates} tests with enough changed cases to reach it (Tarone); a "
+        f"slice fails when its drop is credible and more than {c.max_drop:g} points"
     )
 
 

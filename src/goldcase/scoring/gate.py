@@ -6,9 +6,11 @@ each slice passed or failed.
   their change and p-value and never fail the gate.
 - **Overall** is taken over the cases of the gated slices only, so a slice that cannot gate
   cannot fail the gate through it either.
-- The family is every gated slice plus overall; each has a one-sided exact p-value for "HEAD is
-  worse", and Holm's step-down correction keeps the chance that an unchanged system fails the
-  gate at or under ``alpha``, however many slices there are.
+- The candidates are every gated slice plus overall; each has a one-sided exact p-value for
+  "HEAD is worse". Tarone's rule leaves out those too few of whose cases changed to reach
+  significance at all, and Holm's step-down correction over the rest keeps the chance that an
+  unchanged system fails the gate at or under ``alpha``, however many slices there are
+  (``scoring.significance``).
 - A gated **slice fails** when its adjusted p-value is at most ``alpha`` *and* it dropped by more
   than ``max_drop`` points: both credible and large. **Overall fails** when its adjusted
   p-value is at most ``alpha`` (it dropped, credibly): a drop spread thinly over every slice
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from goldcase.scoring.significance import holm
+from goldcase.scoring.significance import min_p, tarone_family, tarone_holm
 
 if TYPE_CHECKING:
     from goldcase.scoring.paired import Delta
@@ -38,15 +40,26 @@ class Verdict:
         return self.status != "not gated"
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    overall: Verdict
+    slices: tuple[Verdict, ...]  # in the order given
+    failures: tuple[str, ...]  # why the gate fails, overall first
+    candidates: int  # gated slices and overall (when it has cases)
+    tested: int  # of them, Tarone's family: those that can reach significance
+
+
 def decide(
     overall: Delta, slices: Sequence[Delta], max_drop: float, alpha: float, trials: bool = False
-) -> tuple[Verdict, tuple[Verdict, ...], tuple[str, ...]]:
-    """The verdict on overall, on each slice (in order), and the reasons the gate fails."""
+) -> Decision:
+    """The verdict on overall and on each slice, and the reasons the gate fails."""
     rows = [*slices, overall]
-    family = [i for i, d in enumerate(slices) if not d.ambiguous and not d.under_floor]
+    candidates = [i for i, d in enumerate(slices) if not d.ambiguous and not d.under_floor]
     if overall.total:
-        family.append(len(slices))
-    adjusted = dict(zip(family, holm([rows[i].p_value for i in family]), strict=True))
+        candidates.append(len(slices))
+    attainable = [min_p(rows[i].changed) for i in candidates]
+    values = tarone_holm([rows[i].p_value for i in candidates], attainable, alpha)
+    adjusted = dict(zip(candidates, values, strict=True))
     verdicts: list[Verdict] = []
     failures: list[str] = []
     for i, d in enumerate(rows):
@@ -55,9 +68,9 @@ def decide(
         verdicts.append(verdict)
         if verdict.status == "fail":
             failures.append(failure(d, verdict, limit, alpha, trials))
-    # overall first among the reasons: it is the broadest
     ordered = failures[-1:] + failures[:-1] if verdicts[-1].status == "fail" else failures
-    return verdicts[-1], tuple(verdicts[:-1]), tuple(ordered)
+    tested = len(tarone_family(attainable, alpha))
+    return Decision(verdicts[-1], tuple(verdicts[:-1]), tuple(ordered), len(candidates), tested)
 
 
 def _verdict(d: Delta, adjusted: float | None, limit: float | None, alpha: float) -> Verdict:
@@ -74,6 +87,8 @@ def _verdict(d: Delta, adjusted: float | None, limit: float | None, alpha: float
         return Verdict("pass", "ok: no drop", adjusted)
     if limit is not None and drop <= limit:
         return Verdict("pass", f"ok: drop within {limit:g}", adjusted)
+    if min_p(d.changed) > alpha:
+        return Verdict("pass", "ok: too few changes", adjusted)
     return Verdict("pass", "ok: not credible", adjusted)
 
 
@@ -81,7 +96,7 @@ def failure(d: Delta, verdict: Verdict, limit: float | None, alpha: float, trial
     """Why a row fails the gate, in one line."""
     evidence = (
         f"one-sided {'sign-flip' if trials else 'McNemar'} p = {d.p_value:.3g}, "
-        f"Holm-adjusted {verdict.p_adjusted:.3g} <= {alpha:g}"
+        f"adjusted {verdict.p_adjusted:.3g} <= {alpha:g}"
     )
     if limit is None:
         what = "mean pass rate" if trials else "task success"

@@ -65,6 +65,7 @@ class Delta:
     head_value: float | None = None
     p_value: float = 1.0  # one-sided, "HEAD is worse"
     exact: bool = True
+    changed: int = 0  # cases whose pass share changed: the test's non-zero differences
 
     @property
     def base_rate(self) -> float | None:
@@ -102,6 +103,7 @@ class Delta:
             "improvements": self.improvements,
             "ambiguous": self.ambiguous,
             "floor": self.floor,
+            "changed": self.changed,
             "p_value": self.p_value,
             "p_exact": self.exact,
             "p_adjusted": verdict.p_adjusted,
@@ -125,7 +127,8 @@ def measure(
     head_only = sum(1 for p in pairs if p.head and not p.base)
     base_only = sum(1 for p in pairs if p.base and not p.head)
     low = high = base_value = head_value = None
-    tail = sign_flip_lower([p.difference if trials else p.head - p.base for p in pairs])
+    differences = [p.difference if trials else p.head - p.base for p in pairs]
+    tail = sign_flip_lower(differences)
     if pairs and trials:
         base_value, head_value, low, high = _trial_interval(pairs)
     elif pairs:
@@ -147,6 +150,7 @@ def measure(
         head_value=head_value,
         p_value=tail.p,
         exact=tail.exact,
+        changed=sum(1 for d in differences if d),
     )
 
 

@@ -19,7 +19,14 @@ With single runs every difference is +1 or -1 and the test *is* the exact McNema
 count of patterns is a binomial tail.
 
 **Holm's step-down correction** keeps the chance that any test of a family rejects a true
-"no change" at or under alpha, whatever the dependence between the tests.
+"no change" at or under alpha, whatever the dependence between the tests. These tests are
+discrete: a slice in which only k cases changed can reach no p-value below 2^-k, however they
+changed. **Tarone's rule** (Tarone 1990, "A modified Bonferroni method for discrete data")
+leaves such tests out of the count: with K the smallest number for which at most K tests can
+reach alpha / K, only those tests form the family, and Holm runs over them. Which tests can
+reach what depends only on how many cases changed, not on which way, so choosing the family
+this way keeps the family-wise error at or under alpha; a test left out is never significant
+(its adjusted p-value is 1).
 """
 
 from __future__ import annotations
@@ -116,6 +123,34 @@ def holm(p_values: Sequence[float]) -> list[float]:
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * p_values[i]))
         adjusted[i] = running
+    return adjusted
+
+
+def min_p(changed: int) -> float:
+    """The smallest one-sided p-value the exact test can give when ``changed`` cases changed:
+    every difference negative, one pattern of 2^changed."""
+    return 1.0 if changed == 0 else 2.0**-changed
+
+
+def tarone_family(attainable: Sequence[float], alpha: float) -> list[int]:
+    """The tests that count (their indices): Tarone's K is the smallest K for which at most K
+    tests can reach a p-value of alpha / K (K = the number of tests always qualifies)."""
+    for k in range(1, len(attainable) + 1):
+        able = [i for i, p in enumerate(attainable) if p <= alpha / k]
+        if len(able) <= k:
+            return able
+    return []
+
+
+def tarone_holm(
+    p_values: Sequence[float], attainable: Sequence[float], alpha: float
+) -> list[float]:
+    """Holm-adjusted p-values over Tarone's family, in the order given; 1 for a test outside
+    it. A test rejects at family-wise level alpha when its adjusted p-value is at most alpha."""
+    family = tarone_family(attainable, alpha)
+    adjusted = [1.0] * len(p_values)
+    for i, value in zip(family, holm([p_values[i] for i in family]), strict=True):
+        adjusted[i] = value
     return adjusted
 
 
