@@ -241,3 +241,23 @@ def test_the_clustered_interval_from_its_building_blocks(
     got = clustered_mean(values, draws)["interval"]
     assert got[0] == pytest.approx(max(0.0, low), rel=1e-9, abs=1e-12)
     assert got[1] == pytest.approx(min(1.0, high), rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=100)
+@given(tables)
+def test_the_trial_interval_on_single_runs_is_newcombes(cells: tuple[int, int, int, int]) -> None:
+    # case means of 0 and 1 (one trial each): the clustered intervals are the Wilson intervals
+    # of the two rates and the corrected correlation is Newcombe's phi
+    from goldcase.scoring.paired import Pair, measure
+
+    head, base = _expanded(*cells)
+    pairs = [
+        Pair(str(i), "s", bool(b), bool(h), Fraction(b), Fraction(h))
+        for i, (b, h) in enumerate(zip(base, head, strict=True))
+    ]
+    trial = measure("s", pairs, trials=True)
+    single = measure("s", pairs, trials=False)
+    assert (trial.low, trial.high) == (
+        pytest.approx(single.low, abs=1e-9),
+        pytest.approx(single.high, abs=1e-9),
+    )

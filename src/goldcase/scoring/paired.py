@@ -7,8 +7,8 @@ its one-sided paired test.
   outcomes (the MOVER construction of Zou and Donner 2008).
 - **Trial runs** (either run repeats its cases): the measure is the mean pass rate, the mean
   over cases of passes / trials; its interval is the same construction on each run's
-  case-clustered interval (``scoring.trials.clustered_mean``) and the correlation of the paired
-  case means.
+  case-clustered interval (``scoring.trials.clustered_mean``) and the continuity-corrected
+  correlation of the paired case means (on 0/1 outcomes, Newcombe's phi).
 - The test is the one-sided exact sign-flip test on the per-case differences of pass shares
   (``scoring.significance``); for single runs that is the exact McNemar test.
 """
@@ -156,7 +156,7 @@ def measure(
 
 def _trial_interval(pairs: Sequence[Pair]) -> tuple[float, float, float, float]:
     """(base mean, head mean, low, high): each run's case-clustered interval, combined with
-    the correlation of the paired case means."""
+    the continuity-corrected correlation of the paired case means."""
     before = [float(p.base_share) for p in pairs]
     after = [float(p.head_share) for p in pairs]
     base = clustered_mean(before, sum(p.base_trials for p in pairs))
@@ -172,12 +172,19 @@ def _trial_interval(pairs: Sequence[Pair]) -> tuple[float, float, float, float]:
 
 
 def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """The correlation of the paired case means with Newcombe's continuity correction: the
+    cross-product sum S_xy less 1/2 when above it, 0 between 0 and 1/2, S_xy when negative,
+    over sqrt(S_xx S_yy). On 0/1 outcomes this is the phi of method 10; without it, cases that
+    all agree (nothing changed in this sample) would give r = 1 and an interval of no width."""
     n = len(xs)
     mx, my = sum(xs) / n, sum(ys) / n
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     sxx = sum((x - mx) ** 2 for x in xs)
     syy = sum((y - my) ** 2 for y in ys)
-    return 0.0 if sxx == 0 or syy == 0 else sxy / math.sqrt(sxx * syy)
+    if sxx == 0 or syy == 0:
+        return 0.0
+    corrected = sxy - 0.5 if sxy > 0.5 else (sxy if sxy < 0 else 0.0)
+    return corrected / math.sqrt(sxx * syy)
 
 
 def newcombe_paired(
