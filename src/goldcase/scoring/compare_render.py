@@ -99,8 +99,8 @@ def rule_line(c: Comparison) -> str:
     return (
         f"gate: one-sided exact {test} per slice (at least its floor of cases, not ambiguous) "
         f"and overall over those slices; Holm's correction at alpha {c.alpha:g} over the "
-        f"{d.tested} of {d.candidates} tests with enough changed cases to reach it (Tarone); a "
-        f"slice fails when its drop is credible and more than {c.max_drop:g} points"
+        f"{d.tested} of {d.candidates} tests with enough changed cases to be significant "
+        f"(Tarone); a slice fails when its drop is credible and more than {c.max_drop:g} points"
     )
 
 

@@ -60,20 +60,24 @@ def decide(
     attainable = [min_p(rows[i].changed) for i in candidates]
     values = tarone_holm([rows[i].p_value for i in candidates], attainable, alpha)
     adjusted = dict(zip(candidates, values, strict=True))
+    family = {candidates[j] for j in tarone_family(attainable, alpha)}
     verdicts: list[Verdict] = []
     failures: list[str] = []
     for i, d in enumerate(rows):
         limit = None if d is overall else max_drop
-        verdict = _verdict(d, adjusted.get(i), limit, alpha)
+        verdict = _verdict(d, adjusted.get(i), i in family, limit, alpha)
         verdicts.append(verdict)
         if verdict.status == "fail":
             failures.append(failure(d, verdict, limit, alpha, trials))
     ordered = failures[-1:] + failures[:-1] if verdicts[-1].status == "fail" else failures
-    tested = len(tarone_family(attainable, alpha))
-    return Decision(verdicts[-1], tuple(verdicts[:-1]), tuple(ordered), len(candidates), tested)
+    return Decision(
+        verdicts[-1], tuple(verdicts[:-1]), tuple(ordered), len(candidates), len(family)
+    )
 
 
-def _verdict(d: Delta, adjusted: float | None, limit: float | None, alpha: float) -> Verdict:
+def _verdict(
+    d: Delta, adjusted: float | None, tested: bool, limit: float | None, alpha: float
+) -> Verdict:
     if d.ambiguous:
         return Verdict("not gated", "ambiguous: not gated")
     if adjusted is None:
@@ -87,7 +91,7 @@ def _verdict(d: Delta, adjusted: float | None, limit: float | None, alpha: float
         return Verdict("pass", "ok: no drop", adjusted)
     if limit is not None and drop <= limit:
         return Verdict("pass", f"ok: drop within {limit:g}", adjusted)
-    if min_p(d.changed) > alpha:
+    if not tested:  # left out of Tarone's family: too few changes to be significant
         return Verdict("pass", "ok: too few changes", adjusted)
     return Verdict("pass", "ok: not credible", adjusted)
 
