@@ -61,20 +61,19 @@ def normal_interval(values: Sequence[float]) -> tuple[float, float]:
 def mean_coverage(
     m: int, trials: int, mu: float, c: float, reps: int
 ) -> tuple[float, float, float, float]:
-    """(goldcase coverage, normal coverage, goldcase mean width, share of normal intervals of
-    zero width) for one cell."""
+    """(goldcase coverage, normal coverage, share of goldcase intervals of zero width, share
+    of normal intervals of zero width) for one cell."""
     rng = random.Random(f"mean:{m}:{trials}:{mu}:{c}")
-    ours = normal = collapsed = 0
-    width = 0.0
+    ours = normal = ours_collapsed = collapsed = 0
     for _ in range(reps):
         values = [_passes(rng, _probability(rng, mu, c), trials) / trials for _ in range(m)]
         low, high = clustered_mean(values, m * trials)["interval"]
         ours += low - 1e-12 <= mu <= high + 1e-12
-        width += high - low
+        ours_collapsed += high - low == 0
         n_low, n_high = normal_interval(values)
         normal += n_low - 1e-12 <= mu <= n_high + 1e-12
         collapsed += n_high - n_low == 0
-    return ours / reps, normal / reps, width / reps, collapsed / reps
+    return ours / reps, normal / reps, ours_collapsed / reps, collapsed / reps
 
 
 def change_coverage(m: int, trials: int, c: float, broken: float, reps: int) -> float:
@@ -119,18 +118,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=4000, help="replicates a cell")
     args = parser.parse_args(argv)
     print("Mean pass rate: coverage over the 36 cells (T, mu, c) at each number of cases\n")
-    print("| cases | interval | min | 10th percentile | median | mean | zero-width |")
-    print("|---|---|---|---|---|---|---|")
+    print("| cases | interval | min | 10th percentile | median | mean | zero-width | worst cell |")
+    print("|---|---|---|---|---|---|---|---|")
+    grid = [(t, mu, c) for t in TRIALS for mu in MEANS for c in CONCENTRATIONS]
     for m in CASES:
-        cells = [
-            mean_coverage(m, t, mu, c, args.reps)
-            for t in TRIALS
-            for mu in MEANS
-            for c in CONCENTRATIONS
-        ]
-        collapsed = statistics.fmean(cell[3] for cell in cells)
-        print(f"| {m} | goldcase | {_summary([cell[0] for cell in cells])} | 0 |")
-        print(f"| {m} | normal | {_summary([cell[1] for cell in cells])} | {collapsed:.3f} |")
+        cells = [mean_coverage(m, t, mu, c, args.reps) for t, mu, c in grid]
+        for label, column in (("goldcase", 0), ("normal", 1)):
+            covered = [cell[column] for cell in cells]
+            zero = statistics.fmean(cell[column + 2] for cell in cells)
+            t, mu, c = grid[covered.index(min(covered))]
+            worst = f"T {t}, mu {mu:g}, c {c:g}"
+            print(f"| {m} | {label} | {_summary(covered)} | {zero:.3f} | {worst} |")
     print("\nChange in mean pass rate (compare, mu = 0.8): coverage over the 12 cells (T, c)\n")
     print("| cases | cases broken | min | 10th percentile | median | mean |")
     print("|---|---|---|---|---|---|")

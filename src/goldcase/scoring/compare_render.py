@@ -6,6 +6,7 @@ p-value, its Holm-adjusted p-value when it is in the gate's family, and the verd
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -165,7 +166,7 @@ def render_text(c: Comparison) -> str:
         context_line(c),
         *_description(c),
         "",
-        rule_line(c),
+        *textwrap.wrap(rule_line(c), 100, subsequent_indent="  "),
         "",
     ]
     rows = [HEADER, *table_rows(c)]
