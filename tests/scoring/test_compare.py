@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from goldcase.scoring.compare import mcnemar_exact, newcombe_paired, wilson
+from goldcase.scoring.metrics import wilson
+from goldcase.scoring.paired import newcombe_paired
+from goldcase.scoring.significance import mcnemar_exact
 
 ANSWERABLE = """\
 id: {id}
