@@ -67,10 +67,7 @@ def _weighted_card(report: Report) -> str:
     """The traffic-weighted task success, the headline when traffic shares are configured."""
     block = report.get("weighted") or {}
     used = block.get("slices") or []
-    sentence = (
-        f"the rates of {len(used)} slices weighted by their share of traffic (ambiguous slices "
-        "left out)"
-    )
+    sentence = f"{len(used)} slice rates weighted by their share of traffic"
     return (
         '<div class="card headline" id="rate-weighted_task_success"><h3>Traffic-weighted task '
         f'success</h3><p class="big">{_pct(report.get("weighted_task_success"))}</p>'
@@ -91,13 +88,13 @@ def headline(report: Report) -> str:
             if denominator
             else f"no {den_words}: the rate is undefined"
         )
-        words = f"{num_words} / {den_words}"
-        if key == "task_success" and weighted:
-            words += f"; {STRATIFIED}"
+        note = (
+            f'<p class="den">{escape(STRATIFIED)}</p>' if key == "task_success" and weighted else ""
+        )
         cards.append(
             f'<div class="card" id="rate-{key}"><h3>{name}</h3>'
             f'<p class="big">{_pct(value)}</p>'
-            f'<p class="den">{escape(sentence)} ({escape(words)})</p>'
+            f'<p class="den">{escape(sentence)} ({num_words} / {den_words})</p>{note}'
             f'<p class="ci">{escape(_interval(intervals.get(key)))}</p></div>'
         )
     return '<section class="cards" aria-label="Headline rates">' + "".join(cards) + "</section>"
@@ -263,8 +260,9 @@ def gate(c: Comparison) -> str:
     )
     reasons = "".join(f"<li>{escape(failure)}</li>" for failure in c.failures)
     verdict = "passes" if c.passed else "fails"
+    rule = rule_line(c).removeprefix("gate: ")
     return (
-        f'<h3 id="gate">The gate {verdict}</h3><p>{escape(rule_line(c))}.</p>'
+        f'<h3 id="gate">The gate {verdict}</h3><p>{escape(rule[:1].upper() + rule[1:])}.</p>'
         '<div class="scroll"><table class="gate"><thead><tr>'
         f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
         + (f'<ul class="reasons">{reasons}</ul>' if reasons else "")
