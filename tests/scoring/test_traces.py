@@ -106,7 +106,7 @@ def test_retrieval_metrics_name_their_denominators(corpus: Corpus) -> None:
     assert metrics["all_support_in_context"] == 0.5
     grouped = attribute([("E2", "exception", missed), ("E9", "exception", at_two)])
     assert stages_by_slice(grouped) == {
-        "exception": {"retrieval": 1, "context": 0, "answer": 1, "unknown": 0}
+        "exception": {"tool": 0, "retrieval": 1, "context": 0, "answer": 1, "unknown": 0}
     }
 
 
