@@ -3,10 +3,11 @@
 Each converter reads the other tool's output as data (bounded size, JSON only: no pickle, no
 code) and turns every record into a result line by the rule ``goldcase run`` uses for a
 response (``goldcase.run.protocol.to_answer``): a text output is an ``answer``, or an
-``abstain`` when it matches ``[run] abstain_patterns``; a structured output holding goldcase's
-response fields is read as one; an error stays an ``error``. A case with no record is absent,
-so ``score`` counts it ``missing``. The lines then go through the same validation as any
-results file.
+``abstain`` when it matches ``[run] abstain_patterns``; an output that is an object (or the
+JSON text of one) holding goldcase's response fields (``outcome``, ``answer`` or ``fact``,
+with ``citations``, ``confidence``, …) is read as a response; an error stays an ``error``.
+A case with no record is absent, so ``score`` counts it ``missing``. The lines then go
+through the same validation as any results file.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.run.protocol import Answer, error_line, to_answer
+from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
 from goldcase.safeio import read_regular
 
 FORMATS = ("promptfoo", "inspect")
@@ -61,9 +62,26 @@ class Converted:
         if error is not None:
             answer = Answer(error_line(case_id, trial, error, latency_ms))
         else:
-            response = output if isinstance(output, dict) else {"answer": _text(output)}
+            structured = _structured(output)
+            response = structured if structured is not None else {"answer": _text(output)}
             answer = to_answer(case_id, trial, response, latency_ms, patterns)
         self.lines.append(answer.line)
+
+
+RESPONSE_KEYS = frozenset(("outcome", "answer", "fact"))
+
+
+def _structured(output: Any) -> dict[str, Any] | None:
+    """goldcase's response fields, when the output is an object holding them, or text that is
+    one such object in JSON (what a command-line provider prints)."""
+    if isinstance(output, str) and output.lstrip().startswith("{"):
+        try:
+            output = parse_response(output)
+        except ValueError:
+            return None
+    if isinstance(output, dict) and RESPONSE_KEYS & output.keys():
+        return output
+    return None
 
 
 def _text(output: Any) -> str:

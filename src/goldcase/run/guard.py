@@ -13,7 +13,7 @@ the run, naming both case ids, never the text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from goldcase.context import Context
@@ -50,11 +50,12 @@ class Guard:
                 inside.append((text, case.id))
         self._index: PhraseIndex[str] = PhraseIndex(inside)
 
-    def found(self, normalised: str) -> Iterator[str]:
-        """Ids of the golden cases whose question ``normalised`` is or holds."""
-        yield from self._exact.get(normalised, ())
-        for _start, _end, ids in self._index.find(normalised):
-            yield from ids
+    def found(self, normalised: str) -> list[str]:
+        """Ids of the golden cases whose question ``normalised`` is or holds, each once."""
+        ids = list(self._exact.get(normalised, ()))
+        for _start, _end, values in self._index.find(normalised):
+            ids.extend(values)
+        return list(dict.fromkeys(ids))
 
     def fewshot_leaks(self, ctx: Context) -> list[Leak]:
         """Golden questions in the configured few-shot and prompt files."""

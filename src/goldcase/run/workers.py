@@ -44,7 +44,7 @@ class CommandSystem:
         if not self.argv:
             raise GoldcaseError("--cmd is empty; give the command that starts a worker")
         self.identity = command
-        self.default_name = os.path.basename(self.argv[-1]) or self.argv[0]
+        self.default_name = os.path.basename(self.argv[0])  # never an argument: it may be a token
 
     def prepare(self) -> None:
         """Nothing to check before the first worker starts: a command that cannot start is
