@@ -13,6 +13,7 @@ the run, naming both case ids, never the text.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -34,24 +35,37 @@ class Leak:
 
 
 class Guard:
-    """The golden questions, normalised, ready to be looked for."""
+    """The golden questions, normalised and indexed the first time there is something to look
+    in (a prompt file, a prompt a response reports): a run that has neither does not pay for
+    an index of the whole set."""
 
     def __init__(self, golden: Iterable[Case]) -> None:
+        self._golden = list(golden)
+        self._lock = threading.Lock()
+        self._built = False
         self._exact: dict[str, list[str]] = {}
         self._text_of: dict[str, str] = {}
-        inside: list[tuple[str, str]] = []
-        for case in golden:
-            text = normalise_input(case.question)
-            if not text:
-                continue
-            self._text_of[case.id] = text
-            self._exact.setdefault(text, []).append(case.id)
-            if text.count(" ") + 1 >= MIN_WORDS:
-                inside.append((text, case.id))
-        self._index: PhraseIndex[str] = PhraseIndex(inside)
+        self._index: PhraseIndex[str] = PhraseIndex(())
+
+    def _build(self) -> None:
+        with self._lock:
+            if self._built:
+                return
+            inside: list[tuple[str, str]] = []
+            for case in self._golden:
+                text = normalise_input(case.question)
+                if not text:
+                    continue
+                self._text_of[case.id] = text
+                self._exact.setdefault(text, []).append(case.id)
+                if text.count(" ") + 1 >= MIN_WORDS:
+                    inside.append((text, case.id))
+            self._index = PhraseIndex(inside)
+            self._built = True
 
     def found(self, normalised: str) -> list[str]:
         """Ids of the golden cases whose question ``normalised`` is or holds, each once."""
+        self._build()
         ids = list(self._exact.get(normalised, ()))
         for _start, _end, values in self._index.find(normalised):
             ids.extend(values)
@@ -61,7 +75,10 @@ class Guard:
         """Golden questions in the configured few-shot and prompt files."""
         config = ctx.config
         leaks: set[Leak] = set()
-        for prompt in load_prompts(ctx.root, config.leakage.fewshot, ctx.cache, config.cases):
+        prompts = load_prompts(ctx.root, config.leakage.fewshot, ctx.cache, config.cases)
+        if prompts:
+            self._build()
+        for prompt in prompts:
             for text, line in prompt.examples:
                 leaks.update(
                     Leak(gid, f"{prompt.path}:{line}") for gid in self._exact.get(text, ())
@@ -74,7 +91,7 @@ class Guard:
     def prompt_leak(self, prompt: str, case: Case) -> str | None:
         """The id of a golden case other than ``case`` whose question ``prompt`` holds."""
         own = normalise_input(case.question)
-        for golden_id in self.found(normalise_input(prompt)):
+        for golden_id in self.found(normalise_input(prompt)):  # builds the index first
             if golden_id != case.id and self._text_of[golden_id] != own:
                 return golden_id
         return None
