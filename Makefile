@@ -128,7 +128,7 @@ clean:
 # minutes on 2 cores); docs/robustness.md has the figures.
 fuzz-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long GOLDCASE_KILLS=60 $(BIN)/python -m pytest -q -p no:cacheprovider \
-		tests/fuzz tests/robustness/test_kill.py
+		tests/fuzz tests/robustness/test_kill.py tests/robustness/test_run_kill.py
 
 # Coverage-guided fuzzing with atheris (libFuzzer), 120 s a target; installs the fuzz extra.
 .PHONY: fuzz-atheris

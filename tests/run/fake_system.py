@@ -8,6 +8,7 @@ system. Actions:
 
 - ``answer:TEXT`` / ``abstain`` / ``error:TEXT``: that response;
 - ``raw:TEXT``: TEXT printed as the response line, as it is (not JSON, say);
+- ``twice``: two response lines for the one request;
 - ``json:OBJECT``: OBJECT (JSON) as the response;
 - ``crash``: a message on standard error, exit status 3;
 - ``hang``: never answer;
@@ -55,6 +56,8 @@ def respond(request: dict[str, Any]) -> Any:
         return json.loads(arg)
     if kind == "raw":
         return arg
+    if kind == "twice":  # two response lines for one request
+        return json.dumps({"answer": "30 days"}) + "\n" + json.dumps({"answer": "stray"})
     if kind == "prompt":
         return {"answer": "30 days", "prompt": arg}
     if kind == "crash":

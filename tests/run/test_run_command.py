@@ -126,6 +126,18 @@ def test_a_worker_that_hangs_is_stopped_at_the_timeout_and_replaced(
     assert written["ret-002"]["outcome"] == "answer"  # asked of a new worker
 
 
+def test_a_worker_that_answers_twice_is_replaced_before_the_next_request(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, script(tmp_path, {IDS[0]: "twice"}))
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written[IDS[0]]["answer"] == "30 days"
+    assert written[IDS[1]]["answer"] == "30 days"  # not the stray line: a new worker answered it
+    assert all(line.get("answer") != "stray" for line in written.values())
+
+
 def test_a_crash_is_retried_and_a_retryable_error_is_asked_again(
     repo: Path, tmp_path: Path
 ) -> None:
