@@ -58,7 +58,8 @@ def command(
     fmt: str,
     out: Path | None,
 ) -> int:
-    """Score RESULTS (JSONL, one object per case) against the golden set.
+    """Score RESULTS (JSONL, one object per case; or, with --from, promptfoo's output or an
+    Inspect log) against the golden set.
 
     Every line is validated first; any problem stops the run with exit status 2 and nothing is
     scored. Exit status: 0 scored, 2 could not score.
