@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -314,6 +315,18 @@ def test_bad_options_are_refused(
     assert done.exit_code == 2
     assert message in done.stderr
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_folder_or_a_fifo_as_out_is_refused_without_waiting(repo: Path, tmp_path: Path) -> None:
+    folder = run_goldcase(repo, tmp_path, script(tmp_path, {}))
+    assert folder.exit_code == 2
+    assert "is a directory" in folder.stderr
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    done = run_goldcase(repo, fifo, script(tmp_path, {}))
+    assert done.exit_code == 2
+    assert "not a regular file" in done.stderr
+    assert requests(tmp_path) == []
 
 
 def test_a_command_that_cannot_start_is_an_error_on_each_request(

@@ -141,6 +141,8 @@ class Manifest:
 def open_manifest(results: Path, shown: str, provenance: Provenance) -> Manifest:
     """The manifest for a run into ``results``; refuses to go on with a file begun on another
     set, corpus, split or system, or one with no manifest."""
+    if results.is_dir():
+        raise GoldcaseError(f"{shown}: is a folder; give the results file to write (JSONL)")
     path = manifest_path(results)
     earlier = read_manifest(path)
     if not results.exists() or results.stat().st_size == 0:
