@@ -4,10 +4,12 @@ command of this environment), and the reference results those tests compare agai
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,8 @@ SAMPLE_RUN = REPO_ROOT / "runs" / "baseline-k3.jsonl"
 
 
 def promptfoo() -> Path:
-    """The promptfoo binary, or a skip saying why there is none."""
+    """The promptfoo binary, or a skip saying why there is none (not installed, or a Node it
+    does not run on)."""
     named = os.environ.get("GOLDCASE_PROMPTFOO")
     path = Path(named) if named else REPO_ROOT / ".clients" / "node_modules" / ".bin" / "promptfoo"
     if not path.exists():
@@ -29,7 +32,24 @@ def promptfoo() -> Path:
             f"promptfoo {PROMPTFOO_VERSION} is not installed at {path}: `make clients` installs "
             "it with npm (needs Node 20 and the npm registry)"
         )
+    version = _version(path)
+    if version != PROMPTFOO_VERSION:
+        pytest.skip(f"{path} does not run as promptfoo {PROMPTFOO_VERSION} here: {version}")
     return path
+
+
+@functools.cache
+def _version(path: Path) -> str:
+    done = subprocess.run(
+        [str(path), "--version"],
+        env=promptfoo_env(Path(tempfile.gettempdir()) / "goldcase-promptfoo-version"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    lines = (done.stdout.strip() or done.stderr.strip() or f"exit {done.returncode}").splitlines()
+    return lines[-1][:200]
 
 
 def promptfoo_env(home: Path) -> dict[str, str]:
