@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from goldcase.model import Case
 from goldcase.scoring.expect import (
     _finder,
+    _word_finder,
     compile_checks,
     failed_checks,
     fold,
     found,
+    found_words,
 )
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import _tokens
@@ -59,10 +61,22 @@ def test_a_prepared_needle_finds_what_found_finds(hay: str, needle: str) -> None
     assert _finder(needle)(hay) is found(hay, needle)
 
 
+@settings(max_examples=500)
+@given(texts, needles)
+def test_a_prepared_word_needle_finds_what_found_words_finds(hay: str, needle: str) -> None:
+    assert _word_finder(needle)(hay) is found_words(hay, needle)
+
+
 @pytest.mark.parametrize("needle", ["1", "15", "1.5", "1,", ".5", "5a", "a1"])
 def test_a_numeric_needle_finds_what_found_finds_in_every_short_text(needle: str) -> None:
     hays = ["".join(p) for n in range(7) for p in itertools.product("15.,a", repeat=n)]
     assert [_finder(needle)(hay) for hay in hays] == [found(hay, needle) for hay in hays]
+
+
+@pytest.mark.parametrize("needle", ["1", "15", "a", "a'", "'a", "a1", "1.5", "-"])
+def test_a_word_needle_finds_what_found_words_finds_in_every_short_text(needle: str) -> None:
+    hays = ["".join(p) for n in range(7) for p in itertools.product("15.a' ", repeat=n)]
+    assert [_word_finder(needle)(hay) for hay in hays] == [found_words(hay, needle) for hay in hays]
 
 
 entries = st.one_of(needles, st.lists(needles, min_size=1, max_size=3))
