@@ -153,7 +153,7 @@ def _plain_grade_one(case: Case, result: Result | None, threshold: float | None)
             outcome = "abstain"
     if outcome in (MISSING, "error"):
         failed = [outcome]
-    elif not case.answerable:
+    elif not case.answerable and not (case.false_premise and case.expect and outcome == "answer"):
         failed = [] if outcome == "abstain" else ["answered"]
     elif outcome == "abstain" or result is None:
         failed = ["abstained"]
@@ -198,6 +198,7 @@ lines = st.fixed_dictionaries(
 @given(
     well_formed,
     st.booleans(),
+    st.booleans(),
     st.one_of(st.none(), texts),
     st.lists(lines, max_size=4),
     st.one_of(st.none(), st.floats(0, 1)),
@@ -205,11 +206,14 @@ lines = st.fixed_dictionaries(
 def test_a_case_grader_grades_as_the_pass_rule_says(
     expect: dict[str, Any],
     answerable: bool,
+    false_premise: bool,
     expected_answer: str | None,
     rows: list[dict[str, Any]],
     threshold: float | None,
 ) -> None:
     data: dict[str, Any] = {"id": "c-1", "question": "q?", "answerable": answerable}
+    if false_premise:
+        data["tags"] = ["false_premise"]
     if expect:
         data["expect"] = expect
     if expected_answer is not None:

@@ -19,8 +19,8 @@ text "returns-and-credits-policy.md" contains "returns-and-credits".
 
 | check | passes when |
 |---|---|
-| contains | every entry appears in the answer as whole words; an entry that is a list is met by any one of it |
-| not_contains | no entry appears in the answer as whole words |
+| contains | every entry appears as whole words; a list entry is met by any one of it |
+| not_contains | no entry appears as whole words |
 | lead | the answer's first word, lower-cased, punctuation stripped, equals it |
 | cites | some shown citation's text contains it |
 | cites_id | some shown citation's id starts with it |
