@@ -26,7 +26,15 @@ from goldcase.model import Case, Split
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
 REFERENCE_FIELDS = ("id", "question", "answerable", "expected_answer", "support", "tags", "notes")
-EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
+EXTRA_FIELDS = (
+    "slice",
+    "expect",
+    "probes",
+    "source",
+    "derived_from",
+    "labelled_by",
+    "resolution",
+)
 ABSTAIN = "I don't know."
 SYSTEM_PROMPT = (
     "Answer the question from the documents you were given, as briefly as the fact allows. "
