@@ -155,6 +155,10 @@ def result(answer: str | None = None, **fields: Any) -> dict[str, Any]:
         ({"scope": "road-law"}, result("x"), ["scope"]),
         ({"lead": "no"}, result("No."), []),
         ({"lead": "no"}, result(fact="no"), ["lead"]),  # no text, no first word
+        ({"lead": ["no", "nope", "unfortunately"]}, result("Unfortunately not."), []),
+        ({"lead": ["no", "nope"]}, result("Nope - never."), []),
+        ({"lead": ["no", "nope"]}, result("Not for a change of mind."), ["lead"]),
+        ({"lead": ["yes", "yep"]}, result("No problem: yes."), ["lead"]),
         ({"contains": ["15", ["feet", "ft"]]}, result("15 ft"), []),
         ({"contains": ["15", ["feet", "ft"]]}, result("15 metres"), ["contains"]),
         ({"not_contains": ["500", "five hundred"]}, result("Five Hundred feet"), ["not_contains"]),

@@ -85,7 +85,7 @@ well_formed = st.fixed_dictionaries(
     optional={
         "contains": st.lists(entries, min_size=1, max_size=3),
         "not_contains": st.lists(needles, min_size=1, max_size=2),
-        "lead": needles,
+        "lead": st.one_of(needles, st.lists(needles, min_size=1, max_size=3)),
         "cites": needles,
         "cites_id": needles,
         "scope": needles,

@@ -21,7 +21,7 @@ text "returns-and-credits-policy.md" contains "returns-and-credits".
 |---|---|
 | contains | every entry appears as whole words; a list entry is met by any one of it |
 | not_contains | no entry appears as whole words |
-| lead | the answer's first word, lower-cased, punctuation stripped, equals it |
+| lead | the answer's first word, lower-cased, punctuation stripped, equals it (a list: any one) |
 | cites | some shown citation's text contains it |
 | cites_id | some shown citation's id starts with it |
 | scope | the result's scope equals it (case-insensitive) |
@@ -173,9 +173,15 @@ def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
     return all(not found_words(hay, _needle(entry)) for entry in value)
 
 
+def _leads(value: Any) -> list[str]:
+    """The first words ``lead`` accepts: one, or any one of a list."""
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
 def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
     match = _FIRST_WORD.search(hay)  # hay is folded already
-    return (match.group(0) if match else "") == _first_word_needle(str(value))
+    first = match.group(0) if match else ""
+    return any(first == _first_word_needle(word) for word in _leads(value))
 
 
 def _cites(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
@@ -296,7 +302,10 @@ def _well_formed(expect: Mapping[str, Any]) -> bool:
     for name, value in expect.items():
         if value is None or name not in _RULES:
             continue
-        if name in ("contains", "not_contains"):
+        if name == "lead" and isinstance(value, list):
+            if not value or not all(type(word) is str for word in value):
+                return False
+        elif name in ("contains", "not_contains"):
             if not isinstance(value, list):
                 return False
             for entry in value:
@@ -355,12 +364,12 @@ def _compile_not_contains(value: list[str]) -> _Rule:
     return lambda hay, result: not any(finds(hay) for finds in finders)
 
 
-def _compile_lead(value: str) -> _Rule:
-    want = _first_word_needle(value)
+def _compile_lead(value: str | list[str]) -> _Rule:
+    want = frozenset(_first_word_needle(word) for word in _leads(value))
 
     def rule(hay: str, result: Mapping[str, Any]) -> bool:
         match = _FIRST_WORD.search(hay)
-        return (match.group(0) if match else "") == want
+        return (match.group(0) if match else "") in want
 
     return rule
 

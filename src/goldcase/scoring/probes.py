@@ -65,7 +65,9 @@ def why_failed(case: Case, answer: str, failed: tuple[str, ...]) -> str:
     parts = []
     for name in failed:
         if name == "lead":
-            parts.append(f"lead: starts with {first_word(answer)!r}, not {expect.get('lead')!r}")
+            want = expect.get("lead")
+            wanted = " or ".join(map(repr, want)) if isinstance(want, list) else repr(want)
+            parts.append(f"lead: starts with {first_word(answer)!r}, not {wanted}")
         elif name == "contains":
             missing = [e for e in expect.get("contains") or () if not _met(hay, e)]
             parts.append(f"contains: {_missing(missing[0])}" if missing else "contains")
