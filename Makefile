@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # against the other, render the report, then the split, calibration, leakage and interchange
 # tools on the same set.
 run: $(STAMP)
-	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
+	@echo "== goldcase check: schema, verbatim quotes, leakage of questions and facts, version, composition, personal data, probes (each case's checks tried on right and wrong answers)"
 	$(BIN)/goldcase check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check
