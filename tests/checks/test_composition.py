@@ -429,3 +429,18 @@ def test_a_resolution_table_needs_its_rule_and_who_decided(
 ) -> None:
     root = make_repo({"cases/golden/r1.yaml": case("r1", extra=resolution.rstrip())})
     assert [f.code for f in findings(root, "schema")] == ["GC107"]
+
+
+@pytest.mark.parametrize(
+    ("resolution", "message"),
+    [
+        ("resolution:\n  rule: x", "missing required key 'decided_by' in resolution"),
+        ("resolution:\n  rule: x\n  decided_by: ' '", "resolution.decided_by is blank"),
+        ("resolution: 5", "resolution should be {rule: ..., decided_by: ...}, got int 5"),
+    ],
+)
+def test_a_malformed_resolution_is_explained(
+    make_repo: Repo, resolution: str, message: str
+) -> None:
+    root = make_repo({"cases/golden/r1.yaml": case("r1", extra=resolution)})
+    assert [f.message for f in findings(root, "schema")] == [message]
