@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import faulthandler
+import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -80,4 +83,23 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
     return build
 
 
-__all__ = ["DATA", "REALDATA", "REPO_ROOT", "Result", "cli", "run_cli"]
+def run_node(program: str, data: Any) -> Any:
+    """Run ``program`` in Node with ``data`` as JSON on its standard input, where it reads it
+    as ``INPUT``; what it printed, read as JSON. Skips, saying why, when there is no Node."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (promptfoo needs Node 20)")
+    prelude = "const INPUT = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+    done = subprocess.run(
+        [node, "-e", prelude + program],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+__all__ = ["DATA", "REALDATA", "REPO_ROOT", "Result", "cli", "run_cli", "run_node"]

@@ -66,7 +66,7 @@ def grade(task: TaskState, patterns: tuple[str, ...] | None = None) -> Any:
         (FALSE_PREMISE, "No, the late fee is £25.", "C", []),
         (FALSE_PREMISE, "I don't know.", "C", []),
         (FALSE_PREMISE, "Yes, the late fee of £50 can be waived.", "I", ["lead", "contains"]),
-        ({**FALSE_PREMISE, "tags": ["unanswerable"]}, "No, the late fee is £25.", "I", ["answered"]),
+        ({**FALSE_PREMISE, "tags": []}, "No, the late fee is £25.", "I", ["answered"]),
     ],
 )
 def test_the_pass_rule_decides(
