@@ -8,7 +8,7 @@ import json
 import random
 from pathlib import Path
 
-from goldcase.contamination import GramIndex
+from goldcase.leakage.contamination import GramIndex
 from goldcase.model import Case
 
 # 17 words: five 13-grams

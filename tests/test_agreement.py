@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from goldcase.agreement import agreement_summary, build_report, cohen_kappa, wilson
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
-from goldcase.labels import allocate, draw_sample
+from goldcase.labelling.agreement import agreement_summary, build_report, cohen_kappa, wilson
+from goldcase.labelling.labels import allocate, draw_sample
 from goldcase.model import Case
 
 Repo = Callable[..., Path]

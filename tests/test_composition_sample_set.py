@@ -6,10 +6,10 @@ import pytest
 
 from conftest import REPO_ROOT
 from goldcase.cache import Cache
+from goldcase.composition.stats import compute
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import run_checks
-from goldcase.stats import compute
 
 GOLDEN = REPO_ROOT / "cases" / "golden"
 COUNT = len(list(GOLDEN.glob("*.yaml"))) if GOLDEN.is_dir() else 0

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
-from goldcase.contamination import GramIndex, Hit, merge, scan_file, scan_range
+from goldcase.leakage.contamination import GramIndex, Hit, merge, scan_file, scan_range
 from goldcase.model import Case
 from scan_corpus import case_yaml as case
 
@@ -183,8 +183,8 @@ def test_byte_ranges_give_the_same_hits(
 def test_the_progress_bar_does_not_change_the_report(repo: Path, tmp_path: Path) -> None:
     from goldcase.cache import Cache
     from goldcase.config import load_config
-    from goldcase.contamination import scan_golden
     from goldcase.context import Context
+    from goldcase.leakage.contamination import scan_golden
 
     data = tmp_path / "t.txt"
     data.write_text("intro\n" + SHORT_Q + " yes\n" * 3, encoding="utf-8")

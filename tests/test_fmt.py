@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import REPO_ROOT, run_cli
-from goldcase.formatting import format_text, misread
+from goldcase.authoring.formatting import format_text, misread
 
 Maker = Callable[..., Path]
 

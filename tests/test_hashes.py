@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from goldcase.hashes import load
+from goldcase.leakage.hashes import load
 
 LONG = "Is it true that a customer who bought a damaged kettle can still ask for a credit note"
 SHORT = "Do you take American Express?"

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_cli
 from goldcase.errors import GoldcaseError
-from goldcase.version import next_version
+from goldcase.versioning.version import next_version
 from goldrepo import (
     DOCUMENT,
     GOLDCASE,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from goldcase.merge import merge_tables, merge_versions
+from goldcase.versioning.merge import merge_tables, merge_versions
 from goldrepo import case_text, commit, git, git_set, goldcase, read_lock, read_version, write
 
 
@@ -202,7 +202,7 @@ def test_without_the_driver_goldcase_lock_settles_the_conflicts(tmp_path: Path) 
 
 
 def test_driver_merges_three_lock_files_in_process(tmp_path: Path) -> None:
-    from goldcase import lockfile
+    from goldcase.versioning import lockfile
 
     docs = {"corpus/returns-policy.md": "a" * 64}
     base = lockfile.from_tables("1", {"ret-001": "1" * 64}, docs)

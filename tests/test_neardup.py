@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from conftest import REALDATA
 from goldcase.cache import Cache
 from goldcase.config import LeakageConfig
-from goldcase.minhash import bands, minhash_signatures
-from goldcase.neardup import NearConfig, jaccard, near_pairs, shingles
-from goldcase.prompts import glob_regex
+from goldcase.leakage.minhash import bands, minhash_signatures
+from goldcase.leakage.neardup import NearConfig, jaccard, near_pairs, shingles
+from goldcase.leakage.prompts import glob_regex
 from goldcase.text import normalise_input
 
 

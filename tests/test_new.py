@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import run_cli
-from goldcase.authoring import new_prefix
+from goldcase.authoring.new import new_prefix
 from goldcase.cli import cli
 
 Maker = Callable[..., Path]

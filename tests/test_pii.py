@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldcase import pii
+from goldcase.privacy import pii
 
 
 def kinds(text: str) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REALDATA
-from goldcase import pii
+from goldcase.privacy import pii
 
 SQUAD = REALDATA / "squad2-dev-cs224n" / "dev-v2.0.json"
 COVID = REALDATA / "covid-qa" / "200423_covidQA.json"

@@ -260,8 +260,8 @@ def test_fifty_changed_cases_read_as_a_table_then_collapsed_details(history: Pat
 def test_a_comment_too_long_for_github_is_cut_at_a_whole_case(history: Path) -> None:
     from goldcase.config import load_config
     from goldcase.context import Context
-    from goldcase.review import review
-    from goldcase.review_render import markdown
+    from goldcase.review.build import review
+    from goldcase.review.render import markdown
 
     text = markdown(review(Context(load_config(history)), "main"), limit=2_000)
     assert text.count("<details>") == text.count("</details>") < 5

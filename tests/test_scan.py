@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
-from goldcase.contamination import Hit, scan_paths
 from goldcase.errors import GoldcaseError
-from goldcase.scan.partitions import Partition, kind_of, plan
-from goldcase.scan.run import ScanOptions, scan
+from goldcase.leakage.contamination import Hit, scan_paths
+from goldcase.leakage.scan.partitions import Partition, kind_of, plan
+from goldcase.leakage.scan.run import ScanOptions, scan
 from scan_corpus import (
     CASE_FILES,
     TEXT_PLANTED,
@@ -264,7 +264,7 @@ def test_any_partition_size_gives_the_whole_file_report(
 
 
 def test_a_lost_partition_is_an_error_not_a_smaller_report(corpus: dict[str, Path]) -> None:
-    from goldcase.scan.core import reduce, scan_partition
+    from goldcase.leakage.scan.core import reduce, scan_partition
 
     paths = [corpus["train.txt"]]
     parts = plan(paths, 50_000)
@@ -289,7 +289,7 @@ def test_the_extras_are_imported_only_when_used(repo: Path, corpus: dict[str, Pa
 
 
 def test_a_file_a_worker_cannot_read_is_an_error(corpus: dict[str, Path], tmp_path: Path) -> None:
-    from goldcase.scan.core import scan_partition
+    from goldcase.leakage.scan.core import scan_partition
 
     copy = tmp_path / "gone.txt"
     copy.write_bytes(corpus["train.txt"].read_bytes())

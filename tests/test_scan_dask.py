@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from conftest import run_cli
-from goldcase.contamination import Report
-from goldcase.scan.run import ScanOptions, scan
+from goldcase.leakage.contamination import Report
+from goldcase.leakage.scan.run import ScanOptions, scan
 from scan_corpus import CASE_FILES, LONG_Q, filler, index, write_corpus
 
 distributed = pytest.importorskip("distributed")

@@ -20,7 +20,7 @@ import resource, sys
 sys.path.insert(0, {tests!r})
 from pathlib import Path
 from scan_corpus import index
-from goldcase.scan.run import ScanOptions, scan
+from goldcase.leakage.scan.run import ScanOptions, scan
 report = scan(index(), [Path({path!r})], ScanOptions(partition_mb={mb}, workers={workers}))
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from goldcase.stats import standard_error
+from goldcase.composition.stats import standard_error
 from tests_helpers_composition import healthy_files
 
 Repo = Callable[..., Path]

@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from goldcase import labels as labelfiles
+from goldcase.labelling import labels as labelfiles
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 

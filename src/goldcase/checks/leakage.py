@@ -37,12 +37,12 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from goldcase.leakage.neardup import NearConfig, near_pairs
+from goldcase.leakage.prompts import ScannedPrompt, load_prompts
+from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
-from goldcase.neardup import NearConfig, near_pairs
-from goldcase.prompts import ScannedPrompt, load_prompts
 from goldcase.text import normalise_input
-from goldcase.textmatch import PhraseIndex
 
 if TYPE_CHECKING:
     from goldcase.context import Context

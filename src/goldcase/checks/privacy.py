@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from goldcase import pii
 from goldcase.engine import code_salt
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator
 from goldcase.model import CaseFile, Finding, Severity
+from goldcase.privacy import pii
 
 if TYPE_CHECKING:
     from goldcase.context import Context

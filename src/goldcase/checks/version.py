@@ -45,7 +45,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    from goldcase.locking import verify
+    from goldcase.versioning.locking import verify
 
     config = ctx.config
     if not config.version_file.exists() and not config.lock_file.exists():

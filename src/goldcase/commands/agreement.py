@@ -18,7 +18,7 @@ def command(labeller: str | None, repo: Path | None, fmt: str) -> int:
     """Items compared, percent agreement, Cohen's kappa on answerable and agreement on expected
     answers, each with a 95% interval, and the disagreements. Exit status: 0 no unresolved
     disagreement, 1 unresolved disagreements or malformed label files, 2 could not run."""
-    from goldcase.agreement import build_report, render_text
+    from goldcase.labelling.agreement import build_report, render_text
 
     report = build_report(open_context(repo), labeller)
     if fmt == "json":

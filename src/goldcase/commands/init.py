@@ -20,7 +20,7 @@ def command(directory: Path, git_hooks: bool) -> int:
     .gitattributes with the merge driver, .gitignore and a README. Runs git init when
     DIRECTORY is not inside a git repository. Never overwrites a file (exit 2).
     """
-    from goldcase.scaffold import init_repository
+    from goldcase.authoring.scaffold import init_repository
 
     made = init_repository(directory, git_hooks=git_hooks)
     if made.git_initialised:

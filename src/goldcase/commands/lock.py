@@ -26,7 +26,7 @@ def command(check_only: bool, repo: Path | None, fmt: str) -> int:
     Exit status: 0 nothing to change, 1 files rewritten (add them and commit again) or, with
     --check, the files differ from the lock; 2 could not run.
     """
-    from goldcase import locking
+    from goldcase.versioning import locking
 
     ctx = open_context(repo)
     if check_only:

@@ -41,13 +41,13 @@ def command(
     from goldcase.errors import GoldcaseError
 
     if install:
-        from goldcase.scaffold import install_merge_driver
+        from goldcase.authoring.scaffold import install_merge_driver
 
         where = install_merge_driver(repo or Path.cwd())
         click.echo(f"merge.goldcase.driver set in {where}")
         return 0
     if base is None or ours is None or theirs is None:
         raise GoldcaseError("merge-driver needs %O %A %B [%P] from git; see docs/version.md")
-    from goldcase.merge import run_driver
+    from goldcase.versioning.merge import run_driver
 
     return run_driver(base, ours, theirs, name or ours.name)

@@ -36,8 +36,8 @@ def command(
     Exit status: 0 the review was written (findings are shown, not failed on; goldcase check
     is the gate), 2 could not run (not a git repository, an unknown ref).
     """
-    from goldcase.review import review
-    from goldcase.review_render import render
+    from goldcase.review.build import review
+    from goldcase.review.render import render
 
     ctx = open_context(repo)
     text = render(review(ctx, base, head), fmt)

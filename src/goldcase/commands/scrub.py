@@ -16,7 +16,7 @@ def command(paths: tuple[Path, ...], yes: bool) -> int:
     [NATIONAL_ID] or [ADDRESS], keeping comments and layout. Shows the diff first and asks on a
     terminal; without a terminal and without --yes nothing changes. Exit status: 0 nothing to
     redact, 1 redactions proposed or applied, 2 could not run."""
-    from goldcase import scrub
+    from goldcase.privacy import scrub
 
     files = scrub.expand(paths)
     keep = scrub.published_near(paths)

@@ -18,7 +18,7 @@ def command(repo: Path | None, fmt: str) -> int:
     """Counts by split, slice, source, tag and answerability; each golden slice against its
     floor, synthetic cap and traffic share, with the standard error a 90% pass rate has on
     that many items. Exit status: 0 shown, 2 could not run."""
-    from goldcase import stats
+    from goldcase.composition import stats
 
     data = stats.compute(open_context(repo))
     if fmt == "json":

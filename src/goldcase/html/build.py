@@ -36,7 +36,7 @@ def read_report(path: Path) -> dict[str, Any]:
 
 
 def composition_rows(ctx: Context) -> list[Composition]:
-    from goldcase import stats
+    from goldcase.composition import stats
 
     rows = stats.compute(ctx)["slices"]
     return [

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
-from goldcase.formatting import dump_canonical
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/case.schema.json\n"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

@@ -50,7 +50,7 @@ def export_set(
 ) -> Exported:
     """The chosen split in ``fmt``; refuses a private set and a set with broken case files."""
     from goldcase.engine import load_case_set
-    from goldcase.version import read_version
+    from goldcase.versioning.version import read_version
 
     if fmt not in FORMATS:
         raise GoldcaseError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
@@ -134,7 +134,7 @@ def to_openai_evals(cases: Sequence[Case], version: str | None, split: str) -> s
 
 
 def to_promptfoo(cases: Sequence[Case], version: str | None, split: str) -> str:
-    from goldcase.formatting import dump_canonical
+    from goldcase.authoring.formatting import dump_canonical
 
     head = (
         f"# promptfoo tests exported by goldcase: the {split} split, version "

@@ -69,7 +69,7 @@ def import_file(
 
 
 def lock_available() -> bool:
-    return importlib.util.find_spec("goldcase.locking") is not None
+    return importlib.util.find_spec("goldcase.versioning.locking") is not None
 
 
 def _lock(root: Path) -> bool:
@@ -77,7 +77,7 @@ def _lock(root: Path) -> bool:
         return False
     from goldcase.config import load_config
     from goldcase.context import Context
-    from goldcase.locking import lock_repository
+    from goldcase.versioning.locking import lock_repository
 
     lock_repository(Context(load_config(root)))
     return True

@@ -66,7 +66,7 @@ def ceiling(ctx: Context) -> dict[str, Any] | None:
     the repository has no ``labels/`` folder (or no finished label in it)."""
     if not (ctx.root / "labels").is_dir():
         return None
-    from goldcase.agreement import agreement_summary
+    from goldcase.labelling.agreement import agreement_summary
 
     return agreement_summary(ctx)
 

@@ -22,7 +22,7 @@ from goldcase.scoring.metrics import (
     slice_stats,
     weighted_task_success,
 )
-from goldcase.version import read_version
+from goldcase.versioning.version import read_version
 
 if TYPE_CHECKING:
     from goldcase.context import Context

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from goldcase.errors import GoldcaseError
+from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.model import Case
 from goldcase.text import normalise_input
-from goldcase.textmatch import PhraseIndex
 
 if TYPE_CHECKING:
     from goldcase.context import Context

@@ -12,9 +12,9 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 
-from goldcase.contamination import GramIndex
-from goldcase.scan.core import PartResult, scan_partition
-from goldcase.scan.partitions import Partition
+from goldcase.leakage.contamination import GramIndex
+from goldcase.leakage.scan.core import PartResult, scan_partition
+from goldcase.leakage.scan.partitions import Partition
 
 Done = Callable[[Partition], None]
 

@@ -123,7 +123,7 @@ def files(git_hooks: bool) -> dict[str, str]:
 def hook_text(name: str) -> str:
     """The plain git hook ``name`` as shipped (in the wheel, or the source tree's hooks/)."""
     packaged = Path(str(resources.files("goldcase"))) / "hooks" / name
-    source_tree = Path(__file__).resolve().parents[2] / "hooks" / name
+    source_tree = Path(__file__).resolve().parents[3] / "hooks" / name
     for path in (packaged, source_tree):
         if path.is_file():
             return path.read_text(encoding="utf-8")
@@ -162,7 +162,7 @@ def _write_lock(root: Path) -> None:
     from goldcase.cache import Cache
     from goldcase.config import load_config
     from goldcase.context import Context
-    from goldcase.locking import lock_repository
+    from goldcase.versioning.locking import lock_repository
 
     lock_repository(Context(load_config(root), Cache(None)))
 

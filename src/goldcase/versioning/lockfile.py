@@ -32,7 +32,7 @@ from typing import Any
 from goldcase.corpus import Corpus
 from goldcase.digest import case_hashes, set_digest
 from goldcase.model import CaseSet
-from goldcase.version import parse_version_text
+from goldcase.versioning.version import parse_version_text
 
 LOCK_FORMAT = 1
 _HEX = re.compile(r"^[0-9a-f]{64}$")

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import pii
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
+from goldcase.privacy import pii
 from goldcase.safeio import read_regular
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 

@@ -34,10 +34,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from goldcase import lockfile
 from goldcase.errors import GoldcaseError
-from goldcase.lockfile import Lock, LockError
-from goldcase.version import highest, next_version, parse_version_text, version_key
+from goldcase.versioning import lockfile
+from goldcase.versioning.lockfile import Lock, LockError
+from goldcase.versioning.version import highest, next_version, parse_version_text, version_key
 from goldcase.writer import atomic_write_text
 
 VERSION_NAME = "golden.version"

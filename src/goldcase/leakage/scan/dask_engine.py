@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from goldcase.contamination import GramIndex
 from goldcase.errors import GoldcaseError
-from goldcase.scan.core import PartResult, scan_partition
-from goldcase.scan.partitions import Partition
+from goldcase.leakage.contamination import GramIndex
+from goldcase.leakage.scan.core import PartResult, scan_partition
+from goldcase.leakage.scan.partitions import Partition
 
 Done = Callable[[Partition], None]
 CLOSE_SECONDS = 30

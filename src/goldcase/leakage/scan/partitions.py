@@ -73,7 +73,7 @@ def _plan_file(
     kind, jsonl = kind_of(path.name)
     where, name, size = str(path.resolve()), str(path), path.stat().st_size
     if kind == "parquet":
-        from goldcase.scan.parquet import row_groups, text_columns
+        from goldcase.leakage.scan.parquet import row_groups, text_columns
 
         chosen = text_columns(path, columns)
         return [

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from goldcase.authoring.formatting import CASE_KEYS, EXPECT_KEYS
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.formatting import CASE_KEYS, EXPECT_KEYS
 from goldcase.model import Finding
-from goldcase.sentences import InContext, Sentences, find_quote
+from goldcase.review.sentences import InContext, Sentences, find_quote
 
 STATUSES = ("added", "changed", "moved", "removed")
 _CONFIG_FILES = ("goldcase.toml", "pyproject.toml", "golden.version", "golden.lock")

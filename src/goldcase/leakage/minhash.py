@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from goldcase.cache import Cache
-from goldcase.neardup import NearConfig, jaccard, shingles
+from goldcase.leakage.neardup import NearConfig, jaccard, shingles
 
 _NAMESPACE = "leakage-bands"
 BUCKET_ALL_PAIRS = 32

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldcase import labels as labelfiles
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.labelling import labels as labelfiles
 from goldcase.scoring.metrics import Z95, wilson
 
 if TYPE_CHECKING:

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from goldcase.hashes import HashedQuestion, Hashes
+from goldcase.leakage.hashes import HashedQuestion, Hashes
+from goldcase.leakage.prompts import read_prompt_file
+from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.model import Finding
-from goldcase.prompts import read_prompt_file
 from goldcase.safeio import read_regular
 from goldcase.text import normalise_input
-from goldcase.textmatch import NormalisedLines
 
 
 class HashedMatcher:
@@ -128,8 +128,8 @@ def check_against(
 ) -> tuple[list[Finding], int]:
     """(findings, files scanned): ``paths`` (relative to ``root``), or when there are none,
     the files matched by the few-shot globs ``patterns``."""
-    from goldcase.hashes import load
-    from goldcase.prompts import matching_files
+    from goldcase.leakage.hashes import load
+    from goldcase.leakage.prompts import matching_files
 
     hashes = load(hashes_file)
     rels = list(paths) if paths else matching_files(root, patterns)

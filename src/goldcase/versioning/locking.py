@@ -17,14 +17,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goldcase import lockfile
 from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.lockfile import Changes, Lock, LockError
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
-from goldcase.version import highest, next_version, parse_version_text, read_version, version_key
+from goldcase.versioning import lockfile
+from goldcase.versioning.lockfile import Changes, Lock, LockError
+from goldcase.versioning.version import (
+    highest,
+    next_version,
+    parse_version_text,
+    read_version,
+    version_key,
+)
 from goldcase.writer import atomic_write_text
 
 LOCK_WAIT_SECONDS = 60.0
@@ -108,8 +114,8 @@ def read_on_disk(config: Config) -> OnDisk:
 
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
     """A golden.version left with conflict markers, resolved by the merge driver's rule."""
-    from goldcase.merge import merge_versions
-    from goldcase.version import conflict_sides
+    from goldcase.versioning.merge import merge_versions
+    from goldcase.versioning.version import conflict_sides
 
     try:
         sides = conflict_sides(read_regular_text(config.version_file))

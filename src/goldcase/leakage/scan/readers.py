@@ -14,9 +14,9 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from goldcase.contamination import record_text
 from goldcase.errors import GoldcaseError
-from goldcase.scan.partitions import Partition
+from goldcase.leakage.contamination import record_text
+from goldcase.leakage.scan.partitions import Partition
 
 BUFFER = 1 << 20  # bytes read from disk at once
 
@@ -27,7 +27,7 @@ def records(part: Partition) -> Records:
     if part.kind == "lines":
         return _byte_range(part)
     if part.kind == "parquet":
-        from goldcase.scan.parquet import rows
+        from goldcase.leakage.scan.parquet import rows
 
         return enumerate(rows(part.path, part.start, part.columns))
     return _stream(part)

@@ -58,7 +58,7 @@ def near_pairs(
     known = cache.get(_PAIRS, digest.hexdigest())
     if isinstance(known, list):
         return known  # the same questions as last time: the same pairs
-    from goldcase.minhash import confirmed  # numpy: only when the questions changed
+    from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
 
     pairs = confirmed(texts, focus, cfg, cache)
     cache.put(_PAIRS, digest.hexdigest(), pairs)

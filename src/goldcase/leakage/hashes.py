@@ -183,7 +183,7 @@ def write_hashes(
     case files left out because they do not pass the schema. The salt of an existing ``out``
     is kept, so an unchanged set writes an unchanged file, unless ``fresh``."""
     from goldcase.engine import load_case_set
-    from goldcase.version import read_version
+    from goldcase.versioning.version import read_version
     from goldcase.writer import atomic_write_text
 
     salt = new_salt()

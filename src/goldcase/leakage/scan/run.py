@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldcase.contamination import GramIndex, Report
 from goldcase.errors import GoldcaseError
-from goldcase.scan.core import PartResult, reduce
-from goldcase.scan.local import Done, default_workers, run_local
-from goldcase.scan.partitions import DEFAULT_PARTITION_MB, MB, Partition, plan
+from goldcase.leakage.contamination import GramIndex, Report
+from goldcase.leakage.scan.core import PartResult, reduce
+from goldcase.leakage.scan.local import Done, default_workers, run_local
+from goldcase.leakage.scan.partitions import DEFAULT_PARTITION_MB, MB, Partition, plan
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -46,7 +46,7 @@ def _run(
     index: GramIndex, parts: list[Partition], options: ScanOptions, done: Done | None
 ) -> list[PartResult]:
     if options.engine == "dask":
-        from goldcase.scan.dask_engine import run_dask
+        from goldcase.leakage.scan.dask_engine import run_dask
 
         return run_dask(index, parts, options.scheduler, options.workers, done)
     return run_local(index, parts, options.workers, done)

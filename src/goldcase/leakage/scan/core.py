@@ -13,11 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goldcase.contamination import GramIndex, Hit, Report, merge, scan_record
-from goldcase.contamination import _hits as record_hits
 from goldcase.errors import GoldcaseError
-from goldcase.scan.partitions import Partition
-from goldcase.scan.readers import records
+from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, scan_record
+from goldcase.leakage.contamination import _hits as record_hits
+from goldcase.leakage.scan.partitions import Partition
+from goldcase.leakage.scan.readers import records
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus
 from goldcase.errors import GoldcaseError
-from goldcase.formatting import CASE_KEYS, dump_canonical
 from goldcase.model import Case, Split
 from goldcase.text import clip, fold_quote
 

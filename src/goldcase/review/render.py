@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from goldcase.output import text_line
-from goldcase.review import CaseChange, FieldChange, QuoteView, Review, Side
+from goldcase.review.build import CaseChange, FieldChange, QuoteView, Review, Side
 
 MAX_MARKDOWN = 60_000  # GitHub refuses comments over 65,536 characters
 _NONE = "—"
