@@ -10,8 +10,8 @@ from pathlib import Path
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
-from goldcase.digest import set_digest
 from goldcase.engine import load_case_set
+from goldcase.loader import set_digest
 from goldcase.model import CaseSet
 from goldrepo import case_data, case_text, expected_case_hash, golden_set, write
 

@@ -4,6 +4,7 @@ questions (SQuAD 2.0 dev against XQuAD, which is drawn from SQuAD 1.1 dev)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from conftest import REALDATA
 from goldcase.cache import Cache
 from goldcase.config import LeakageConfig
+from goldcase.leakage import minhash, neardup
 from goldcase.leakage.minhash import bands, minhash_signatures
 from goldcase.leakage.neardup import NearConfig, jaccard, near_pairs, shingles
 from goldcase.leakage.prompts import glob_regex
@@ -119,3 +121,27 @@ def test_real_paraphrases_at_the_default_threshold() -> None:
 )
 def test_glob(pattern: str, path: str, matches: bool) -> None:
     assert bool(glob_regex(pattern).match(path)) is matches
+
+
+def test_a_changed_rule_finds_the_pairs_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cached pairs and band keys are keyed by the code: an edit (which changes the code
+    salt, the modules' sizes and mtimes) that changes the rule is not answered from the cache
+    of the old rule."""
+    texts = ["refund within fourteen days of delivery", "refund after thirty days of the order"]
+    focus = [True, False]
+    cfg = NearConfig(0.7, 128, 1)
+
+    def pairs() -> list[tuple[int, int, float]]:
+        cache = Cache(tmp_path / "cache")
+        found = near_pairs(texts, focus, cfg, cache)
+        cache.save()
+        return found
+
+    assert pairs() == []  # Jaccard 3/10: no pair under the rule as written
+    # the rule changes: a question's shingles are its first word only
+    monkeypatch.setattr(minhash, "shingles", lambda text, size: frozenset(text.split()[:1]))
+    assert pairs() == []  # the same code salt: the cached answer of the old rule
+    monkeypatch.setattr(neardup, "code_salt", lambda: "edited")
+    assert pairs() == [(0, 1, 1.0)]

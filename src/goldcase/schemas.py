@@ -11,6 +11,8 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 
+CASE_SCHEMA = "case.schema.json"
+
 
 def schema_dir() -> Path:
     packaged = Path(str(resources.files("goldcase"))) / "schema"

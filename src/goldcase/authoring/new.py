@@ -19,9 +19,11 @@ from typing import Any
 
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
-from goldcase.corpus import Corpus
+from goldcase.corpus import Corpus, Document
 from goldcase.errors import GoldcaseError
+from goldcase.loader import load_case_file
 from goldcase.model import Case, Split
+from goldcase.quotes import not_found
 from goldcase.text import clip, fold_quote
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -130,7 +132,7 @@ def verify_quote(corpus: Corpus, doc: str | None, quote: str) -> str:
     if document.problem is not None:
         raise GoldcaseError(f"document {doc!r} cannot be searched: {document.problem}")
     if folded not in document.folded:
-        raise GoldcaseError(_not_found(doc, folded, document.folded, document.line_of))
+        raise GoldcaseError(_not_found(doc, folded, document))
     return doc
 
 
@@ -152,7 +154,7 @@ def _find_document(corpus: Corpus, quote: str, folded: str) -> str:
             "copy it verbatim, or name the document with --doc"
         )
     document = corpus.documents[nearest]
-    raise GoldcaseError(_not_found(nearest, folded, document.folded, document.line_of))
+    raise GoldcaseError(_not_found(nearest, folded, document))
 
 
 def _nearest_document(corpus: Corpus, folded: str) -> str | None:
@@ -167,18 +169,8 @@ def _nearest_document(corpus: Corpus, folded: str) -> str | None:
     return best
 
 
-def _not_found(doc: str, folded: str, text: str, line_of: Any) -> str:
-    from goldcase.checks.support import closest_passage, first_difference
-
-    head = f"quote not found verbatim in {doc}"
-    passage, start = closest_passage(folded, text)
-    if not passage:
-        return f"{head}; no passage of it comes close; nothing was written"
-    mine, theirs = first_difference(folded, passage)
-    return (
-        f'{head}; closest passage (line {line_of(start)}): "{clip(passage)}" — differs at '
-        f'"{clip(mine, 30)}" / "{clip(theirs, 30)}"; nothing was written'
-    )
+def _not_found(doc: str, folded: str, document: Document) -> str:
+    return f"{not_found(doc, folded, document)}; nothing was written"
 
 
 def case_data(spec: NewCase, case_id: str, docs: Sequence[str]) -> dict[str, Any]:
@@ -262,10 +254,8 @@ def create_case(ctx: Context, spec: NewCase) -> Path:
 
 def _check_rendered(ctx: Context, path: Path, text: str) -> None:
     """The schema check on the text about to be written: a defect here is goldcase's own."""
-    from goldcase.checks.schema import check_file
-
     rel = ctx.rel(path)
-    case_file = check_file(rel, "golden", text.encode("utf-8"))
+    case_file = load_case_file(rel, "golden", text.encode("utf-8"))
     if case_file.findings:
         first = case_file.findings[0]
         raise GoldcaseError(

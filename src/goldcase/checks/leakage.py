@@ -37,6 +37,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from goldcase.cache import code_salt
 from goldcase.leakage.neardup import NearConfig, near_pairs
 from goldcase.leakage.prompts import ScannedPrompt, load_prompts
 from goldcase.leakage.textmatch import PhraseIndex
@@ -93,8 +94,6 @@ _FINDINGS = "leakage-findings"
 def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> str:
     """Everything the findings depend on: each case file's bytes (by digest), each prompt
     file's, the leakage config and the code."""
-    from goldcase.engine import code_salt
-
     h = hashlib.blake2b(f"{code_salt()}{ctx.config.leakage!r}".encode(), digest_size=16)
     for case_file in case_set.files:
         h.update(f"\x00{case_file.path}\x01{case_file.digest}".encode())

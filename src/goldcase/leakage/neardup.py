@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from goldcase.cache import Cache
+from goldcase.cache import Cache, code_salt
 
 _PAIRS = "leakage-pairs"
 
@@ -49,10 +49,12 @@ def near_pairs(
     texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
 ) -> list[tuple[int, int, float]]:
     """Confirmed pairs (i, j, Jaccard) among distinct normalised ``texts``, at least one of
-    each pair in ``focus``, sorted."""
+    each pair in ``focus``, sorted. The cached pairs are keyed by the code too, so a changed
+    rule finds the pairs anew."""
     if len(texts) < 2 or not any(focus):
         return []
-    digest = hashlib.blake2b(repr(cfg).encode(), digest_size=16)
+    salt = code_salt()
+    digest = hashlib.blake2b(f"{salt}{cfg!r}".encode(), digest_size=16)
     digest.update(bytes(bool(f) for f in focus))
     digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
     known = cache.get(_PAIRS, digest.hexdigest())
@@ -60,6 +62,6 @@ def near_pairs(
         return known  # the same questions as last time: the same pairs
     from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
 
-    pairs = confirmed(texts, focus, cfg, cache)
+    pairs = confirmed(texts, focus, cfg, cache, salt)
     cache.put(_PAIRS, digest.hexdigest(), pairs)
     return pairs

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from goldcase.cache import Cache
+from goldcase.cache import Cache, code_salt
 from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.safeio import read_regular
 from goldcase.text import normalise_input
@@ -71,16 +71,6 @@ class ScannedPrompt:
     def examples(self) -> Iterator[tuple[str, int]]:
         """(normalised example, line)."""
         return zip(self.normalised, self.example_lines, strict=True)
-
-
-def code_salt() -> str:
-    """The version of the code that reads a prompt file: the size and mtime of the modules
-    involved, so an edit to any of them starts the cache afresh."""
-    h = hashlib.blake2b(digest_size=8)
-    for module in ("leakage/prompts.py", "leakage/textmatch.py", "text.py"):
-        info = (Path(__file__).parents[1] / module).stat()
-        h.update(f"{module}:{info.st_size}:{info.st_mtime_ns};".encode())
-    return h.hexdigest()
 
 
 def load_prompts(

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from goldcase import __version__
-from goldcase.digest import set_digest
+from goldcase.loader import set_digest
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import (
     answer_metrics,

@@ -12,7 +12,7 @@ exactly which cases and documents changed::
       },
       "corpus_digest": "<Corpus.digest>",
       "format": 1,
-      "set_digest": "<goldcase.digest.set_digest over the golden cases>",
+      "set_digest": "<goldcase.loader.set_digest over the golden cases>",
       "version": "3"
     }
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goldcase.corpus import Corpus
-from goldcase.digest import case_hashes, set_digest
+from goldcase.loader import case_hashes, set_digest
 from goldcase.model import CaseSet
 from goldcase.versioning.version import parse_version_text
 

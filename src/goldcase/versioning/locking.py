@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from goldcase.cache import code_salt
 from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
+from goldcase.loader import case_hash
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
 from goldcase.versioning import lockfile
@@ -223,9 +225,6 @@ _HASHES = "case-hashes"
 def golden_hashes(ctx: Context, case_set: CaseSet) -> dict[str, str]:
     """Each golden case's hash, from the cache when the file's bytes (and goldcase) are the
     ones it was computed for."""
-    from goldcase.digest import case_hash
-    from goldcase.engine import code_salt
-
     salt = code_salt()
     digests = {f.path: f.digest for f in case_set.files}
     out: dict[str, str] = {}
