@@ -235,7 +235,7 @@ def test_label_sample_writes_blank_files_and_refuses_to_overwrite(make_repo: Rep
     text = written[0].read_text("utf-8")
     assert "answerable:\n" in text and "expected_answer:\n" in text and "expect:\n" in text
     # a blank label is pending: no finding, nothing compared
-    check = run_cli("check", "--repo", root, "--select", "composition")
+    check = run_cli("check", "--repo", root, "--select", "labelling")
     assert "GC509" not in check.stdout and "GC507" not in check.stdout
     again = run_cli("label", "sample", "--n", "4", "--seed", "s1", "--repo", root)
     assert again.exit_code == 2

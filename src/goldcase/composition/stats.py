@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
-from goldcase.checks.composition import reported_slices
+from goldcase.composition.slices import reported_slices
 from goldcase.engine import load_case_set
 
 if TYPE_CHECKING:
