@@ -13,9 +13,10 @@ from conftest import run_cli
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
+from goldcase.engine import load_case_set
 from goldcase.labelling.agreement import agreement_summary, build_report, cohen_kappa, wilson
 from goldcase.labelling.labels import allocate, draw_sample
-from goldcase.model import Case
+from goldcase.model import Case, CaseSet
 
 Repo = Callable[..., Path]
 
@@ -158,8 +159,13 @@ def ctx_of(root: Path) -> Context:
     return Context(load_config(root), Cache(None))
 
 
+def loaded(root: Path) -> tuple[Context, CaseSet]:
+    ctx = ctx_of(root)
+    return ctx, load_case_set(ctx)
+
+
 def test_report_counts(labelled: Path) -> None:
-    report = build_report(ctx_of(labelled))
+    report = build_report(*loaded(labelled))
     # compared: a0 (agree), a1 (answer differs), a2 (answerable differs), u0 (agree)
     assert report["items"] == 4
     assert report["pending"] == 1
@@ -178,7 +184,7 @@ def test_report_counts(labelled: Path) -> None:
 
 
 def test_agreement_summary(labelled: Path, make_repo: Repo) -> None:
-    summary = agreement_summary(ctx_of(labelled))
+    summary = agreement_summary(*loaded(labelled))
     assert summary is not None
     assert (summary["items"], summary["agreements"], summary["rate"]) == (4, 2, 0.5)
     assert summary["unresolved"] == 2
@@ -192,7 +198,7 @@ def test_agreement_summary(labelled: Path, make_repo: Repo) -> None:
 
 def test_agreement_summary_without_labels(make_repo: Repo) -> None:
     root = make_repo({"cases/golden/a0.yaml": answerable_case("a0")})
-    assert agreement_summary(ctx_of(root)) is None
+    assert agreement_summary(*loaded(root)) is None
 
 
 def test_agreement_command_text_and_json(labelled: Path) -> None:
@@ -304,7 +310,7 @@ def test_a_label_answer_agrees_when_it_would_pass_the_case(make_repo: Repo) -> N
     write(root, "labels/lee/a2.yaml", "id: a2\nanswerable: true\nexpected_answer: two weeks, 14\n")
     write(root, "labels/kim/a0.yaml", "id: a0\nanswerable: true\nexpected_answer: 'Yes'\n")
     write(root, "labels/kim/a1.yaml", "id: a1\nanswerable: true\nexpected_answer: 24 months\n")
-    report = build_report(ctx_of(root))
+    report = build_report(*loaded(root))
     # lee passes all three; kim's bare "Yes" lacks the 7, and "24 months" lacks "from purchase"
     assert (report["items"], report["agreement"]["agree"]) == (5, 3)
     assert (report["expected_answers"]["agree"], report["expected_answers"]["of"]) == (3, 5)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -36,6 +37,15 @@ def schema_bytes(name: str) -> bytes:
 def load_schema(name: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(schema_bytes(name))
     return data
+
+
+def path_name(key_path: Sequence[str | int], whole: str) -> str:
+    """Where a schema error is, as messages name it: ``support[0].quote``; ``whole`` (``the
+    case``, ``the line``) for the document itself."""
+    out = ""
+    for step in key_path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or whole
 
 
 def schema_digest(name: str) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from conftest import run_cli
+from goldcase import engine
+from goldcase.context import Context
 from goldcase.schemas import validator
 
 POLICY = (
@@ -156,6 +158,23 @@ def test_labeller_agreement_is_printed_as_the_ceiling(repo: Path) -> None:
     results = repo / "run.jsonl"
     text = run_cli("score", results, "--repo", repo).stdout
     assert "labeller agreement (the ceiling for these scores): 50.0% (1 of 2 items agree" in text
+
+
+def test_score_loads_the_case_set_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agreement ceiling is computed on the set the score loaded, not on a second load."""
+    (repo / "labels" / "second").mkdir(parents=True)
+    (repo / "labels" / "second" / "E1.yaml").write_text("id: E1\nanswerable: false\n")
+    loads: list[Path] = []
+    walk = engine.case_paths  # every load of the set lists the case files once
+
+    def counted(ctx: Context) -> list[str]:
+        loads.append(ctx.root)
+        return walk(ctx)
+
+    monkeypatch.setattr(engine, "case_paths", counted)
+    report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
+    assert report["agreement"]["items"] == 1
+    assert loads == [repo]
 
 
 def test_no_labels_no_ceiling(repo: Path) -> None:

@@ -14,7 +14,7 @@ from scorekit import case_yaml, score_lines, six_cases, six_results, write_repo
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
-from goldcase.scoring.results import InvalidInput, fast_valid, parse_results, read_results
+from goldcase.scoring.results import InvalidInput, fast_valid, parse_results, read_raw
 
 
 def problems(raw: bytes | str) -> list[str]:
@@ -145,14 +145,13 @@ def test_duplicates_by_id_and_by_trial() -> None:
     ]
 
 
-def test_read_results_raises_with_every_problem(tmp_path: Path) -> None:
+def test_reading_a_results_file_lists_every_problem(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     path.write_text("{}\n[]\n", encoding="utf-8")
-    with pytest.raises(InvalidInput) as caught:
-        read_results(path, "run.jsonl")
-    assert [p.line for p in caught.value.problems] == [1, 2]
+    _, problems = parse_results(read_raw(path, "run.jsonl"), "run.jsonl")
+    assert [p.line for p in problems] == [1, 2]
     with pytest.raises(GoldcaseError, match=r"^missing\.jsonl: no such file$"):
-        read_results(tmp_path / "missing.jsonl", "missing.jsonl")
+        read_raw(tmp_path / "missing.jsonl", "missing.jsonl")
 
 
 def test_unknown_ids_and_line_problems_are_listed_together(tmp_path: Path) -> None:

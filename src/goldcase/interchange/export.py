@@ -25,7 +25,6 @@ from goldcase.errors import GoldcaseError
 from goldcase.model import Case, Split
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
-REFERENCE_FIELDS = ("id", "question", "answerable", "expected_answer", "support", "tags", "notes")
 EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
 ABSTAIN = "I don't know."
 SYSTEM_PROMPT = (
