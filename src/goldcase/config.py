@@ -93,7 +93,6 @@ class Config:
         return self.composition.slice_floor
 
 
-
 def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that holds a golden set."""
     start = start.resolve()

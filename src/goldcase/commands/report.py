@@ -8,15 +8,25 @@ import click
 
 from goldcase.commands.common import open_context, repo_option
 from goldcase.errors import GoldcaseError
+from goldcase.html.build import render
 
 
 @click.command("report")
 @click.argument("report", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--compare", "base", type=click.Path(dir_okay=False, path_type=Path),
-              help="A base report: per-slice deltas and the flipped cases.")
+@click.option(
+    "--compare",
+    "base",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A base report: per-slice deltas and the flipped cases.",
+)
 @click.option("--stats", is_flag=True, help="Add the set's composition against traffic shares.")
-@click.option("--html", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Where to write the page.")
+@click.option(
+    "--html",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to write the page.",
+)
 @repo_option
 def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path | None) -> int:
     """Write REPORT.json (from goldcase score --out) as a self-contained HTML page.
@@ -30,7 +40,6 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
         if repo is not None or stats:
             raise
         ctx = None  # a report can be rendered away from its repository, without links
-    from goldcase.html.build import render
 
     written = render(ctx, report, out, base, stats)
     click.echo(f"wrote {written}")

@@ -131,9 +131,7 @@ def _kappa_dict(kappa: Kappa | None) -> dict[str, Any] | None:
     }
 
 
-def build_report(
-    ctx: Context, case_set: CaseSet, labeller: str | None = None
-) -> dict[str, Any]:
+def build_report(ctx: Context, case_set: CaseSet, labeller: str | None = None) -> dict[str, Any]:
     """Everything ``goldcase agreement`` prints, as one JSON-ready mapping, for the loaded
     ``case_set``."""
     cases = case_set.by_id()

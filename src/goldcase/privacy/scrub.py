@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldcase.config import find_root, load_config
+from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
@@ -68,9 +70,6 @@ def expand(paths: Iterable[Path]) -> list[Path]:
 def published_near(paths: Iterable[Path]) -> frozenset[str]:
     """Contact details published by the corpus of the golden-set repository the first path is
     in (none outside a repository): GC505 lets them pass, so scrub keeps them too."""
-    from goldcase.config import find_root, load_config
-    from goldcase.corpus import load_corpus
-
     first = next(iter(paths), None)
     if first is None:
         return frozenset()

@@ -11,6 +11,7 @@ from typing import Any
 
 from goldcase.context import Context
 from goldcase.corpus import Corpus
+from goldcase.labelling.agreement import agreement_summary
 from goldcase.model import Case, CaseSet
 from goldcase.scoring.outcomes import Graded, in_trial_order
 from goldcase.scoring.results import Result
@@ -66,7 +67,6 @@ def ceiling(ctx: Context, case_set: CaseSet) -> dict[str, Any] | None:
     the repository has no ``labels/`` folder (or no finished label in it)."""
     if not (ctx.root / "labels").is_dir():
         return None
-    from goldcase.labelling.agreement import agreement_summary
 
     return agreement_summary(ctx, case_set)
 
