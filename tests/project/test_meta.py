@@ -4,6 +4,7 @@ a command without its hook, its README line or its doc fails here."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import yaml
 
@@ -60,3 +61,31 @@ def test_the_readme_gives_the_two_commands() -> None:
     commands = re.findall(r"^(make \w+)", quick, re.MULTILINE)
     assert commands == ["make run", "make test"]
 
+
+def cited_places() -> list[Path]:
+    """Every file that may name a document: the docs, the README and CHANGELOG, the scripts,
+    the source and the build files."""
+    return sorted(
+        [
+            REPO_ROOT / "README.md",
+            REPO_ROOT / "CHANGELOG.md",
+            REPO_ROOT / "Makefile",
+            REPO_ROOT / "pyproject.toml",
+            *(REPO_ROOT / "docs").glob("*.md"),
+            *(REPO_ROOT / "scripts").glob("*.py"),
+            *(REPO_ROOT / "src").rglob("*.py"),
+        ]
+    )
+
+
+def test_nothing_cites_a_document_the_repository_lacks() -> None:
+    for path in cited_places():
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(REPO_ROOT)
+        assert "DESIGN.md" not in text, f"{where} cites DESIGN.md, which is not in the repository"
+        for doc in re.findall(r"\bdocs/[\w-]+\.md\b", text):
+            assert (REPO_ROOT / doc).is_file(), f"{where} names {doc}, which does not exist"
+        if path.suffix == ".md":
+            for target in re.findall(r"\]\(([\w./-]+)(?:#[^)\s]*)?\)", text):
+                if not re.match(r"[a-z]+:", target):
+                    assert (path.parent / target).exists(), f"{where} links to {target}"

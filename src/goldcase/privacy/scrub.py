@@ -1,9 +1,9 @@
 """``goldcase scrub``: replace personal data in case files with ``[EMAIL]``, ``[PHONE]``, …
 
-Each match (``goldcase.pii``) is replaced where it stands, by exact span in the file's text, so
-comments, quoting, key order and blank lines stay as they were; comments are scrubbed too. The
-result must load to exactly the original mapping with the same redactions applied to its
-strings. When a span edit would change the meaning (``[PHONE]`` at the start of a plain value
+Each match (``goldcase.privacy.pii``) is replaced where it stands, by exact span in the file's
+text, so comments, quoting, key order and blank lines stay as they were; comments are scrubbed
+too. The result must load to exactly the original mapping with the same redactions applied to
+its strings. When a span edit would change the meaning (``[PHONE]`` at the start of a plain value
 reads as a YAML list) or a value is written over several lines, the values are redacted
 through ruamel.yaml's round trip instead (``goldcase.writer``), which quotes as needed and
 keeps comments. A file that does not parse is refused: fix it first (``goldcase check``).
