@@ -32,7 +32,7 @@ run: $(STAMP)
 	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
-	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
+	@echo "== goldcase check: schema, verbatim quotes, leakage of questions and facts, version, composition, personal data, probes (each case's checks tried on right and wrong answers)"
 	$(BIN)/goldcase check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check

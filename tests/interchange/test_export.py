@@ -4,6 +4,7 @@ OpenAI evals shapes, and the private-set refusal."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 import yaml
 
 from goldcase.engine import load_case_set
-from goldcase.interchange.export import lead_pattern
+from goldcase.interchange.export import lead_pattern, leads_pattern
 from goldcase.interchange.promptfoo import lead_of
 from kit import run_cli
 
@@ -240,3 +241,13 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
     result = run_cli("export", "--repo", repo, "--format", "jsonl")
     assert result.exit_code == 2
     assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("answer", "matches"),
+    [("No, never", True), ("nope.", True), ("**Unfortunately** not", True), ("Not now", False)],
+)
+def test_a_list_of_leads_is_one_alternation(answer: str, matches: bool) -> None:
+    pattern = leads_pattern(["no", "nope", "unfortunately"])
+    assert (re.match(pattern, answer) is not None) is matches
+    assert leads_pattern(["no"]) == lead_pattern("no")

@@ -32,7 +32,15 @@ from goldcase.scoring.abstain import javascript_test
 from goldcase.versioning.version import read_version
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
-EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
+EXTRA_FIELDS = (
+    "slice",
+    "expect",
+    "probes",
+    "source",
+    "derived_from",
+    "labelled_by",
+    "resolution",
+)
 ABSTAIN = "I don't know."
 SYSTEM_PROMPT = (
     "Answer the question from the documents you were given, as briefly as the fact allows. "
@@ -217,7 +225,7 @@ def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
             out.append({"type": "icontains", "value": str(entry)})
     out.extend({"type": "not-icontains", "value": str(e)} for e in expect.get("not_contains") or ())
     if "lead" in expect:
-        out.append({"type": "regex", "value": lead_pattern(str(expect["lead"]))})
+        out.append({"type": "regex", "value": leads_pattern(expect["lead"])})
     for key in ("cites", "cites_id"):
         if key in expect:
             out.append({"type": "icontains", "value": str(expect[key])})
@@ -226,16 +234,28 @@ def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
     return out
 
 
+def leads_pattern(value: Any) -> str:
+    """``lead_pattern`` for one first word, or for any one of a list of them."""
+    words = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    if len(words) == 1:
+        return lead_pattern(words[0])
+    return r"^\W*(?:" + "|".join(map(_any_case, words)) + r")(?![\w])"
+
+
 def lead_pattern(word: str) -> str:
     """A JavaScript regular expression for "the first word, lower-cased, is ``word``":
     promptfoo's starts-with is case-sensitive and has no flags, so each letter is a class."""
+    return r"^\W*" + _any_case(word) + r"(?![\w])"
+
+
+def _any_case(word: str) -> str:
     parts = []
     for ch in word:
         if ch.isalpha() and ch.lower() != ch.upper():
             parts.append(f"[{ch.lower()}{ch.upper()}]")
         else:
             parts.append(re.escape(ch))
-    return r"^\W*" + "".join(parts) + r"(?![\w])"
+    return "".join(parts)
 
 
 _WRITERS: dict[str, Callable[[Sequence[Case], str | None, str], str]] = {
