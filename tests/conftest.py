@@ -1,27 +1,17 @@
-"""Shared test helpers: temporary golden-set repositories and running the CLI."""
+"""The suite's pytest hooks and fixtures (plain helpers are in tests/kit.py)."""
 
 from __future__ import annotations
 
 import faulthandler
-import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from goldcase.cli import cli
-
-DATA = Path(__file__).parent / "data"
-REPO_ROOT = Path(__file__).parent.parent
-REALDATA = REPO_ROOT.parent / "shared" / "realdata"
+from kit import DATA
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -33,30 +23,12 @@ def pytest_configure(config: pytest.Config) -> None:
         faulthandler.register(stop, file=stream, all_threads=True, chain=True)
 
 
-@dataclass
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
-def run_cli(*args: str | Path) -> Result:
-    """Run ``goldcase`` in-process and return its exit status and both streams."""
-    from goldcase.cli import main
-
-    runner = CliRunner()
-    captured: dict[str, int] = {}
-
-    def invoke() -> None:
-        captured["code"] = main([str(a) for a in args])
-
-    with runner.isolation() as (out, err, _):
-        invoke()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        stdout = out.getvalue().decode()
-        stderr = err.getvalue().decode() if err is not None else ""
-    return Result(captured["code"], stdout, stderr)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``dask`` run after all the others: distributed keeps threads running for
+    the rest of the process (its offload pool; the event loop of a client that could not
+    connect), and goldcase never forks a process that has threads, which the tests of the
+    forked runs (tests/test_forked.py) need."""
+    items.sort(key=lambda item: item.get_closest_marker("dask") is not None)
 
 
 @pytest.fixture
@@ -82,24 +54,3 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
 
     return build
 
-
-def run_node(program: str, data: Any) -> Any:
-    """Run ``program`` in Node with ``data`` as JSON on its standard input, where it reads it
-    as ``INPUT``; what it printed, read as JSON. Skips, saying why, when there is no Node."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed (promptfoo needs Node 20)")
-    prelude = "const INPUT = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
-    done = subprocess.run(
-        [node, "-e", prelude + program],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
-
-
-__all__ = ["DATA", "REALDATA", "REPO_ROOT", "Result", "cli", "run_cli", "run_node"]

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from conftest import run_node
 from goldcase.dialect import JAVASCRIPT, PYTHON, compiled, escape, javascript_literal, spell
+from kit import run_node
 
 EVERYTHING = "".join(map(chr, range(sys.maxunicode + 1)))
 # What Python's database assigns (no surrogates: a JSON string cannot carry them alone).

@@ -4,6 +4,7 @@ goldcase versions, and never a reason for a command to fail."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import pickle
 import tempfile
@@ -11,8 +12,21 @@ from pathlib import Path
 from typing import Any
 
 from goldcase import __version__
+from goldcase.schemas import CASE_SCHEMA, schema_digest
 
 _IGNORE = "# created by goldcase; safe to delete\n*\n"
+# Beside the core's own modules, the folders whose code decides what a cached entry holds:
+# the check families and the domains they (and the commands that share the cache) run.
+_SALTED = (
+    "checks",
+    "leakage",
+    "versioning",
+    "labelling",
+    "composition",
+    "review",
+    "privacy",
+    "authoring",
+)
 
 
 class Cache:
@@ -106,3 +120,17 @@ class Cache:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+
+def code_salt() -> str:
+    """Cached results are only as good as the code that made them: key them by the schema and
+    by the package's own files (name, size, mtime), so an upgrade or an edit starts afresh."""
+    h = hashlib.blake2b(schema_digest(CASE_SCHEMA).encode(), digest_size=8)
+    package = Path(__file__).parent
+    for folder in (package, *(package / name for name in _SALTED)):
+        with os.scandir(folder) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    info = entry.stat()
+                    h.update(f"{entry.name}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return h.hexdigest()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 import sys
@@ -13,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from goldcase import checks, forked
-from goldcase.checks import schema
+from goldcase.cache import code_salt
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
+from goldcase.loader import file_digest, load_case_file
 from goldcase.model import CaseFile, CaseSet, Finding, Split
-from goldcase.schemas import schema_digest
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -54,20 +53,6 @@ def split_of(prefix: str, rel: str) -> Split | None:
     return None
 
 
-def code_salt() -> str:
-    """Cached results are only as good as the code that made them: key them by the schema and
-    by the package's own files (name, size, mtime), so an upgrade or an edit starts afresh."""
-    h = hashlib.blake2b(schema_digest(schema.SCHEMA).encode(), digest_size=8)
-    package = Path(__file__).parent
-    for folder in (package, package / "checks"):
-        with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name.endswith(".py"):
-                    info = entry.stat()
-                    h.update(f"{entry.name}:{info.st_size}:{info.st_mtime_ns};".encode())
-    return h.hexdigest()
-
-
 def load_case_set(ctx: Context) -> CaseSet:
     """Read, parse and validate every case file; unchanged files come from the cache, and a
     large number of changed ones is parsed on every core."""
@@ -98,7 +83,7 @@ def _known_file(
     raw, problem = _read(root + rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [Finding(rel, 1, 1, "GC113", "error", problem)])
-    digest = schema.digest(raw)
+    digest = file_digest(raw)
     cached = ctx.cache.get(_FILES, rel)
     if type(cached) is tuple and len(cached) == 6 and cached[:3] == (salt, digest, split):
         return CaseFile(rel, split, digest, cached[3], cached[4], cached[5])
@@ -113,6 +98,7 @@ def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFil
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in jobs]
+    # 8 ms to import (logging comes with them): only a cold parse of many files pays for them
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -133,7 +119,7 @@ def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
 
 
 def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
-    case_file = schema.check_file(rel, split, raw)
+    case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
             case_file.data = compact(case_file.data)

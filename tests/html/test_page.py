@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA
 from goldcase.html.page import Composition, PageInput, build_page, coverage_points, flipped
 from goldcase.scoring.paired import newcombe_paired
+from kit import DATA
 
 REPORT = json.loads((DATA / "reports" / "six-case.json").read_text())
 BASE = json.loads((DATA / "reports" / "six-case-base.json").read_text())

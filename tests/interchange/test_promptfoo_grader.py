@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO_ROOT, run_node
 from goldcase.commands.common import open_context
 from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.engine import load_case_set
@@ -24,8 +23,9 @@ from goldcase.interchange.converted import Converted
 from goldcase.interchange.promptfoo_grader import grader_config, grader_javascript
 from goldcase.model import Case
 from goldcase.scoring.expect import _framed, fold
-from goldcase.scoring.outcomes import grade_one
+from goldcase.scoring.outcomes import CaseGrader
 from goldcase.scoring.results import Result
+from kit import REPO_ROOT, run_node
 
 # promptfoo builds a multi-line javascript assertion as new Function('output', 'context',
 # 'process', value) and passes the assertion's config as context.config
@@ -53,7 +53,7 @@ def in_goldcase(items: Sequence[Item], patterns: Sequence[str] = ABSTAIN_PATTERN
     for c, output in items:
         converted = Converted()
         converted.add(c.id, 1, output, 0.0, patterns)
-        graded = grade_one(c, Result(1, converted.lines[0]))
+        graded = CaseGrader(c).grade([Result(1, converted.lines[0])])
         failed = ", ".join(graded.failed)
         reason = f"goldcase: failed {failed}" if failed else "goldcase: passed"
         out.append((graded.passed, int(graded.passed), reason))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
 from goldcase.scoring.metrics import wilson
 from goldcase.scoring.paired import newcombe_paired
 from goldcase.scoring.significance import mcnemar_exact
+from kit import run_cli
 
 ANSWERABLE = """\
 id: {id}

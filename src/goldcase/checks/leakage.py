@@ -4,8 +4,8 @@ Questions are compared after ``goldcase.text.normalise_input`` (Unicode NFKC, ca
 apostrophes and invisible characters dropped, other punctuation and symbols read as spaces,
 white space folded), so a copy that differs in case, spacing, punctuation or Unicode form is
 still the same question. Few-shot examples are read from the files matched by
-``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.prompts`` for what counts as an
-example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
+``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.leakage.prompts`` for what counts
+as an example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
 normalised question's sha256, never the other file's text. A pair is reported at both ends, so
 a hook run on either file sees it.
 
@@ -44,13 +44,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from goldcase.cache import code_salt
+from goldcase.leakage.neardup import NearConfig, near_pairs
+from goldcase.leakage.prompts import ScannedPrompt, load_prompts
+from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
-from goldcase.neardup import NearConfig, near_pairs
-from goldcase.prompts import ScannedPrompt, load_prompts
 from goldcase.sentences import Sentences
 from goldcase.text import normalise_input
-from goldcase.textmatch import PhraseIndex
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -103,8 +104,6 @@ _FINDINGS = "leakage-findings"
 def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> str:
     """Everything the findings depend on: each case file's bytes (by digest), each prompt
     file's, the leakage config and the code."""
-    from goldcase.engine import code_salt
-
     h = hashlib.blake2b(f"{code_salt()}{ctx.config.leakage!r}".encode(), digest_size=16)
     for case_file in case_set.files:
         h.update(f"\x00{case_file.path}\x01{case_file.digest}".encode())

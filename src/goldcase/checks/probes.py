@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
-from goldcase.engine import code_salt
+from goldcase.cache import code_salt
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.scoring.outcomes import accepts_correction
