@@ -26,6 +26,7 @@ _SALTED = (
     "review",
     "privacy",
     "authoring",
+    "scoring",  # the probes family grades with scoring's rules
 )
 
 
