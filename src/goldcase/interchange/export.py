@@ -169,7 +169,8 @@ def to_promptfoo(
         f"{version or '(none)'}, {len(cases)} cases.\n"
         "# Add a provider (and a prompt reading the question as {{question}}), then run\n"
         "# promptfoo eval -c THIS_FILE -o OUTPUT.json and goldcase score --from promptfoo\n"
-        "# OUTPUT.json. Every assertion is deterministic: no grading model is needed.\n"
+        "# OUTPUT.json. The one assertion is goldcase's own pass rule, in JavaScript: no\n"
+        "# grading model is needed.\n"
     )
     config = {
         "description": f"goldcase {split} set {version or ''}".strip(),
