@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,19 @@ def pytest_configure(config: pytest.Config) -> None:
     stream = os.dup(2)
     for stop in (signal.SIGTERM, signal.SIGHUP):
         faulthandler.register(stop, file=stream, all_threads=True, chain=True)
+    # goldcase keeps its cache in the user's cache folder: the suite's own, never the user's
+    # (subprocesses inherit it).
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="goldcase-test-cache-")
+    os.environ.pop("GOLDCASE_CACHE_DIR", None)
+
+
+def cache_folder(root: Path) -> Path:
+    """Where goldcase keeps the cache of the repository at ``root`` (this goldcase's folder)."""
+    from goldcase.cache import code_salt, location
+
+    base = location(root)
+    assert base is not None
+    return base / code_salt()
 
 
 @dataclass

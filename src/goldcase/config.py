@@ -82,10 +82,6 @@ class Config:
     def lock_file(self) -> Path:
         return self.root / "golden.lock"
 
-    @property
-    def cache_dir(self) -> Path:
-        return self.root / ".goldcase-cache"
-
     def slice_floor(self, name: str) -> int:
         own = self.slices.get(name)
         if own is not None and own.floor is not None:

@@ -72,15 +72,67 @@ class ScannedPrompt:
         """(normalised example, line)."""
         return zip(self.normalised, self.example_lines, strict=True)
 
+    def to_data(self) -> list[Any]:
+        """Plain data for the cache."""
+        text = self.text
+        short = [list(item) for item in self.short_lines]
+        problem = None if self.problem is None else list(self.problem)
+        lines = list(self.example_lines)
+        return [
+            self.path,
+            problem,
+            lines,
+            list(self.normalised),
+            text.text,
+            list(text.starts),
+            list(text.numbers),
+            short,
+            self.digest,
+        ]
 
-def code_salt() -> str:
-    """The version of the code that reads a prompt file: the size and mtime of the modules
-    involved, so an edit to any of them starts the cache afresh."""
-    h = hashlib.blake2b(digest_size=8)
-    for module in ("prompts.py", "textmatch.py", "text.py"):
-        info = (Path(__file__).parent / module).stat()
-        h.update(f"{module}:{info.st_size}:{info.st_mtime_ns};".encode())
-    return h.hexdigest()
+    @classmethod
+    def from_data(cls, value: Any) -> ScannedPrompt | None:
+        """Back from ``to_data``; None for anything of another shape."""
+        if type(value) is not list or len(value) != 9:
+            return None
+        path, problem, lines, normalised, text, starts, numbers, short, digest = value
+        if not (type(path) is str and type(text) is str and type(digest) is str):
+            return None
+        if not (_ints(lines) and _ints(starts) and _ints(numbers) and _strs(normalised)):
+            return None
+        if len(lines) != len(normalised) or len(starts) != len(numbers):
+            return None
+        if problem is not None and not _problem(problem):
+            return None
+        if type(short) is not list or not all(_pair(item) for item in short):
+            return None
+        return cls(
+            path,
+            None if problem is None else (problem[0], problem[1], problem[2]),
+            tuple(lines),
+            tuple(normalised),
+            NormalisedLines(text, starts, numbers),
+            tuple((t, n) for t, n in short),
+            digest,
+        )
+
+
+def _ints(value: Any) -> bool:
+    return type(value) is list and all(type(v) is int for v in value)
+
+
+def _strs(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _problem(value: Any) -> bool:
+    return type(value) is list and len(value) == 3 and _ints(value[:2]) and type(value[2]) is str
+
+
+def _pair(value: Any) -> bool:
+    return (
+        type(value) is list and len(value) == 2 and type(value[0]) is str and type(value[1]) is int
+    )
 
 
 def load_prompts(
@@ -90,7 +142,6 @@ def load_prompts(
     ``exclude`` (the cases: a broad glob must not make every case its own few-shot example);
     an unchanged file comes from the cache (keyed by its path, its bytes' hash and the code's
     version)."""
-    salt = code_salt()
     out: list[ScannedPrompt] = []
     skip = exclude.strip("/") + "/" if exclude else None
     for rel in matching_files(root, patterns):
@@ -102,13 +153,16 @@ def load_prompts(
             problem = (1, 1, f"cannot read the prompt file: {exc.strerror or exc}")
             out.append(ScannedPrompt(rel, problem, (), (), NormalisedLines.of(()), ()))
             continue
-        key = f"{salt}:{rel}:{_digest(raw)}"
-        cached = cache.get(_NAMESPACE, key)
-        if not isinstance(cached, ScannedPrompt):
-            cached = scan_prompt(rel, raw)
-            cache.put(_NAMESPACE, key, cached)
-        if cached is not None:
-            out.append(cached)
+        key = f"{rel}:{_digest(raw)}"
+        stored = cache.get(_NAMESPACE, key)
+        if stored is False:
+            continue  # a binary file, as last time
+        scanned = ScannedPrompt.from_data(stored) if stored is not None else None
+        if scanned is None:
+            scanned = scan_prompt(rel, raw)
+            cache.put(_NAMESPACE, key, scanned.to_data() if scanned is not None else False)
+        if scanned is not None:
+            out.append(scanned)
     return out
 
 

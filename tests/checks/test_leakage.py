@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import cache_folder, run_cli
 
 GOLD = "How many days does a customer have to request a credit for a damaged delivery?"
 GOLD_SHA = "sha256 "  # findings show a hash prefix, never the text
@@ -334,4 +334,4 @@ def test_the_cache_follows_every_edit(make_repo: Callable[..., Path]) -> None:
         "prompts/shots.jsonl:1:1: GC301 few-shot example equals the question of golden case "
         "ret-014",
     ]
-    assert (root / ".goldcase-cache").is_dir()
+    assert (cache_folder(root) / "leakage-findings.msgpack").is_file()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cache_folder, run_cli
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
@@ -73,7 +73,7 @@ def test_cached_run_gives_the_same_findings(make_repo: Repo) -> None:
     )
     first = run_cli("check", "--repo", root, "--select", "privacy")
     second = run_cli("check", "--repo", root, "--select", "privacy")
-    assert (root / ".goldcase-cache").is_dir()
+    assert (cache_folder(root) / "privacy.msgpack").is_file()
     assert first.stdout == second.stdout
     assert first.stdout.startswith("cases/golden/g1.yaml:2:16: GC505 an email address")
 

@@ -44,7 +44,7 @@ def open_context(repo: Path | None, *, cache: bool = True) -> Context:
     if repo is not None and not root.is_dir():
         raise GoldcaseError(f"--repo {repo}: no such folder")
     config = load_config(root)
-    return Context(config, Cache(config.cache_dir if cache else None))
+    return Context(config, Cache.for_repository(root) if cache else Cache(None))
 
 
 def relative_paths(ctx: Context, paths: Iterable[Path]) -> list[str]:

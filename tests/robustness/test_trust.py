@@ -1,0 +1,223 @@
+"""Issue 16: nothing in a repository runs code, reads outside it, or slips a golden question
+past the leakage check. Each test is one of the issue's numbered failures (and variants of
+it), reproduced on a copy of the sample set as an attacker would; each failed before the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from robustkit import GOLDCASE, commit, env, git
+
+from conftest import REPO_ROOT, cache_folder
+from goldcase.cache import code_salt, encode, location
+
+SAMPLE = ("cases", "corpus", "prompts", "labels", "goldcase.toml", "golden.lock", "golden.version")
+
+
+def sample_copy(root: Path) -> Path:
+    """The sample set as a committed git repository of its own."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in SAMPLE:
+        source = REPO_ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name)
+        else:
+            shutil.copy2(source, root / name)
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "sample")
+    return root
+
+
+def goldcase(root: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [GOLDCASE, *args],
+        cwd=root,
+        env=env() | extra,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    return sample_copy(tmp_path / "repo")
+
+
+# 1. Code runs from the cache -------------------------------------------------------------
+
+
+class _Payload:
+    """A pickle that runs a command when loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+NAMESPACES = ("files", "support", "leakage-findings", "prompts", "privacy", "case-hashes")
+
+
+def test_a_committed_pickle_runs_no_code(sample: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    for folder in ("0.1.0", code_salt()):
+        for name in NAMESPACES:
+            path = sample / ".goldcase-cache" / folder / f"{name}.pickle"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(pickle.dumps(_Payload(marker)))
+    git(sample, "add", "-f", ".goldcase-cache")
+    commit(sample, "a cache")
+    for args in (["check"], ["lock", "--check"], ["stats"]):
+        done = goldcase(sample, *args)
+        assert "Traceback" not in done.stderr, done.stderr
+    done = goldcase(sample, "check", GOLDCASE_CACHE_DIR=".goldcase-cache")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not marker.exists()
+
+
+def _forged_cache(root: Path, rel: str) -> bytes:
+    """A well-formed cache that says the case file ``rel`` is fine, whatever it holds."""
+    data = {"id": "ret-001", "question": "q", "slice": "returns"}
+    return encode({rel: ["0" * 32, "golden", data, [], "0" * 64]}) or b""
+
+
+def test_a_committed_cache_inside_the_repository_is_not_believed(sample: Path) -> None:
+    rel = "cases/golden/acc-001.yaml"
+    (sample / rel).write_text("id: acc-001\nquestion: 3\n", encoding="utf-8")
+    folder = sample / ".goldcase-cache" / code_salt()
+    folder.mkdir(parents=True)
+    (folder / "files.msgpack").write_bytes(_forged_cache(sample, rel))
+    git(sample, "add", "-f", ".goldcase-cache")
+    commit(sample, "a forged cache")
+    done = goldcase(sample, "check", "--select", "schema", GOLDCASE_CACHE_DIR=".goldcase-cache")
+    assert done.returncode == 1
+    assert f"{rel}:2:11: GC" in done.stdout
+
+
+def test_the_cache_lives_outside_the_working_tree(sample: Path) -> None:
+    assert goldcase(sample, "check").returncode == 0
+    assert not (sample / ".goldcase-cache").exists()
+    assert git(sample, "status", "--porcelain").stdout == b""
+    assert (cache_folder(sample) / "files.msgpack").is_file()
+
+
+# 10. A damaged cache breaks lock; a symlinked cache writes outside --------------------------
+
+
+def _works(root: Path, **extra: str) -> None:
+    """check and lock --check give their usual answer; lock runs."""
+    for args in (["check"], ["lock", "--check"], ["lock"]):
+        done = goldcase(root, *args, **extra)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("where", ["in-repo", "default"])
+def test_a_cache_that_is_a_file_changes_nothing(sample: Path, where: str) -> None:
+    extra = {"GOLDCASE_CACHE_DIR": ".goldcase-cache"} if where == "in-repo" else {}
+    target = sample / ".goldcase-cache" if where == "in-repo" else location(sample)
+    assert target is not None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("not a folder\n", encoding="utf-8")
+    (sample / ".gitignore").write_text(".goldcase-cache\n", encoding="utf-8")
+    commit(sample, "ignore")
+    _works(sample, **extra)
+    assert target.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_lock_folder_in_the_old_cache_changes_nothing(sample: Path) -> None:
+    (sample / ".goldcase-cache" / "lock").mkdir(parents=True)
+    (sample / ".goldcase-cache" / "lock" / "x").write_text("x", encoding="utf-8")
+    _works(sample)
+    _works(sample, GOLDCASE_CACHE_DIR=".goldcase-cache")
+
+
+def _outside(tmp_path: Path) -> Path:
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    return folder
+
+
+def _untouched(folder: Path) -> None:
+    assert sorted(p.name for p in folder.rglob("*")) == []
+
+
+def test_a_symlinked_cache_folder_is_not_written_through(sample: Path, tmp_path: Path) -> None:
+    outside = _outside(tmp_path)
+    (sample / ".goldcase-cache").symlink_to(outside)
+    commit(sample, "a link")
+    _works(sample)
+    _works(sample, GOLDCASE_CACHE_DIR=".goldcase-cache")
+    _untouched(outside)
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_a_symlink_inside_the_user_cache_is_not_written_through(
+    sample: Path, tmp_path: Path, depth: int
+) -> None:
+    outside = _outside(tmp_path)
+    base = location(sample)
+    assert base is not None
+    link = base if depth == 0 else base / code_salt()
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    _works(sample)
+    _untouched(outside)
+
+
+def test_a_symlinked_cache_file_is_not_written_through(sample: Path, tmp_path: Path) -> None:
+    goldcase(sample, "check")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    cache_file = cache_folder(sample) / "files.msgpack"
+    cache_file.unlink()
+    cache_file.symlink_to(victim)
+    _works(sample)
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+
+
+@pytest.mark.parametrize("place", ["/proc/goldcase-cache", "/dev/null/cache", "file"])
+def test_an_unusable_cache_folder_means_no_cache(sample: Path, tmp_path: Path, place: str) -> None:
+    if place == "file":
+        (tmp_path / "file").write_text("x", encoding="utf-8")
+        place = str(tmp_path / "file")
+    _works(sample, GOLDCASE_CACHE_DIR=place)
+    _works(sample, XDG_CACHE_HOME=place)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty", "truncated", "flipped", "random", "other-shape", "wrong-types", "pickle", "folder"],
+)
+def test_a_damaged_cache_file_means_no_cache(sample: Path, damage: str) -> None:
+    broken = "cases/golden/acc-001.yaml"
+    (sample / broken).write_text("id: acc-001\nquestion: 3\n", encoding="utf-8")
+    cold = goldcase(sample, "check", "--no-cache")
+    assert cold.returncode == 1
+    goldcase(sample, "check")
+    for path in cache_folder(sample).glob("*.msgpack"):
+        raw = path.read_bytes()
+        damaged = {
+            "empty": b"",
+            "truncated": raw[: len(raw) // 2],
+            "flipped": raw[:-5] + bytes([raw[-5] ^ 0x40]) + raw[-4:],
+            "random": os.urandom(len(raw)),
+            "other-shape": encode({"x": 1}) or b"",
+            "wrong-types": encode({broken: [1, 2, 3, 4, 5], "cases/golden/acc-002.yaml": 7}),
+            "pickle": pickle.dumps({"x": 1}),
+        }.get(damage)
+        path.unlink()
+        if damaged is None:
+            path.mkdir()
+        else:
+            path.write_bytes(damaged or b"")
+    warm = goldcase(sample, "check")
+    assert (warm.returncode, warm.stdout, warm.stderr) == (1, cold.stdout, cold.stderr)
