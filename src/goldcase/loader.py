@@ -9,7 +9,7 @@ round-trip read with ruamel.yaml, done only for a file that has a finding.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 import yaml
@@ -230,3 +230,70 @@ class Locator:
                     break
             node = child
         return line + 1, col + 1
+
+
+# Data YAML other than case files (prompt files, imported configs): aliases are legal there,
+# so a file is read as a node graph and walked with a budget instead of being refused.
+MAX_VALUES = 1_000_000  # values one file may expand to; a string counts 1 per 100 characters
+MAX_DEPTH = 500  # nesting a file may have
+
+
+class YamlTooLarge(Exception):
+    """A YAML file that expands past ``MAX_VALUES`` or nests past ``MAX_DEPTH``."""
+
+
+def compose_data(text: str) -> list[yaml.Node]:
+    """Every document of ``text`` as PyYAML nodes (libyaml's safe composer: no object is
+    built, and an alias is the node it names, not a copy). ``yaml.YAMLError`` and
+    ``RecursionError`` as PyYAML raises them."""
+    return [node for node in yaml.compose_all(text, Loader=yaml.CSafeLoader) if node is not None]
+
+
+def walk_scalars(nodes: Sequence[yaml.Node]) -> Iterator[tuple[yaml.ScalarNode, bool]]:
+    """Every scalar once, with whether it is a mapping key: an alias names a node already
+    seen, so a "billion laughs" costs its size, not its expansion."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False) for node in reversed(nodes)]
+    while stack:
+        node, is_key = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            yield node, is_key
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in reversed(node.value):
+                stack.append((value, False))
+                stack.append((key, True))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, False) for item in reversed(node.value))
+
+
+def load_data(text: str) -> list[Any]:
+    """Every document of ``text`` as plain values (dicts with string keys, lists, strings,
+    numbers, booleans, None, dates), aliases expanded within ``MAX_VALUES`` and ``MAX_DEPTH``
+    (``YamlTooLarge``); a custom tag is a ``yaml.YAMLError``."""
+    budget = [MAX_VALUES]
+    constructor = yaml.constructor.SafeConstructor()
+    return [_plain(node, budget, constructor, 0) for node in compose_data(text)]
+
+
+def _plain(node: yaml.Node, budget: list[int], constructor: Any, depth: int) -> Any:
+    value = node.value
+    budget[0] -= 1 + (len(value) // 100 if isinstance(node, yaml.ScalarNode) else 0)
+    if budget[0] < 0:
+        raise YamlTooLarge(
+            f"expands to more than {MAX_VALUES:,} values (aliases repeating aliases?)"
+        )
+    if depth > MAX_DEPTH:
+        raise YamlTooLarge(f"nested more than {MAX_DEPTH} levels deep")
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for key, item in value:
+            out[str(_plain(key, budget, constructor, depth + 1))] = _plain(
+                item, budget, constructor, depth + 1
+            )
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_plain(item, budget, constructor, depth + 1) for item in value]
+    return constructor.construct_object(node)

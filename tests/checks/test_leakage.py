@@ -258,6 +258,7 @@ def test_gc306_malformed_prompt_file_is_a_finding(make_repo: Callable[..., Path]
     assert gc306 == [
         ["prompts/bad.jsonl", "2", "11"],
         ["prompts/latin1.txt", "1", "1"],
+        ["prompts/logo.png", "1", "1"],  # refused, not skipped: UTF-16 looks the same
         ["prompts/shots.yaml", "3", "1"],
     ]
     # the malformed YAML is still searched as text
