@@ -271,14 +271,40 @@ def walk_scalars(nodes: Sequence[yaml.Node]) -> Iterator[tuple[yaml.ScalarNode, 
 
 def load_data(text: str) -> list[Any]:
     """Every document of ``text`` as plain values (dicts with string keys, lists, strings,
-    numbers, booleans, None, dates), aliases expanded within ``MAX_VALUES`` and ``MAX_DEPTH``
-    (``YamlTooLarge``); a custom tag is a ``yaml.YAMLError``."""
+    numbers, booleans, None), aliases expanded within ``MAX_VALUES`` and ``MAX_DEPTH``
+    (``YamlTooLarge``). Plain scalars resolve by YAML 1.2's core schema, as the tools that
+    write these files read them (``No`` is a string, not false); a custom tag is a
+    ``yaml.YAMLError``."""
     budget = [MAX_VALUES]
-    constructor = yaml.constructor.SafeConstructor()
-    return [_plain(node, budget, constructor, 0) for node in compose_data(text)]
+    return [_plain(node, budget, 0) for node in compose_data(text)]
 
 
-def _plain(node: yaml.Node, budget: list[int], constructor: Any, depth: int) -> Any:
+_CORE = (
+    (re.compile(r"null|Null|NULL|~|"), lambda v: None),
+    (re.compile(r"true|True|TRUE"), lambda v: True),
+    (re.compile(r"false|False|FALSE"), lambda v: False),
+    (re.compile(r"[-+]?[0-9]+"), int),
+    (re.compile(r"0o[0-7]+"), lambda v: int(v[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+"), lambda v: int(v[2:], 16)),
+    (re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"), float),
+    (re.compile(r"[-+]?\.(inf|Inf|INF)"), lambda v: float(v.replace(".", "", 1))),
+    (re.compile(r"\.(nan|NaN|NAN)"), lambda v: float("nan")),
+)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    tag = node.tag or ""
+    if tag != "!" and not tag.startswith("tag:yaml.org,2002:"):
+        raise yaml.constructor.ConstructorError(None, None, f"custom tag {tag}", node.start_mark)
+    if node.style:  # quoted, literal or folded: text (libyaml gives "" for a plain one)
+        return str(node.value)
+    for pattern, convert in _CORE:
+        if pattern.fullmatch(node.value):
+            return convert(node.value)
+    return str(node.value)
+
+
+def _plain(node: yaml.Node, budget: list[int], depth: int) -> Any:
     value = node.value
     budget[0] -= 1 + (len(value) // 100 if isinstance(node, yaml.ScalarNode) else 0)
     if budget[0] < 0:
@@ -290,10 +316,9 @@ def _plain(node: yaml.Node, budget: list[int], constructor: Any, depth: int) -> 
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for key, item in value:
-            out[str(_plain(key, budget, constructor, depth + 1))] = _plain(
-                item, budget, constructor, depth + 1
-            )
+            out[str(_plain(key, budget, depth + 1))] = _plain(item, budget, depth + 1)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, budget, constructor, depth + 1) for item in value]
-    return constructor.construct_object(node)
+        return [_plain(item, budget, depth + 1) for item in value]
+    assert isinstance(node, yaml.ScalarNode)
+    return _scalar(node)

@@ -221,3 +221,101 @@ def test_a_damaged_cache_file_means_no_cache(sample: Path, damage: str) -> None:
             path.write_bytes(damaged or b"")
     warm = goldcase(sample, "check")
     assert (warm.returncode, warm.stdout, warm.stderr) == (1, cold.stdout, cold.stderr)
+
+
+# 2. import --format promptfoo reads any file -----------------------------------------------
+
+PROMPTFOO = """\
+tests:
+  - vars:
+      question: How long is the password reset link valid?
+      context: {reference}
+    assert:
+      - type: contains
+        value: 60 minutes
+"""
+
+
+def _import(config_dir: Path, reference: str, out: Path) -> subprocess.CompletedProcess[str]:
+    config = config_dir / "promptfooconfig.yaml"
+    config.write_text(PROMPTFOO.format(reference=reference), encoding="utf-8")
+    return capped(config_dir, "import", "--format", "promptfoo", str(config), "--out", str(out))
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "file:///etc/passwd",
+        "file://../../../../../../../../etc/hostname",
+        "file:///proc/self/environ",
+        "file:///dev/zero",
+        "file://pipe.txt",
+        "file://link.txt",
+        "file://linked-folder/hostname",
+        "file://~/.bashrc",
+    ],
+)
+def test_promptfoo_context_documents_stay_in_the_config_folder(
+    tmp_path: Path, reference: str
+) -> None:
+    folder = tmp_path / "eval"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.txt")
+    (folder / "link.txt").symlink_to("/etc/hostname")
+    (folder / "linked-folder").symlink_to("/etc")
+    out = tmp_path / "imported"
+    done = _import(folder, reference, out)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("error: file://"), done.stderr
+    assert "Traceback" not in done.stderr
+    assert not out.exists()
+
+
+def test_promptfoo_context_documents_inside_the_folder_are_copied(tmp_path: Path) -> None:
+    folder = tmp_path / "eval"
+    (folder / "docs").mkdir(parents=True)
+    text = "A password reset link is valid for 60 minutes.\n"
+    (folder / "docs/reset.md").write_text(text, encoding="utf-8")
+    (folder / "docs/alias.md").symlink_to("reset.md")  # a link that stays inside: fine
+    out = tmp_path / "imported"
+    done = _import(folder, "file://docs/alias.md", out)
+    assert done.returncode in (0, 1), done.stderr
+    assert (out / "corpus/alias.md").read_text(encoding="utf-8") == text
+
+
+# 3. A YAML alias bomb in prompts/ hangs the leakage check -------------------------------
+
+
+def _bomb(levels: int = 9) -> str:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        refs = ", ".join([f"*a{i - 1}"] * 9)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+def capped(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """goldcase under a 1.5 GiB address-space cap and a timeout: a bomb fails, not the host."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, 3 * 2**29))
+
+    return subprocess.run(
+        [GOLDCASE, *args], cwd=root, env=env(), capture_output=True, text=True,
+        timeout=120, preexec_fn=limit,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["prompts/bomb.yaml", "prompts/deep/bomb.yml"])
+def test_an_alias_bomb_among_the_prompts_is_read_once(sample: Path, name: str) -> None:
+    bomb = sample / name
+    bomb.parent.mkdir(parents=True, exist_ok=True)
+    bomb.write_text(_bomb(), encoding="utf-8")
+    done = capped(sample, "check", "--select", "leakage", "--no-cache")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert goldcase(sample, "hashes", "--out", "golden.hashes").returncode == 0
+    against = capped(sample, "leakage", "--against", "golden.hashes")
+    assert against.returncode == 0, against.stdout + against.stderr
+    against = capped(sample, "leakage", "--against", "golden.hashes", name)
+    assert against.returncode == 0, against.stdout + against.stderr
