@@ -42,6 +42,15 @@ def prototypes() -> dict[str, str]:
 PROTOTYPES = prototypes()
 
 
+def twin(ch: str, category: str, prototype: str) -> str:
+    """ASCII stays as it is, so a look-alike of I, 1, 0 or m maps to that character."""
+    if prototype == "l" and ch != ch.lower():
+        return "I"
+    if category == "Nd" and prototype in ("l", "O"):
+        return {"l": "1", "O": "0"}[prototype]
+    return "m" if prototype == "rn" else prototype
+
+
 def mapped(ch: str, category: str) -> bool:
     """Punctuation or a symbol takes its prototype only when that is ASCII letters or digits."""
     prototype = PROTOTYPES[ch]
@@ -57,7 +66,7 @@ def one_pass(text: str) -> str:
         elif ch in APOSTROPHES or ignorable(code) or category == "Cf":
             continue
         elif code > 0x7F and PROTOTYPES.get(ch, ch) != ch and mapped(ch, category):
-            out.append(one_pass(PROTOTYPES[ch]))
+            out.append(one_pass(twin(ch, category, PROTOTYPES[ch])))
         elif category[0] in "PS" or (category == "Cc" and not ch.isspace()):
             out.append(" ")
         else:

@@ -262,10 +262,13 @@ def _walk(root: Path, base: str) -> Iterator[str]:
         yield base
         return
     real_root = os.path.realpath(root)
+    real_top = os.path.realpath(top)
     seen: set[str] = set()
     for folder, dirs, files in os.walk(top, followlinks=True):
         real = os.path.realpath(folder)
-        if real in seen or not (real == real_root or real.startswith(real_root + os.sep)):
+        inside = real == real_root or real.startswith(real_root + os.sep)
+        above = real != real_top and real_top.startswith(real + os.sep)  # a link up: a loop
+        if real in seen or not inside or above:
             dirs[:] = []
             continue
         seen.add(real)

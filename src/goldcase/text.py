@@ -97,12 +97,27 @@ def _classify(ch: str, depth: int = 0) -> int | str | None:
     prototype = confusables().get(ch) if code > 0x7F and depth < 4 else None
     if prototype is not None and category[0] in "PS" and not _letters(prototype):
         prototype = None  # a dash stays punctuation, though it looks like a katakana mark
+    if prototype is not None:
+        prototype = _ascii_twin(ch, category, prototype)
     if prototype is not None and prototype != ch:
         folded = unicodedata.normalize("NFKD", prototype)
         return "".join(_as_text(_classify(c, depth + 1), c) for c in folded)
     if category[0] in "PS" or (category == "Cc" and not ch.isspace()):
         return " "
     return code
+
+
+def _ascii_twin(ch: str, category: str, prototype: str) -> str:
+    """The prototype, or the ASCII character the prototype stands for here. goldcase leaves
+    ASCII as it is (case folding must keep "I" an "i", and "m" is not "rn"), so a look-alike
+    of a character UTS #39 maps within ASCII is mapped to that character: a capital Greek
+    iota to "I" (not "l"), a look-alike digit one or zero to "1" or "0", a look-alike "m" to
+    "m"."""
+    if prototype == "l":
+        return "I" if ch != ch.lower() else "1" if category == "Nd" else "l"
+    if prototype == "O" and category == "Nd":
+        return "0"
+    return "m" if prototype == "rn" else prototype
 
 
 def _letters(text: str) -> bool:

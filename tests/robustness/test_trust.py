@@ -5,6 +5,7 @@ it), reproduced on a copy of the sample set as an attacker would; each failed be
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -319,3 +320,162 @@ def test_an_alias_bomb_among_the_prompts_is_read_once(sample: Path, name: str) -
     assert against.returncode == 0, against.stdout + against.stderr
     against = capped(sample, "leakage", "--against", "golden.hashes", name)
     assert against.returncode == 0, against.stdout + against.stderr
+
+
+# 4. Golden questions reach prompts and the dev set unseen ---------------------------------
+
+GOLDEN = "how long does the password reset link last? mine says expired"  # acc-001
+CYRILLIC = str.maketrans("aeopcxyABEHKMOPCTX", "аеорсхуАВЕНКМОРСТХ")
+GREEK = str.maketrans("oivABEHIKMNOPTXYZ", "οіνΑΒΕΗΙΚΜΝΟΡΤΧΥΖ")
+
+
+def _leaks(root: Path) -> list[str]:
+    done = goldcase(root, "check", "--select", "leakage")
+    assert done.returncode == 1, done.stdout + done.stderr
+    return [line for line in done.stdout.splitlines() if "acc-001" in line]
+
+
+ENCODED = {
+    "utf-16": ("prompts/notes.md", ("\ufeff" + f"Example: {GOLDEN}\n").encode("utf-16-le")),
+    "utf-16-be": ("prompts/notes.txt", f"Example: {GOLDEN}\n".encode("utf-16")),
+    "utf-32": ("prompts/notes.md", f"Example: {GOLDEN}\n".encode("utf-32")),
+    "utf-8-bom": ("prompts/notes.md", f"\ufeffExample: {GOLDEN}\n".encode()),
+    "json-query": ("prompts/shots.json", json.dumps([{"query": GOLDEN, "a": "1h"}]).encode()),
+    "json-escaped": (
+        "prompts/shots.json",
+        json.dumps({"shots": [{"q": GOLDEN}]}, ensure_ascii=True).replace("o", "\\u006f").encode(),
+    ),
+    "jsonl-any-key": ("prompts/shots.jsonl", (json.dumps({"msg": [GOLDEN]}) + "\n").encode()),
+    "jsonl-inside": (
+        "prompts/shots.jsonl",
+        (
+            json.dumps({"text": f"User: {GOLDEN} Bot: 60 minutes"}).replace("a", "\\u0061") + "\n"
+        ).encode(),
+    ),
+    "yaml-escaped": (
+        "prompts/shots.yaml",
+        ('- x: "' + GOLDEN.replace("e", "\\x65") + '"\n').encode(),
+    ),
+    "yaml-any-key": ("prompts/shots.yaml", f"examples:\n  - prompt_text: {GOLDEN}\n".encode()),
+    "cgj": ("prompts/notes.md", GOLDEN.replace(" ", " \u034f").encode()),
+    "hangul-filler": ("prompts/notes.md", GOLDEN.replace(" ", "\u3164").encode()),
+    "halfwidth-filler": ("prompts/notes.md", GOLDEN.replace(" ", " \uffa0 ").encode()),
+    "word-joiner": ("prompts/notes.md", GOLDEN.replace("a", "a\u2060").encode()),
+    "mongolian": ("prompts/notes.md", GOLDEN.replace("o", "o\u180e").encode()),
+    "tag-chars": ("prompts/notes.md", GOLDEN.replace(" ", " \U000e0020").encode()),
+    "cyrillic": ("prompts/notes.md", GOLDEN.translate(CYRILLIC).encode()),
+    "greek": ("prompts/notes.md", GOLDEN.upper().translate(GREEK).encode()),
+    "mixed": ("prompts/notes.md", GOLDEN.translate(CYRILLIC).replace(" ", "\u3164").encode()),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(ENCODED))
+def test_an_encoded_golden_question_in_a_prompt_is_found(sample: Path, variant: str) -> None:
+    name, raw = ENCODED[variant]
+    (sample / name).write_bytes(raw)
+    leaks = _leaks(sample)
+    assert any(line.startswith(f"{name}:") and " GC30" in line for line in leaks), leaks
+
+
+@pytest.mark.parametrize("variant", ["cyrillic", "greek", "cgj", "hangul-filler"])
+def test_an_encoded_golden_question_in_the_dev_set_is_found(sample: Path, variant: str) -> None:
+    text = ENCODED[variant][1].decode("utf-8")
+    (sample / "cases/dev/dev-999.yaml").write_text(
+        f"id: dev-999\nquestion: {json.dumps(text)}\nanswerable: false\nslice: accounts\n"
+        "source: hand-written\n",
+        encoding="utf-8",
+    )
+    leaks = _leaks(sample)
+    assert any("cases/dev/dev-999.yaml" in line and "GC301" in line for line in leaks), leaks
+
+
+def test_undecodable_prompt_files_are_refused(sample: Path) -> None:
+    (sample / "prompts/notes.md").write_bytes(f"Example: {GOLDEN}\n".encode("utf-16-le"))
+    (sample / "prompts/broken.md").write_bytes(b"\xff\xfe" + b"a\x00\x00\xd8")  # lone surrogate
+    done = goldcase(sample, "check", "--select", "leakage")
+    assert done.returncode == 1
+    assert "prompts/notes.md:1:1: GC306 NUL bytes" in done.stdout
+    assert "prompts/broken.md:1:1: GC306 byte" in done.stdout
+
+
+def test_a_symlinked_folder_under_prompts_is_followed_inside_only(
+    sample: Path, tmp_path: Path
+) -> None:
+    shared = sample / "shared-prompts"
+    shared.mkdir()
+    (shared / "shots.md").write_text(f"Q: {GOLDEN}\n", encoding="utf-8")
+    (sample / "prompts/shared").symlink_to("../shared-prompts")
+    (sample / "prompts/loop").symlink_to("..")  # a loop ends
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text(f"Q: {GOLDEN}\n", encoding="utf-8")
+    (sample / "prompts/elsewhere").symlink_to(outside)
+    (sample / "prompts/one.md").symlink_to(outside / "secret.md")
+    leaks = _leaks(sample)
+    assert any(line.startswith("prompts/shared/shots.md:1:1: GC302") for line in leaks), leaks
+    assert not any("elsewhere" in line for line in leaks)
+    done = goldcase(sample, "check", "--select", "leakage")
+    assert "prompts/one.md:1:1: GC306 cannot read the prompt file: a link that leads outside" in (
+        done.stdout
+    )
+
+
+def test_a_fewshot_glob_outside_prompts_is_checked(sample: Path) -> None:
+    config = sample / "goldcase.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8") + '\n[leakage]\nfewshot = ["app/templates/**"]\n',
+        encoding="utf-8",
+    )
+    (sample / "app/templates").mkdir(parents=True)
+    (sample / "app/templates/answer.jinja").write_text(f"{{# {GOLDEN} #}}\n", encoding="utf-8")
+    leaks = _leaks(sample)
+    assert any(line.startswith("app/templates/answer.jinja:1:1: GC302") for line in leaks)
+
+
+# 4. (hooks) The leakage hooks run whenever a file the configured globs name changes ----------
+
+
+@pytest.fixture(scope="module")
+def hook_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
+    """This repository at HEAD as a hook source, and a PRE_COMMIT_HOME for the module."""
+    base = tmp_path_factory.mktemp("hooks")
+    clone = base / "src"
+    head = git(REPO_ROOT, "rev-parse", "HEAD").stdout.decode().strip()
+    git(base, "clone", "-q", "--no-checkout", str(REPO_ROOT), str(clone))
+    git(clone, "checkout", "-q", head)
+    return clone, head, base / "home"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hook", ["goldcase-leakage", "goldcase-check"])
+def test_the_hooks_see_a_fewshot_glob_outside_prompts(
+    sample: Path, hook_home: tuple[Path, str, Path], hook: str
+) -> None:
+    source, sha, home = hook_home
+    (sample / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {source}\n    rev: {sha}\n    hooks:\n      - id: {hook}\n",
+        encoding="utf-8",
+    )
+    config = sample / "goldcase.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8") + '\n[leakage]\nfewshot = ["app/templates/**"]\n',
+        encoding="utf-8",
+    )
+    commit(sample, "hooks")
+    pre_commit = str(Path(GOLDCASE).parent / "pre-commit")
+    extra = {"PRE_COMMIT_HOME": str(home)}
+    installed = subprocess.run(
+        [pre_commit, "install"], cwd=sample, env=env() | extra, capture_output=True, text=True
+    )
+    assert installed.returncode == 0, installed.stderr
+    (sample / "app/templates").mkdir(parents=True)
+    (sample / "app/templates/answer.jinja").write_text(
+        GOLDEN.translate(CYRILLIC) + "\n", encoding="utf-8"
+    )
+    git(sample, "add", "-A")
+    done = subprocess.run(
+        ["git", "commit", "--no-gpg-sign", "-m", "a template"],
+        cwd=sample, env=env() | extra, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "app/templates/answer.jinja:1:1: GC302" in done.stdout + done.stderr
