@@ -77,11 +77,13 @@ def recovered(hashes: Hashes, lines: list[list[str]], budget: int) -> tuple[int,
 def _product(vocab: list[str], n: int) -> list[tuple[str, ...]]:
     grams: list[tuple[str, ...]] = [()]
     for _ in range(n):
-        grams = [g + (w,) for g in grams for w in vocab]
+        grams = [(*g, w) for g in grams for w in vocab]
     return grams
 
 
-def _unroll(hashes: Hashes, grams: list[str], known: dict[str, tuple[str, ...]], vocab: list[str]) -> int:
+def _unroll(
+    hashes: Hashes, grams: list[str], known: dict[str, tuple[str, ...]], vocab: list[str]
+) -> int:
     """Words of one question recovered: every position covered by a known n-gram, after
     extending each known n-gram forwards and backwards with V guesses a step."""
     words: dict[int, str] = {}
@@ -103,7 +105,7 @@ def _step(
     hashes: Hashes, keep: tuple[str, ...], target: str, vocab: list[str], *, after: bool
 ) -> tuple[str, ...] | None:
     for w in vocab:
-        gram = keep + (w,) if after else (w,) + keep
+        gram = (*keep, w) if after else (w, *keep)
         if hashes.gram(gram) == target:
             return gram
     return None
@@ -124,8 +126,10 @@ def main() -> None:
         hashes = build(case_set.golden, n, salt)
         got, total, how = recovered(hashes, lines, args.budget)
         cost = f"{len(vocab) ** n:.1e}"
-        print(f"n={n:2d}: {got}/{total} words recovered ({got / max(total, 1):.0%}); "
-              f"foothold from {how}; vocabulary n-grams would cost {cost} hashes")
+        print(
+            f"n={n:2d}: {got}/{total} words recovered ({got / max(total, 1):.0%}); "
+            f"foothold from {how}; vocabulary n-grams would cost {cost} hashes"
+        )
 
 
 if __name__ == "__main__":

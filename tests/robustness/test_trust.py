@@ -325,6 +325,7 @@ def test_an_alias_bomb_among_the_prompts_is_read_once(sample: Path, name: str) -
 # 4. Golden questions reach prompts and the dev set unseen ---------------------------------
 
 GOLDEN = "how long does the password reset link last? mine says expired"  # acc-001
+ESCAPED_E = "\\x65"  # "e" as a YAML double-quoted escape
 CYRILLIC = str.maketrans("aeopcxyABEHKMOPCTX", "аеорсхуАВЕНКМОРСТХ")
 GREEK = str.maketrans("oivABEHIKMNOPTXYZ", "οіνΑΒΕΗΙΚΜΝΟΡΤΧΥΖ")
 
