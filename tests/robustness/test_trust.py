@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -480,3 +481,63 @@ def test_the_hooks_see_a_fewshot_glob_outside_prompts(
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     assert "app/templates/answer.jinja:1:1: GC302" in done.stdout + done.stderr
+
+
+# 6. Injection into what CI shows ----------------------------------------------------------
+
+HOSTILE = "how long `` `<img src=http://evil.example/x.png>` [click](http://evil.example) @octocat"
+
+
+def rendered(markdown: str) -> str:
+    """The Markdown as HTML (CommonMark with tables, as GitHub renders a comment), with every
+    code span and block taken out: what is left is what renders live."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    return re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+
+
+def _live(markdown: str) -> list[str]:
+    html = rendered(markdown)
+    found = [tag for tag in ("<img", "<a ", "<script") if tag in html]
+    found += [word for word in ("@octocat", "http://evil") if word in html]
+    return found
+
+
+def test_review_markdown_renders_nothing_a_question_holds(sample: Path) -> None:
+    path = sample / "cases/golden/acc-001.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(GOLDEN, json.dumps(HOSTILE)[1:-1]), encoding="utf-8")
+    (sample / "cases/golden/acc-001.yaml").write_text(
+        text.replace(f"question: {GOLDEN}", f"question: {json.dumps(HOSTILE)}"), encoding="utf-8"
+    )
+    commit(sample, "a hostile question")
+    done = goldcase(sample, "review", "--base", "HEAD~1", "--format", "markdown")
+    assert done.returncode in (0, 1), done.stderr
+    assert "acc-001" in done.stdout
+    assert _live(done.stdout) == [], done.stdout
+
+
+def test_score_markdown_renders_nothing_a_file_name_holds(sample: Path) -> None:
+    runs = sample / "runs"
+    runs.mkdir()
+    hostile = runs / "x` <img src=x onerror=alert(1)> [a](https:evil.example) @octocat `.jsonl"
+    shutil.copy(REPO_ROOT / "runs/baseline-k3.jsonl", hostile)
+    done = goldcase(sample, "score", str(hostile.relative_to(sample)), "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    assert _live(done.stdout) == [], done.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_a_file_name_with_a_newline_writes_no_workflow_command(sample: Path, fmt: str) -> None:
+    name = "acc-x\n::error file=pwned.py,line=1::owned\n::stop-commands::token\n.yaml"
+    (sample / "cases/golden" / name).write_text("id: acc-x\nquestion: 3\n", encoding="utf-8")
+    done = goldcase(sample, "check", "--format", fmt)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    ours = [line for line in lines if line.startswith("::")]
+    if fmt == "text":
+        assert ours == []
+    else:
+        assert ours and all(line.startswith(("::error file=", "::warning file=")) for line in ours)
+    assert all("\x1b" not in line for line in lines)

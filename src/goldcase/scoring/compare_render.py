@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from goldcase.output import md_code, md_text, plain
 from goldcase.scoring.compare import Comparison, Delta
 
 FORMATS = ("text", "json", "markdown")
@@ -95,8 +96,8 @@ def _name(identity: Mapping[str, Any]) -> str:
 
 def render_text(c: Comparison) -> str:
     lines = [
-        f"goldcase compare: {_name(c.base)} -> {_name(c.head)}",
-        context_line(c),
+        plain(f"goldcase compare: {_name(c.base)} -> {_name(c.head)}"),
+        plain(context_line(c)),
         headline(c),
         flips_line(c),
         "",
@@ -111,7 +112,7 @@ def render_text(c: Comparison) -> str:
     if c.trials is not None:
         lines.append(trials_line(c.trials))
     lines.append(_verdict(c))
-    lines += [f"  - {failure}" for failure in c.failures]
+    lines += [f"  - {plain(failure)}" for failure in c.failures]
     return "\n".join(lines) + "\n"
 
 
@@ -124,7 +125,7 @@ def trials_line(trials: Mapping[str, Any]) -> str:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids) if ids else "none"
+    return plain(", ".join(ids)) if ids else "none"
 
 
 def _verdict(c: Comparison) -> str:
@@ -141,7 +142,7 @@ def render_json(c: Comparison) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    return md_text(text)
 
 
 def render_markdown(c: Comparison) -> str:
@@ -151,7 +152,7 @@ def render_markdown(c: Comparison) -> str:
         "",
         f"**{headline(c)}** on {c.overall.total} paired cases; {flips_line(c)}.",
         "",
-        f"{_md(context_line(c))}; base `{_name(c.base)}`, head `{_name(c.head)}`.",
+        f"{_md(context_line(c))}; base {md_code(_name(c.base))}, head {md_code(_name(c.head))}.",
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "---|" * len(HEADER),
@@ -168,8 +169,8 @@ def render_markdown(c: Comparison) -> str:
 def _flipped_md(c: Comparison) -> list[str]:
     if not c.flips:
         return ["", "No case flipped."]
-    worse = ", ".join(f"`{i}`" for i in c.ids(True)) or "none"
-    better = ", ".join(f"`{i}`" for i in c.ids(False)) or "none"
+    worse = ", ".join(md_code(i) for i in c.ids(True)) or "none"
+    better = ", ".join(md_code(i) for i in c.ids(False)) or "none"
     return [
         "",
         f"<details><summary>{len(c.flips)} flipped cases</summary>",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from goldcase import __version__
 from goldcase.digest import set_digest
+from goldcase.output import md_block, md_code, md_text, plain
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import (
     answer_metrics,
@@ -244,12 +245,12 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
             force_terminal=False,
             force_jupyter=False,
         )
-    console.print(f"goldcase score: {report['results_file']}", markup=False)
-    console.print(stamp(report), markup=False)
-    console.print(counts_line(report), markup=False)
+    console.print(f"goldcase score: {plain(report['results_file'])}", markup=False)
+    console.print(plain(stamp(report)), markup=False)
+    console.print(plain(counts_line(report)), markup=False)
     table = Table("metric", "value", "of", "95% interval", box=box.SIMPLE_HEAD)
     for row in headline_rows(report):
-        table.add_row(*row)
+        table.add_row(*(plain(cell) for cell in row))
     console.print(table)
     slices = Table(
         "slice",
@@ -262,12 +263,12 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
         title="slices",
     )
     for srow in slice_rows(report):
-        slices.add_row(*srow)
+        slices.add_row(*(plain(cell) for cell in srow))
     if report["slices"]:
         console.print(slices)
     _failing_table(console, report, limit)
     for line in diagnostic_lines(report, limit):
-        console.print(line, markup=False)
+        console.print(plain(line), markup=False)
     if isinstance(buffer, io.StringIO):  # a file or a pipe: plain lines, no padding
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -289,7 +290,8 @@ def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
         title=f"failing cases ({len(cases)})",
     )
     for case in cases[:limit]:
-        table.add_row(case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
+        cells = (case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
+        table.add_row(*(plain(cell) for cell in cells))
     console.print(table)
     if len(cases) > limit:
         console.print(
@@ -323,14 +325,11 @@ def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> 
 # --- Markdown -----------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    """A table of text cells, each escaped (``md_text``): nothing in a cell renders."""
     head = list(header)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
     return lines
 
 
@@ -339,7 +338,8 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
         f"### goldcase score: task success {pct(report['task_success'])} "
         f"({report['success']} / {report['total']})",
         "",
-        f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
+        f"{md_code(report['results_file'], table=True)}: {md_text(stamp(report))}. "
+        f"{md_text(counts_line(report))}.",
         "",
         *_md_table(("metric", "value", "of", "95% interval"), headline_rows(report)),
     ]
@@ -353,11 +353,12 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
     cases = failing(report)
     if cases:
         lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
-        rows = [
-            (f"`{c['id']}`", c["slice"], c["outcome"], ", ".join(c["failed_checks"]))
+        lines += ["| case | slice | outcome | failed checks |", "|---|---|---|---|"]
+        lines += [
+            f"| {md_code(c['id'], table=True)} | {md_text(c['slice'])} | {md_text(c['outcome'])} "
+            f"| {md_text(', '.join(c['failed_checks']))} |"
             for c in cases[:limit]
         ]
-        lines += _md_table(("case", "slice", "outcome", "failed checks"), rows)
         if len(cases) > limit:
             lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]
@@ -367,9 +368,7 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
             "",
             "<details><summary>retrieval and trials</summary>",
             "",
-            "```",
-            *extra[1:],
-            "```",
+            *md_block(extra[1:]),
             "",
             "</details>",
         ]
