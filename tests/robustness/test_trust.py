@@ -541,3 +541,36 @@ def test_a_file_name_with_a_newline_writes_no_workflow_command(sample: Path, fmt
     else:
         assert ours and all(line.startswith(("::error file=", "::warning file=")) for line in ours)
     assert all("\x1b" not in line for line in lines)
+
+
+# 7. Data loss: goldcase new at once -----------------------------------------------------
+
+
+@pytest.mark.parametrize("runs", [4, 8])
+def test_new_at_once_each_writes_its_own_file(sample: Path, runs: int) -> None:
+    before = set((sample / "cases/golden").iterdir())
+    quote = "A password reset link is valid for 60 minutes and works only once"
+    args = [
+        GOLDCASE, "new", "--slice", "accounts", "--doc", "account-and-privacy-policy.md",
+        "--quote", quote, "--expected-answer", "60 minutes",
+    ]  # fmt: skip
+    procs = [
+        subprocess.Popen(
+            [*args, "--question", f"how long is reset link number {n} valid?"],
+            cwd=sample,
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for n in range(runs)
+    ]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * runs, outputs
+    written = [out.strip().removeprefix("wrote ") for out, _ in outputs]
+    assert len(set(written)) == runs, written
+    new = set((sample / "cases/golden").iterdir()) - before
+    assert len(new) == runs
+    questions = {p.read_text(encoding="utf-8").split("question: ")[1].split("\n")[0] for p in new}
+    assert questions == {f"how long is reset link number {n} valid?" for n in range(runs)}
+    assert not [p for p in (sample / "cases/golden").iterdir() if p.name.startswith(".")]
