@@ -11,7 +11,9 @@ import pickle
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from robustkit import GOLDCASE, commit, env, git
@@ -562,7 +564,7 @@ def test_new_at_once_each_writes_its_own_file(sample: Path, runs: int) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         for n in range(runs)
     ]
     outputs = [p.communicate(timeout=300) for p in procs]
@@ -574,3 +576,95 @@ def test_new_at_once_each_writes_its_own_file(sample: Path, runs: int) -> None:
     questions = {p.read_text(encoding="utf-8").split("question: ")[1].split("\n")[0] for p in new}
     assert questions == {f"how long is reset link number {n} valid?" for n in range(runs)}
     assert not [p for p in (sample / "cases/golden").iterdir() if p.name.startswith(".")]
+
+
+# 8. Edited reports are believed -----------------------------------------------------------
+
+
+@pytest.fixture
+def scored(sample: Path) -> Path:
+    (sample / "reports").mkdir()
+    shutil.copy(REPO_ROOT / "runs/baseline-k3.jsonl", sample / "k3.jsonl")
+    done = goldcase(sample, "score", "k3.jsonl", "--out", "reports/k3.json")
+    assert done.returncode == 0, done.stderr
+    return sample / "reports/k3.json"
+
+
+def _edit(report: Path, change: Callable[[dict[str, Any]], None], digest: bool) -> Path:
+    from goldcase.scoring.report import cases_digest
+
+    data = json.loads(report.read_text(encoding="utf-8"))
+    change(data)
+    if digest:  # anyone can recompute it: it proves nothing about the counts
+        data["cases_digest"] = cases_digest(data["cases"])
+    edited = report.with_name("edited.json")
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    return edited
+
+
+def _raise_success(data: dict[str, Any]) -> None:
+    data["success"] = 120
+
+
+def _answered_unanswerable_passes(data: dict[str, Any]) -> None:
+    case = next(c for c in data["cases"] if not c["answerable"] and c["outcome"] == "answer")
+    case["passed"], case["failed_checks"] = True, []
+
+
+def _abstained_answerable_passes(data: dict[str, Any]) -> None:
+    case = next(c for c in data["cases"] if c["answerable"] and not c["passed"])
+    case["outcome"], case["passed"], case["failed_checks"] = "abstain", True, []
+
+
+def _passes_with_failures(data: dict[str, Any]) -> None:
+    case = next(c for c in data["cases"] if c["failed_checks"])
+    case["passed"] = True
+
+
+def _slice_rate(data: dict[str, Any]) -> None:
+    stats = next(iter(data["slices"].values()))
+    stats["success"] += 3
+    stats["rate"] = stats["success"] / stats["total"]
+
+
+def _rate_only(data: dict[str, Any]) -> None:
+    data["task_success"] = 0.9
+
+
+def _interval(data: dict[str, Any]) -> None:
+    data["intervals"]["task_success"] = [0.8, 0.95]
+
+
+def _weighted(data: dict[str, Any]) -> None:
+    data["weighted_task_success"] = 0.9
+
+
+EDITS = {
+    "success": (_raise_success, "success"),
+    "unanswerable-passes": (_answered_unanswerable_passes, "passed"),
+    "abstained-passes": (_abstained_answerable_passes, "passed"),
+    "passes-with-failures": (_passes_with_failures, "passed"),
+    "slice": (_slice_rate, ".success"),
+    "rate": (_rate_only, "task_success"),
+    "interval": (_interval, "intervals.task_success"),
+    "weighted": (_weighted, "weighted_task_success"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edited_report_is_refused_by_report_and_compare(scored: Path, edit: str) -> None:
+    change, field = EDITS[edit]
+    edited = _edit(scored, change, digest=True)
+    root = scored.parent.parent
+    runs = [
+        ["report", str(edited), "--html", str(root / "page.html")],
+        ["report", str(scored), "--compare", str(edited), "--html", str(root / "page.html")],
+        ["compare", str(scored), str(edited)],
+        ["compare", str(edited), str(scored)],
+    ]
+    for args in runs:
+        done = goldcase(root, *args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stderr.startswith(f"error: {edited}: "), done.stderr
+        assert field in done.stderr and "edited" in done.stderr, done.stderr
+    assert goldcase(root, "compare", str(scored), str(scored)).returncode == 0

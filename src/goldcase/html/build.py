@@ -11,6 +11,7 @@ from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
 from goldcase.safeio import read_regular_text
+from goldcase.scoring.reportfile import check_consistency
 from goldcase.writer import atomic_write_text
 
 
@@ -32,6 +33,7 @@ def read_report(path: Path) -> dict[str, Any]:
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
         raise GoldcaseError(f"{path}: not a goldcase report: {where}: {errors[0].message}")
+    check_consistency(data, str(path))
     return data
 
 
