@@ -20,7 +20,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from goldcase.errors import GoldcaseError
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device)"
 DEFAULT_LIMIT = 4 * 1024**3  # far above any real input; a bound, not a policy
@@ -109,3 +113,58 @@ def is_inside(base: Path, name: str | Path) -> bool:
     except Outside:
         return False
     return True
+
+
+MAX_LINE_BYTES = 64 * 1024 * 1024  # a result line or a training record; memory is a few times it
+
+
+def line_too_long(
+    name: str, line: int | None, offset: int, limit: int = MAX_LINE_BYTES
+) -> GoldcaseError:
+    """The error for a line past ``limit`` (its number when known, and its first byte): read
+    no further, memory would grow with it. A plain ``GoldcaseError``, so it crosses from a
+    worker process as it is."""
+    where = f"{name}:{line}" if line is not None else name
+    return GoldcaseError(
+        f"{where} (byte {offset:,}): a line longer than {limit:,} bytes; goldcase reads one "
+        "line (one result, one record) at a time and refuses longer ones: split it"
+    )
+
+
+def bounded_lines(
+    fh: BinaryIO,
+    name: str,
+    *,
+    first: int | None = 1,
+    offset: int = 0,
+    limit: int = MAX_LINE_BYTES,
+) -> Iterator[bytes]:
+    """The lines of ``fh`` (each with its newline), never holding more than ``limit`` + 1
+    bytes of one; the error (``line_too_long``) names the file, the line's number (counted
+    from ``first``; None: not known, a range that starts inside the file) and its first byte
+    (counted from ``offset``)."""
+    number = first
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            raise line_too_long(name, number, offset, limit)
+        yield line
+        number = None if number is None else number + 1
+        offset += len(line)
+
+
+def longest_line(raw: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:
+    """(1-based line, byte offset) of the first line of ``raw`` longer than ``limit``; None
+    when there is none (checked in one pass of ``find``, no copy)."""
+    if len(raw) <= limit:
+        return None
+    start, number = 0, 1
+    while start < len(raw):
+        end = raw.find(b"\n", start)
+        end = len(raw) if end < 0 else end
+        if end - start > limit:
+            return number, start
+        start, number = end + 1, number + 1
+    return None

@@ -668,3 +668,45 @@ def test_an_edited_report_is_refused_by_report_and_compare(scored: Path, edit: s
         assert done.stderr.startswith(f"error: {edited}: "), done.stderr
         assert field in done.stderr and "edited" in done.stderr, done.stderr
     assert goldcase(root, "compare", str(scored), str(scored)).returncode == 0
+
+
+# 9. Memory: one long line ----------------------------------------------------------------
+
+
+def _long_line_results(path: Path, size: int) -> None:
+    with path.open("wb") as fh:
+        fh.write(b'{"id": "acc-001", "outcome": "answer", "answer": "')
+        block = b"a" * (1 << 20)
+        for _ in range(size // len(block)):
+            fh.write(block)
+        fh.write(b'"}\n')
+
+
+def test_a_200_mb_results_line_is_refused_in_bounded_memory(sample: Path) -> None:
+    results = sample / "long.jsonl"
+    _long_line_results(results, 200 * 2**20)
+    done = capped(sample, "score", "long.jsonl")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith("error: long.jsonl:1 (byte 0): a line longer than 67,108,864")
+
+
+@pytest.mark.parametrize("suffix", [".txt.gz", ".jsonl.gz", ".txt"])
+def test_a_one_gb_record_is_refused_in_bounded_memory(sample: Path, suffix: str) -> None:
+    import zlib
+
+    path = sample / f"train{suffix}"
+    size = 2**30 if suffix.endswith(".gz") else 100 * 2**20  # plain text: 100 MB on disk
+    block = b"the quick brown fox " * (1 << 16)
+    with path.open("wb") as fh:
+        packer = zlib.compressobj(1, zlib.DEFLATED, 31) if suffix.endswith(".gz") else None
+        first = b"a first short record\n"
+        fh.write(packer.compress(first) if packer else first)
+        for _ in range(size // len(block)):
+            fh.write(packer.compress(block) if packer else block)
+        if packer:
+            fh.write(packer.compress(b"\n") + packer.flush())
+    done = capped(sample, "contamination", path.name)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith(f"error: {path.name}:2 (byte 21): a line longer than"), (
+        done.stderr[-2000:]
+    )
