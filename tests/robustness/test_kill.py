@@ -54,12 +54,58 @@ def is_temp(rel: str) -> bool:
 
 
 def run_killed(args: list[str], cwd: Path, delay: float) -> int:
+    """Run goldcase in a process group of its own, SIGKILL the whole group (goldcase and
+    whatever it started: ``git`` under ``init``), and return only once every process of the
+    group has been reaped, so nothing writes into the folder after this returns."""
+    subreaper = _become_subreaper()
     proc = subprocess.Popen(
-        [GOLDCASE, *args], cwd=cwd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [GOLDCASE, *args],
+        cwd=cwd,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
-    return proc.wait()
+    _kill_group(proc.pid)
+    code = proc.wait()
+    _reap_group(proc.pid, subreaper)
+    return code
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper() -> bool:
+    """Make this process the one orphans of its descendants are handed to (Linux), so the
+    group's grandchildren can be waited for like children; False where that is not possible."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _kill_group(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _reap_group(pgid: int, subreaper: bool) -> None:
+    """Wait until no process of the group is left: each is killed again and, being this
+    process's child (directly, or handed over as an orphan to a subreaper), reaped. An orphan
+    that went to init instead is waited for by polling until the group is empty. No
+    deadline: a SIGKILLed process always ends, and pytest-timeout bounds the test."""
+    while _kill_group(pgid):
+        try:
+            os.waitpid(-pgid, 0)
+        except ChildProcessError:
+            time.sleep(0.01 if not subreaper else 0.001)
 
 
 @dataclass
