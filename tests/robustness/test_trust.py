@@ -710,3 +710,47 @@ def test_a_one_gb_record_is_refused_in_bounded_memory(sample: Path, suffix: str)
     assert done.stderr.startswith(f"error: {path.name}:2 (byte 21): a line longer than"), (
         done.stderr[-2000:]
     )
+
+
+# 5. The hashes file can be reversed -------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", [["--ngram", "1"], ["--ngram", "7"], ["config"]])
+def test_hashes_refuses_a_small_ngram(sample: Path, how: list[str]) -> None:
+    if how == ["config"]:
+        config = sample / "goldcase.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text("private = true\n" + text + "\n[leakage]\nngram = 2\n", encoding="utf-8")
+        how = []
+    done = goldcase(sample, "hashes", "--out", "golden.hashes", *how)
+    assert done.returncode == 2
+    assert "needs n-grams of at least 8 words" in done.stderr
+    assert "read the golden questions back" in done.stderr
+    assert not (sample / "golden.hashes").exists()
+    assert goldcase(sample, "hashes", "--out", "ok.hashes", "--ngram", "8").returncode == 0
+
+
+def test_the_floor_defeats_the_word_recovery_attack() -> None:
+    """The attack of scripts/hashes_attack.py on the sample set: 84% of the golden questions'
+    words read back at n = 1; none at the floor."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "hashes_attack", REPO_ROOT / "scripts/hashes_attack.py"
+    )
+    assert spec is not None and spec.loader is not None
+    attack = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(attack)
+    from goldcase.cache import Cache
+    from goldcase.config import load_config
+    from goldcase.context import Context
+    from goldcase.engine import load_case_set
+    from goldcase.hashes import MIN_NGRAM, build
+
+    golden = load_case_set(Context(load_config(REPO_ROOT), Cache(None))).golden
+    lines = attack.corpus_words(REPO_ROOT)
+    salt = "00" * 16
+    got, total, _ = attack.recovered(build(golden, 1, salt), lines, 3_000_000)
+    assert round(100 * got / total) == 84
+    got, total, _ = attack.recovered(build(golden, MIN_NGRAM, salt), lines, 3_000_000)
+    assert (got, MIN_NGRAM) == (0, 8) and total > 1000
