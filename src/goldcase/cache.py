@@ -119,26 +119,37 @@ def _tracked(root: Path, folder: Path) -> bool:
     return done.returncode != 0 or bool(done.stdout)
 
 
+def finding_to(f: Finding) -> list[Any]:
+    """A finding as cache data."""
+    return [f.path, f.line, f.col, f.code, f.severity, f.message]
+
+
+def finding_from(item: Any) -> Finding | None:
+    """A finding read back from cache data; None for anything of another shape."""
+    if type(item) is not list or len(item) != 6:
+        return None
+    path, line, col, code, severity, message = item
+    if not (type(path) is str and type(code) is str and type(message) is str):
+        return None
+    if type(line) is not int or type(col) is not int or severity not in ("error", "warning"):
+        return None
+    return Finding(path, line, col, code, severity, message)
+
+
+FINDING_CODEC = (finding_to, finding_from)  # for ``Context.per_case``
+
+
 def findings_to(findings: list[Finding]) -> list[list[Any]]:
     """Findings as cache data."""
-    return [[f.path, f.line, f.col, f.code, f.severity, f.message] for f in findings]
+    return [finding_to(f) for f in findings]
 
 
 def findings_from(value: Any) -> list[Finding] | None:
     """Findings read back from cache data; None for anything of another shape."""
     if type(value) is not list:
         return None
-    out: list[Finding] = []
-    for item in value:
-        if type(item) is not list or len(item) != 6:
-            return None
-        path, line, col, code, severity, message = item
-        if not (type(path) is str and type(code) is str and type(message) is str):
-            return None
-        if type(line) is not int or type(col) is not int or severity not in ("error", "warning"):
-            return None
-        out.append(Finding(path, line, col, code, severity, message))
-    return out
+    out = [finding_from(item) for item in value]
+    return None if any(f is None for f in out) else [f for f in out if f is not None]
 
 
 class Cache:

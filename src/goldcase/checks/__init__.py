@@ -26,6 +26,7 @@ FAMILIES: dict[str, str] = {
     "version": "goldcase.checks.version",
     "composition": "goldcase.checks.composition",
     "privacy": "goldcase.checks.privacy",
+    "probes": "goldcase.checks.probes",
 }
 
 

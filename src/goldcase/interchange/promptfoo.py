@@ -7,8 +7,9 @@
 - Assertions: ``equals`` gives ``expected_answer``; ``contains`` / ``icontains`` give
   ``expect.contains``; ``contains-any`` / ``icontains-any`` a list entry of it (any one);
   ``contains-all`` / ``icontains-all`` one entry each; ``not-contains`` / ``not-icontains``
-  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; ``llm-rubric`` with the
-  text goldcase exports for unanswerable cases gives ``answerable: false``.
+  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; goldcase's abstention
+  assertion (``$ref: "#/assertionTemplates/abstains"``), or the ``llm-rubric`` text earlier
+  exports wrote, gives ``answerable: false``.
 - Claims (the values of ``factuality`` and ``context-recall``) must be supported by the context:
   each sentence of a claim becomes a support quote on the document that holds it, or on the
   closest document when none does, so that ``goldcase check`` reports it (GC202, with the
@@ -39,6 +40,7 @@ from goldcase.safeio import Outside, read_inside, read_regular_text
 from goldcase.text import fold_quote
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
+ABSTENTION_REFS = ("#/assertionTemplates/abstains", "#/assertionTemplates/answers")
 CLAIMS = ("factuality", "context-recall")
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # as a corpus document
@@ -180,6 +182,11 @@ def _assertions(
     claims: list[str] = []
     skipped: list[str] = []
     for item in asserts:
+        template = item.get("$ref") if isinstance(item, dict) else None
+        if template in ABSTENTION_REFS:  # goldcase's own abstention assertions
+            if template == ABSTENTION_REFS[0]:
+                case["answerable"] = False
+            continue
         kind = str(item.get("type", "")) if isinstance(item, dict) else ""
         value = item.get("value") if isinstance(item, dict) else None
         if not _apply(case, expect, claims, kind, value):
