@@ -12,6 +12,7 @@ is atomic per file, not across files; docs/robustness.md says what a rerun does 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -53,59 +54,46 @@ def is_temp(rel: str) -> bool:
     return (name.startswith(".") and name.endswith(".tmp")) or staged
 
 
+# The command runs under a small keeper process: the keeper makes itself a child subreaper
+# (Linux), starts goldcase in a process group of its own, prints its pid, and exits only once
+# it has reaped every descendant: goldcase, and whatever goldcase started (git, under
+# init), which is handed to the keeper when goldcase dies. The test kills the whole group and
+# waits for the keeper, so nothing is left writing into the folder, with no sleep, no
+# deadline, and nothing changed in the test process itself.
+KEEPER = """
+import ctypes, os, subprocess, sys
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+child = subprocess.Popen(sys.argv[1:], process_group=0,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(child.pid, flush=True)
+code = child.wait()
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+sys.exit(128 - code if code < 0 else code)
+"""
+
+
 def run_killed(args: list[str], cwd: Path, delay: float) -> int:
-    """Run goldcase in a process group of its own, SIGKILL the whole group (goldcase and
-    whatever it started: ``git`` under ``init``), and return only once every process of the
-    group has been reaped, so nothing writes into the folder after this returns."""
-    subreaper = _become_subreaper()
-    proc = subprocess.Popen(
-        [GOLDCASE, *args],
+    """SIGKILL goldcase and every process it started after ``delay`` seconds; return once
+    all of them are gone (the keeper has reaped them)."""
+    keeper = subprocess.Popen(
+        [sys.executable, "-c", KEEPER, GOLDCASE, *args],
         cwd=cwd,
         env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert keeper.stdout is not None
+    pgid = int(keeper.stdout.readline())
     time.sleep(delay)
-    _kill_group(proc.pid)
-    code = proc.wait()
-    _reap_group(proc.pid, subreaper)
-    return code
-
-
-_PR_SET_CHILD_SUBREAPER = 36
-
-
-def _become_subreaper() -> bool:
-    """Make this process the one orphans of its descendants are handed to (Linux), so the
-    group's grandchildren can be waited for like children; False where that is not possible."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
-
-
-def _kill_group(pgid: int) -> bool:
-    try:
+    with contextlib.suppress(ProcessLookupError):  # the command may have finished already
         os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def _reap_group(pgid: int, subreaper: bool) -> None:
-    """Wait until no process of the group is left: each is killed again and, being this
-    process's child (directly, or handed over as an orphan to a subreaper), reaped. An orphan
-    that went to init instead is waited for by polling until the group is empty. No
-    deadline: a SIGKILLed process always ends, and pytest-timeout bounds the test."""
-    while _kill_group(pgid):
-        try:
-            os.waitpid(-pgid, 0)
-        except ChildProcessError:
-            time.sleep(0.01 if not subreaper else 0.001)
+    code = keeper.wait()
+    keeper.stdout.close()
+    return code
 
 
 @dataclass

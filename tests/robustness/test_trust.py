@@ -607,7 +607,9 @@ def _raise_success(data: dict[str, Any]) -> None:
 
 
 def _answered_unanswerable_passes(data: dict[str, Any]) -> None:
-    case = next(c for c in data["cases"] if not c["answerable"] and c["outcome"] == "answer")
+    """An unanswerable case that answered and failed for answering (not a false premise
+    that accepts a correction) made to pass."""
+    case = next(c for c in data["cases"] if c["failed_checks"] == ["answered"])
     case["passed"], case["failed_checks"] = True, []
 
 
@@ -731,8 +733,8 @@ def test_hashes_refuses_a_small_ngram(sample: Path, how: list[str]) -> None:
 
 
 def test_the_floor_defeats_the_word_recovery_attack() -> None:
-    """The attack of scripts/hashes_attack.py on the sample set: 84% of the golden questions'
-    words read back at n = 1; none at the floor."""
+    """The attack of scripts/hashes_attack.py on the sample set: over 80% of the golden
+    questions' words read back at n = 1; none at the floor."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -751,6 +753,6 @@ def test_the_floor_defeats_the_word_recovery_attack() -> None:
     lines = attack.corpus_words(REPO_ROOT)
     salt = "00" * 16
     got, total, _ = attack.recovered(build(golden, 1, salt), lines, 3_000_000)
-    assert round(100 * got / total) == 84
+    assert got / total > 0.8  # 84% on the set of the issue, 85% on the rebuilt one
     got, total, _ = attack.recovered(build(golden, MIN_NGRAM, salt), lines, 3_000_000)
     assert (got, MIN_NGRAM) == (0, 8) and total > 1000

@@ -47,6 +47,14 @@ def open_context(repo: Path | None, *, cache: bool = True) -> Context:
     return Context(config, Cache.for_repository(root) if cache else Cache(None))
 
 
+def repository_or_none(repo: Path | None) -> Context | None:
+    """The golden-set repository when there is one here (or at ``repo``); None otherwise."""
+    try:
+        return open_context(repo)
+    except GoldcaseError:
+        return None
+
+
 def relative_paths(ctx: Context, paths: Iterable[Path]) -> list[str]:
     """PATHS as given on the command line, relative to the repository root."""
     out: list[str] = []

@@ -7,21 +7,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
 
+if TYPE_CHECKING:
+    from goldcase.context import Context
+
 SCHEMA = "report.schema.json"
 
 
-def load_report(path: Path, shown: str | None = None) -> dict[str, Any]:
-    """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise."""
+def load_report(
+    path: Path, shown: str | None = None, ctx: Context | None = None
+) -> dict[str, Any]:
+    """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise.
+    With ``ctx`` (the golden-set repository), cases are checked against the set too."""
     name = shown or str(path)
     data = _parse(_read(path, name), name)
     _validate(data, name)
     _check_digest(data, name)
-    check_consistency(data, name)
+    check_consistency(data, name, corrections_allowed(data, ctx))
     return data
 
 
@@ -175,29 +181,59 @@ def _check_digest(data: dict[str, Any], name: str) -> None:
 # A report is believed only as far as it agrees with itself: every count and rate is
 # recomputed from its own cases, and each case's verdict from the pass rule, so an edited
 # number (or an edited case with a recomputed digest) is refused, naming the field.
+_LATER = frozenset(("unanswerable", "correct_abstentions", "corrections"))
 _TOLERANCE = 5e-4  # floats as written by hand to four places (counts are compared exactly)
 
 
-def check_consistency(data: dict[str, Any], name: str) -> None:
-    """GoldcaseError (exit 2) naming the first field that disagrees with the cases."""
+def corrections_allowed(data: dict[str, Any], ctx: Context | None) -> frozenset[str] | None:
+    """The ids of the cases that may pass by answering (false premises whose ``expect`` block
+    describes the correction), when ``ctx`` holds the very set the report was scored on
+    (same ``set_digest``); None when that cannot be known."""
+    if ctx is None:
+        return None
+    from goldcase.digest import set_digest
+    from goldcase.engine import load_case_set
+    from goldcase.scoring.outcomes import accepts_correction
+
+    try:
+        case_set = load_case_set(ctx)
+    except GoldcaseError:
+        return None
+    if set_digest(case_set.golden) != data.get("set_digest"):
+        return None
+    return frozenset(c.id for c in case_set.cases if accepts_correction(c))
+
+
+def check_consistency(
+    data: dict[str, Any], name: str, corrections: frozenset[str] | None = None
+) -> None:
+    """GoldcaseError (exit 2) naming the first field that disagrees with the cases.
+    ``corrections``: the cases that may pass by answering, when the set is at hand."""
     cases = data["cases"]
     for index, case in enumerate(cases):
-        _check_case(case, f"cases[{index}]", name)
+        _check_case(case, f"cases[{index}]", name, corrections)
     counts = _counts(cases)
     for field, value in counts.items():
-        _agree(data.get(field), value, field, name)
+        if field in data or field not in _LATER:  # reports written before a count was kept
+            _agree(data.get(field), value, field, name)
     _check_rates(data, counts, name)
     _check_slices(data, cases, name)
 
 
-def _check_case(case: dict[str, Any], where: str, name: str) -> None:
+def _check_case(
+    case: dict[str, Any], where: str, name: str, corrections: frozenset[str] | None
+) -> None:
     """The pass rule, as far as a report holds what it needs: a case passes exactly when
-    nothing failed; an unanswerable case passes only by abstaining; an answerable one never
-    by abstaining; a missing or failed result never."""
+    nothing failed; an unanswerable case passes by abstaining, or by answering only when it
+    is a false premise that accepts the correction (known when the set is at hand); an
+    answerable one never by abstaining; a missing or failed result never."""
     outcome, failed, passed = case["outcome"], case["failed_checks"], case["passed"]
     expected: bool | None = not failed
     if outcome in ("missing", "error"):
         expected = False
+    elif not case["answerable"] and outcome == "answer":
+        may = corrections is None or case["id"] in corrections
+        expected = not failed and may
     elif not case["answerable"]:
         expected = outcome == "abstain"
     elif outcome == "abstain":
@@ -213,7 +249,11 @@ def _check_case(case: dict[str, Any], where: str, name: str) -> None:
 
 def _counts(cases: list[dict[str, Any]]) -> dict[str, int]:
     answers = [c for c in cases if c["outcome"] == "answer"]
+    unanswerable = [c for c in cases if not c["answerable"]]
     return {
+        "unanswerable": len(unanswerable),
+        "correct_abstentions": sum(1 for c in unanswerable if c["passed"] and c not in answers),
+        "corrections": sum(1 for c in unanswerable if c["passed"] and c in answers),
         "total": len(cases),
         "success": sum(1 for c in cases if c["passed"]),
         "answered": len(answers),
