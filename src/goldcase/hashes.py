@@ -50,7 +50,7 @@ NORMALISER = "normalise_input/2"  # /2: default-ignorables dropped, confusables 
 # n-gram read back unrolls the whole question at V guesses a word; anyone holding the file
 # and the corpus gets that first n-gram by hashing the corpus's own n-grams or every n-gram
 # over its vocabulary (V ** n). On the sample set (scripts/hashes_attack.py) that reads back
-# 84% of the golden questions' words at n = 1, 82% at 2, 37% at 3, 9% at 4, 2% at 5 and none
+# 85% of the golden questions' words at n = 1, 83% at 2, 35% at 3, 8% at 4, 2% at 5 and none
 # from 6 on; 8 leaves a margin for a larger corpus and for guessed openings.
 MIN_NGRAM = 8
 MIN_WORDS = 4  # as the leakage check: shorter questions are not searched inside text
@@ -202,7 +202,7 @@ def write_hashes(
         raise GoldcaseError(
             f"{where} is {size}; a hashes file needs n-grams of at least {MIN_NGRAM} words: with "
             "shorter ones anyone holding the file and the corpus can read the golden questions "
-            "back (at 1, 84% of their words, in order; see docs/leakage.md, threat model)"
+            "back (at 1, over 80% of their words, in order, on the sample set; see docs/leakage.md, threat model)"
         )
     salt = new_salt()
     if out.exists() and not fresh:
