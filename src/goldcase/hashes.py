@@ -202,7 +202,8 @@ def write_hashes(
         raise GoldcaseError(
             f"{where} is {size}; a hashes file needs n-grams of at least {MIN_NGRAM} words: with "
             "shorter ones anyone holding the file and the corpus can read the golden questions "
-            "back (at 1, over 80% of their words, in order, on the sample set; see docs/leakage.md, threat model)"
+            "back (at 1, over 80% of their words, in order, on the sample set; see "
+            "docs/leakage.md, threat model)"
         )
     salt = new_salt()
     if out.exists() and not fresh:
