@@ -170,6 +170,11 @@ class Cache:
         """The cache of the repository at ``root`` (see ``location``)."""
         return cls(location(root))
 
+    def opened(self) -> Cache:
+        """This cache, kept to be saved by ``save_opened`` when the command ends."""
+        _OPENED.append(self)
+        return self
+
     @property
     def enabled(self) -> bool:
         return self._base is not None
@@ -241,6 +246,18 @@ class Cache:
                 payload = encode(self._used[namespace])
                 if payload is not None:
                     _write_file(f"{namespace}{_SUFFIX}", payload, fd)
+                self._dirty.discard(namespace)  # saved (or not data): not again
+                self._old[namespace] = {}  # the entries nobody read are gone from the file
+
+
+_OPENED: list[Cache] = []
+
+
+def save_opened() -> None:
+    """Save every cache a command opened: each command that fills the cache writes it,
+    whatever it is and however it ended (one that saved already writes nothing twice)."""
+    while _OPENED:
+        _OPENED.pop().save()
 
 
 def encode(table: dict[str, Any]) -> bytes | None:

@@ -44,7 +44,8 @@ def open_context(repo: Path | None, *, cache: bool = True) -> Context:
     if repo is not None and not root.is_dir():
         raise GoldcaseError(f"--repo {repo}: no such folder")
     config = load_config(root)
-    return Context(config, Cache.for_repository(root) if cache else Cache(None))
+    store = Cache.for_repository(root) if cache else Cache(None)
+    return Context(config, store.opened())
 
 
 def repository_or_none(repo: Path | None) -> Context | None:
