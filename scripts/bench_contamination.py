@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 from bench_leakage import WORDS, make_text
-from goldcase.contamination import GramIndex, Report
+from goldcase.leakage.contamination import GramIndex, Report
+from goldcase.leakage.scan.run import ScanOptions, scan
 from goldcase.model import Case
-from goldcase.scan.run import ScanOptions, scan
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench-data" / "contamination"

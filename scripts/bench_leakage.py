@@ -151,7 +151,7 @@ def contamination_mbps(megabytes: float = 50, golden: int = 10_000) -> dict[str,
     - realistic (when ../shared/realdata is there): this repository's sample golden set
       against Wikipedia paragraphs (SQuAD 2.0 dev contexts, repeated to ``megabytes``).
     """
-    from goldcase.contamination import GramIndex
+    from goldcase.leakage.contamination import GramIndex
     from goldcase.model import Case
 
     rng = random.Random(3)
@@ -179,7 +179,7 @@ def contamination_mbps(megabytes: float = 50, golden: int = 10_000) -> dict[str,
 
 
 def _scan_speed(index: Any, path: Path) -> tuple[float, int]:
-    from goldcase.contamination import scan_file
+    from goldcase.leakage.contamination import scan_file
 
     began = time.perf_counter()
     hits = scan_file(index, path)

@@ -24,11 +24,12 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports():
-    from goldcase import hashes, lockfile
     from goldcase.errors import GoldcaseError
+    from goldcase.leakage import hashes
     from goldcase.loader import parse_case
     from goldcase.scoring import reportfile
     from goldcase.scoring.results import parse_results
+    from goldcase.versioning import lockfile
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_INPUT = 256 * 1024

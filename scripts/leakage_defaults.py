@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldcase.cache import Cache
-from goldcase.neardup import NearConfig, near_pairs
+from goldcase.leakage.neardup import NearConfig, near_pairs
 from goldcase.text import normalise_input
 
 REPO = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from goldcase import pii
+from goldcase.privacy import pii
 
 ROOT = Path(__file__).resolve().parent.parent
 REALDATA = ROOT.parent / "shared" / "realdata"

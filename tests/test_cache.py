@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import goldcase
-from conftest import cache_folder, run_cli
 from goldcase.cache import Cache, decode, encode
-from goldrepo import golden_set
+from kit import cache_folder, golden_set, run_cli
 
 SALT = "from goldcase.cache import code_salt; print(code_salt())"
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from goldcase.errors import GoldcaseError
+
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "Write a new case with the next free id; refuse a quote not in its document."),
@@ -83,8 +85,6 @@ def _run(args: list[str]) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
-    from goldcase.errors import GoldcaseError
-
     args = sys.argv[1:] if argv is None else argv
     try:
         result: Any = _run(args)

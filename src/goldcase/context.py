@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from goldcase.cache import Cache
 from goldcase.config import Config
 from goldcase.corpus import Corpus, load_corpus
+from goldcase.loader import Locator
 from goldcase.safeio import read_inside
 
 T = TypeVar("T")
@@ -39,6 +40,15 @@ class Context:
     def read_bytes(self, rel: str) -> bytes:
         """A file of the repository, through the guarded reader (inside it, regular, capped)."""
         return read_inside(self.root, rel)
+
+    def locate(self, rel: str, key_path: list[str | int], key: bool = False) -> tuple[int, int]:
+        """Line and column of the value (or with ``key``, the key) at ``key_path`` in a file;
+        1:1 when the file can no longer be read."""
+        try:
+            locator = Locator(self.read_bytes(rel))
+        except OSError:
+            return 1, 1
+        return locator.key(key_path) if key else locator.value(key_path)
 
     def per_case(
         self,

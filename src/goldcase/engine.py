@@ -13,10 +13,9 @@ from typing import Any
 
 from goldcase import checks, forked
 from goldcase.cache import findings_from, findings_to
-from goldcase.checks import schema
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.loader import MAX_CASE_BYTES
+from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
 from goldcase.model import CaseFile, CaseSet, Finding, Split
 from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, read_inside, read_regular
 
@@ -84,7 +83,7 @@ def _known_file(
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [problem])
-    digest = schema.digest(raw)
+    digest = file_digest(raw)
     cached = ctx.cache.get(_FILES, rel)
     if type(cached) is list and len(cached) == 5 and cached[0] == digest and cached[1] == split:
         data, findings, case_hash = cached[2], findings_from(cached[3]), cached[4]
@@ -101,6 +100,7 @@ def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFil
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in jobs]
+    # 8 ms to import (logging comes with them): only a cold parse of many files pays for them
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -121,7 +121,7 @@ def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
 
 
 def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
-    case_file = schema.check_file(rel, split, raw)
+    case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
             case_file.data = compact(case_file.data)
@@ -136,7 +136,7 @@ def _entry(f: CaseFile) -> list[object]:
 
 def compact(value: Any) -> Any:
     """The same mapping with its keys and short strings interned: 100,000 cases share one
-    ``question`` key, one slice name, one document name in memory."""
+    ``question`` key, one slice name, one document name, in memory."""
     if isinstance(value, dict):
         return {_intern(k): compact(v) for k, v in value.items()}
     if isinstance(value, list):

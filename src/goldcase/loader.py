@@ -1,20 +1,36 @@
-"""The one place YAML is read.
+"""The one place YAML is read, and what a case file says on its own.
 
 Case files are parsed with libyaml (PyYAML's C parser) on the fast path. Constructs that are
 legal YAML but dangerous in a reviewed data file (duplicate keys, anchors and aliases, custom
 tags, several documents) are refused. Line and column for a finding come from a second,
 round-trip read with ruamel.yaml, done only for a file that has a finding.
+
+``load_case_file`` parses one file and validates it against ``schema/case.schema.json``: the
+``CaseFile`` the engine caches, with every GC1xx finding the file earns alone (the ``schema``
+check family reports them). The digests that pin what a report or a lock was built on live
+here too:
+
+- ``case_hash``: sha256 of a case's canonical content (its mapping as JSON with sorted keys),
+  so re-formatting a file, reordering keys or editing a comment leaves it unchanged.
+- ``set_digest``: sha256 over the golden cases' ids and hashes, in id order.
+- The corpus digest is ``Corpus.digest`` (every document's path and bytes).
 """
 
 from __future__ import annotations
 
+import difflib
+import hashlib
+import json
 import re
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
 
-from goldcase.model import Finding
+from goldcase.model import Case, CaseFile, Finding, Split
+from goldcase.schemas import CASE_SCHEMA, is_valid, path_name, validator
+from goldcase.text import clip
 
 MAX_CASE_BYTES = 1024 * 1024  # a case is a few hundred bytes; anything this large is a mistake
 
@@ -230,6 +246,224 @@ class Locator:
                     break
             node = child
         return line + 1, col + 1
+
+
+def file_digest(raw: bytes) -> str:
+    """The key of a file's bytes in the cache."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def load_case_file(path: str, split: Split | None, raw: bytes) -> CaseFile:
+    """Parse and validate one case file: everything GC1xx knows about it on its own."""
+    data, findings = parse_case(path, raw)
+    if data is not None:
+        findings.extend(_schema_findings(path, raw, data))
+        if isinstance(data, dict):
+            findings.extend(_id_findings(path, raw, data))
+    if split is None:
+        findings.append(
+            Finding(
+                path,
+                1,
+                1,
+                "GC114",
+                "error",
+                "case files live in cases/golden/ or cases/dev/; move this file",
+            )
+        )
+    value = data if isinstance(data, dict) else None
+    case_file = CaseFile(path, split, file_digest(raw), value, sorted(findings))
+    if value is not None and case_file.valid:
+        case_file.hash = _content_hash(value)
+    return case_file
+
+
+def _content_hash(data: dict[str, Any]) -> str:
+    """The case hash, kept with the parsed file (and its cache entry) so a set digest or a lock
+    never re-serialises an unchanged case; "" when the content is not JSON (hashed later)."""
+    try:
+        return case_hash(data)
+    except (TypeError, ValueError):
+        return ""
+
+
+def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Finding]:
+    case_id = data.get("id")
+    stem = PurePosixPath(path).stem
+    if isinstance(case_id, str) and case_id != stem:
+        line, col = Locator(raw).value(["id"])
+        yield Finding(
+            path,
+            line,
+            col,
+            "GC108",
+            "error",
+            f"id {case_id!r} differs from the file name {stem!r}; "
+            f"rename the file or set id: {stem}",
+        )
+
+
+def _schema_findings(path: str, raw: bytes, data: Any) -> list[Finding]:
+    if is_valid(CASE_SCHEMA, data):
+        return []
+    errors = list(validator(CASE_SCHEMA).iter_errors(data))
+    if not errors:
+        return []
+    locator = Locator(raw)
+    out: list[Finding] = []
+    for error in errors:
+        for key_path, message, at_value in _explain(error):
+            line, col = locator.value(key_path) if at_value else locator.key(key_path)
+            out.append(Finding(path, line, col, "GC107", "error", message))
+    return out
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+    "integer": "a whole number",
+    "number": "a number",
+}
+
+
+def _explain(error: Any) -> Iterator[tuple[list[str | int], str, bool]]:
+    """(where, message, point at the value rather than the key) for one schema error."""
+    where: list[str | int] = list(error.absolute_path)
+    name = path_name(where, "the case")
+    kind = error.validator
+    if kind == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        for key in error.instance:
+            if key not in known:
+                yield [*where, key], _unknown_key(str(key), known), False
+    elif kind == "required":
+        for key in error.validator_value:
+            if key not in error.instance:
+                yield where, _missing(key, where, error), False
+    elif kind == "type":
+        yield where, _wrong_type(name, error), True
+    elif kind == "enum":
+        allowed = ", ".join(str(v) for v in error.validator_value)
+        yield where, f"{name} is {clip(repr(error.instance))}; expected one of {allowed}", True
+    elif kind in ("pattern", "minLength"):
+        yield where, _bad_text(name, error), True
+    elif kind == "minItems":
+        yield where, f"{name} is empty; {_MIN_ITEMS.get(name, 'give at least one entry')}", True
+    elif kind == "maxItems" and name == "support":
+        yield where, "support must be empty when answerable is false", True
+    elif kind == "not":
+        yield from _forbidden(where, name, error)
+    elif kind == "uniqueItems":
+        yield where, f"{name} lists the same entry twice", True
+    elif kind == "anyOf" and (where == ["expect", "lead"] or where[:2] == ["expect", "contains"]):
+        message = f"{name} should be a string or a list of strings (any one of them)"
+        if not isinstance(error.instance, (list, dict)):
+            got = f"{type(error.instance).__name__} {clip(repr(error.instance), 40)}"
+            message += f", got {got}{_quote_hint(error.instance)}"
+        yield where, message, True
+    elif kind == "anyOf" and where == ["resolution"] and isinstance(error.instance, dict):
+        for sub in error.context or ():  # the {rule, decided_by} branch says what is wrong
+            if sub.schema_path and sub.schema_path[0] == 1:
+                yield from _explain(sub)
+    elif kind == "anyOf" and where == ["resolution"]:
+        got = f"{type(error.instance).__name__} {clip(repr(error.instance), 40)}"
+        yield where, f"resolution should be {{rule: ..., decided_by: ...}}, got {got}", True
+    else:
+        yield where, f"{name}: {clip(error.message, 120)}", True
+
+
+_MIN_ITEMS = {
+    "support": "an answerable case needs at least one quote",
+}
+
+
+def _unknown_key(key: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(known)}"
+    return f"unknown key {key!r}{hint}"
+
+
+def _missing(key: str, where: list[str | int], error: Any) -> str:
+    if not where and key in ("expected_answer", "support"):
+        return (
+            f"missing {key!r}: an answerable case needs expected_answer and support "
+            "(set answerable: false if the corpus cannot answer it)"
+        )
+    return f"missing required key {key!r} in {path_name(where, 'the case')}"
+
+
+def _wrong_type(name: str, error: Any) -> str:
+    expected = error.validator_value
+    wanted = (
+        _TYPE_NAMES.get(expected, str(expected)) if isinstance(expected, str) else str(expected)
+    )
+    got = type(error.instance).__name__
+    hint = ""
+    if expected == "string" and not isinstance(error.instance, (list, dict)):
+        hint = _quote_hint(error.instance)
+    return f"{name} should be {wanted}, got {got} {clip(repr(error.instance), 40)}{hint}"
+
+
+def _quote_hint(value: Any) -> str:
+    """For a scalar YAML did not read as text: quoting it makes it text."""
+    hint = "; put the value in quotes"
+    if isinstance(value, bool):
+        hint += " (YAML reads yes, no, on, off, true and false as booleans)"
+    return hint
+
+
+def _bad_text(name: str, error: Any) -> str:
+    if error.validator == "minLength" or error.validator_value == "\\S":
+        return f"{name} is blank"
+    if name in ("id", "slice", "derived_from") or name.startswith("tags["):
+        return (
+            f"{name} {clip(repr(error.instance), 40)} may hold only letters, digits, '.', '_' "
+            "and '-', and must start with a letter or digit"
+        )
+    return f"{name} does not match {error.validator_value}"
+
+
+_NOT_ALLOWED = {
+    "expected_answer": "expected_answer is not allowed when answerable is false "
+    "(abstaining is the right answer)",
+    "derived_from": "derived_from is only for source: synthetic",
+}
+
+
+def _forbidden(
+    where: list[str | int], name: str, error: Any
+) -> Iterator[tuple[list[str | int], str, bool]]:
+    required = (
+        error.validator_value.get("required", []) if isinstance(error.validator_value, dict) else []
+    )
+    for key in required:
+        yield [*where, key], _NOT_ALLOWED.get(key, f"{key} is not allowed here"), False
+    if not required:
+        yield where, f"{name}: {clip(error.message, 120)}", True
+
+
+def canonical(data: Mapping[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def case_hash(data: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical(data)).hexdigest()
+
+
+def case_hashes(cases: Iterable[Case]) -> dict[str, str]:
+    """id -> case hash; the hash computed when the file was parsed is used when there is one."""
+    return {case.id: case.hash or case_hash(case.data) for case in cases}
+
+
+def set_digest(cases: Iterable[Case]) -> str:
+    """The golden set's digest: changes exactly when a case is added, removed or its content
+    changes."""
+    h = hashlib.sha256()
+    for case_id, digest in sorted(case_hashes(cases).items()):
+        h.update(f"{case_id}\t{digest}\n".encode())
+    return h.hexdigest()
 
 
 # Data YAML other than case files (prompt files, imported configs): aliases are legal there,

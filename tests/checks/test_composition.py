@@ -1,74 +1,19 @@
-"""GC501-GC509 (the composition family), from small repositories built in tmp_path."""
+"""GC501-GC504, GC506, GC508 (the composition family), from small repositories built in
+tmp_path."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-from goldcase.cache import Cache
-from goldcase.config import load_config
-from goldcase.context import Context
-from goldcase.engine import run_checks
+from checks.kit import Repo, brief, family_findings
+from composition.kit import case, healthy
 from goldcase.model import Finding
 
 
-def case(
-    case_id: str,
-    *,
-    slice_name: str = "returns",
-    answerable: bool = True,
-    answer: str = "14 days",
-    source: str = "hand-written",
-    tags: tuple[str, ...] = (),
-    extra: str = "",
-) -> str:
-    lines = [f"id: {case_id}", f"question: how long do i have for case {case_id}"]
-    if answerable:
-        lines += [
-            f"expected_answer: {answer}",
-            "support:",
-            "  - doc: returns-policy.md",
-            "    quote: A customer has 14 days from delivery to request a credit",
-        ]
-    else:
-        lines.append("answerable: false")
-    lines += [f"slice: {slice_name}", f"source: {source}"]
-    if source == "synthetic":
-        lines.append("derived_from: dev-001")
-    if tags:
-        lines.append(f"tags: [{', '.join(tags)}]")
-    if extra:
-        lines.append(extra)
-    return "\n".join(lines) + "\n"
-
-
-def healthy(prefix: str = "r", n: int = 20, slice_name: str = "returns") -> dict[str, str]:
-    """n cases: 4 synthetic (1/5), 5 unanswerable (1/4) of which 2 with a false premise."""
-    files = {}
-    for i in range(n):
-        kwargs: dict[str, object] = {"slice_name": slice_name}
-        if i < 5:
-            kwargs["answerable"] = False
-            kwargs["tags"] = ("false_premise",) if i < 2 else ()
-        elif i < 9:
-            kwargs["source"] = "synthetic"
-        files[f"cases/golden/{prefix}{i:02d}.yaml"] = case(f"{prefix}{i:02d}", **kwargs)  # type: ignore[arg-type]
-    return files
-
-
 def findings(root: Path, family: str = "composition") -> list[Finding]:
-    ctx = Context(load_config(root), Cache(None))
-    return run_checks(ctx, [family]).findings
-
-
-def brief(found: list[Finding]) -> list[tuple[str, int, int, str, str]]:
-    return [(f.path, f.line, f.col, f.code, f.severity) for f in found]
-
-
-Repo = Callable[..., Path]
+    return family_findings(root, family)
 
 
 def test_a_healthy_slice_passes(make_repo: Repo) -> None:
@@ -196,160 +141,6 @@ def test_severity_overrides_apply(make_repo: Repo) -> None:
     assert brief(findings(root)) == [("cases/golden/x1.yaml", 1, 1, "GC501", "error")]
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "off"\n', "utf-8")
     assert findings(root) == []
-
-
-# -- GC507 and GC509: labels ------------------------------------------------------------------
-
-
-def label(root: Path, labeller: str, case_id: str, body: str) -> Path:
-    path = root / "labels" / labeller / f"{case_id}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"id: {case_id}\n{body}", encoding="utf-8")
-    return path
-
-
-def test_gc507_disagreement_on_answerable(make_repo: Repo) -> None:
-    root = make_repo(healthy())
-    label(root, "lee", "r10", "answerable: false\n")
-    found = findings(root)
-    # r10 has no answerable key (true by default): the finding is at 1:1
-    assert brief(found) == [("cases/golden/r10.yaml", 1, 1, "GC507", "error")]
-    assert found[0].message == (
-        "labeller 'lee' disagrees (answerable: case true, label false; labels/lee/r10.yaml); "
-        "write the rule that decides it in resolution:, or move the case to an ambiguous slice"
-    )
-
-
-def test_gc507_disagreement_on_the_normalised_answer(make_repo: Repo) -> None:
-    root = make_repo(healthy())
-    label(root, "lee", "r10", "answerable: true\nexpected_answer: 'The 14 Days.'\n")
-    label(root, "lee", "r11", "answerable: true\nexpected_answer: 30 days\n")
-    found = findings(root)
-    # "The 14 Days." normalises to "14 days": agreement; "30 days" does not
-    assert brief(found) == [("cases/golden/r11.yaml", 3, 1, "GC507", "error")]
-    assert "expected_answer: case '14 days', label '30 days'" in found[0].message
-
-
-def test_gc507_disagreement_on_expect(make_repo: Repo) -> None:
-    files = healthy()
-    files["cases/golden/r10.yaml"] = case("r10", extra='expect:\n  contains: ["14"]')
-    root = make_repo(files)
-    label(
-        root,
-        "lee",
-        "r10",
-        "answerable: true\nexpected_answer: 14 days\nexpect:\n  contains: ['14']\n",
-    )
-    label(
-        root, "lee", "r11", "answerable: true\nexpected_answer: 14 days\nexpect:\n  lead: 'yes'\n"
-    )
-    assert brief(findings(root)) == [("cases/golden/r11.yaml", 1, 1, "GC507", "error")]
-
-
-def test_gc507_resolution_or_ambiguous_slice_silences_it(make_repo: Repo) -> None:
-    files = healthy()
-    files["cases/golden/r10.yaml"] = case(
-        "r10",
-        extra="resolution:\n  rule: a credit request counts from delivery, not from dispatch\n"
-        "  decided_by: returns-lead",
-    )
-    files["cases/golden/z1.yaml"] = case("z1", slice_name="unclear", answerable=False)
-    root = make_repo(files)
-    (root / "goldcase.toml").write_text('ambiguous_slices = ["unclear"]\n', "utf-8")
-    label(root, "lee", "r10", "answerable: false\n")
-    label(root, "lee", "z1", "answerable: true\nexpected_answer: 14 days\n")
-    assert findings(root) == []
-
-
-def test_pending_labels_are_not_compared(make_repo: Repo) -> None:
-    root = make_repo(healthy())
-    label(root, "lee", "r10", "question: x\nanswerable:\nexpected_answer:\nexpect:\n")
-    assert findings(root) == []
-
-
-@pytest.mark.parametrize(
-    ("rel", "text", "expected"),
-    [
-        ("labels/lee/r10.yaml", "id: r10\nanswerable: [\n", (3, 1, "label file: YAML syntax")),
-        ("labels/lee/r10.yaml", "id: r10\nanswerd: true\n", (2, 1, "unknown key 'answerd'")),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: maybe\n",
-            (2, 13, "answerable should be true or false"),
-        ),
-        (
-            "labels/lee/r10.yaml",
-            "id: r11\nanswerable: true\nexpected_answer: x\n",
-            (1, 5, "id 'r11' differs from the file name 'r10'"),
-        ),
-        ("labels/lee/nope.yaml", "id: nope\nanswerable: false\n", (1, 5, "no case has id 'nope'")),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: true\n",
-            (2, 1, "answerable is true but expected_answer is blank"),
-        ),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: false\nexpected_answer: 14 days\n",
-            (3, 1, "expected_answer should be blank when answerable is false"),
-        ),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: true\nexpected_answer: 14\n",
-            (3, 18, "expected_answer should be a short text"),
-        ),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: true\nexpected_answer: x\nexpect:\n  lead: 3\n",
-            (5, 9, "expect.lead"),
-        ),
-        ("labels/lee/r10.yaml", "- a list\n", (1, 1, "should be a mapping")),
-        ("labels/r10.yaml", "id: r10\n", (1, 1, "labels/<labeller>/<id>.yaml")),
-        (
-            "labels/lee/r10.yaml",
-            "id: r10\nanswerable: true\nanswerable: false\n",
-            (3, 1, "duplicate key"),
-        ),
-    ],
-)
-def test_gc509_malformed_label_files(
-    make_repo: Repo, rel: str, text: str, expected: tuple[int, int, str]
-) -> None:
-    root = make_repo(healthy())
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    found = findings(root)
-    assert brief(found) == [(rel, expected[0], expected[1], "GC509", "error")]
-    assert expected[2] in found[0].message
-
-
-def test_gc509_binary_label_file(make_repo: Repo) -> None:
-    root = make_repo(healthy())
-    path = root / "labels" / "lee" / "r10.yaml"
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"id: r10\n\xff\xfe\n")
-    assert [f.code for f in findings(root)] == ["GC509"]
-
-
-def test_check_command_reports_composition_with_exit_status(make_repo: Repo) -> None:
-    files = healthy()
-    root = make_repo(files)
-    label(root, "lee", "r10", "answerable: false\n")
-    result = run_cli("check", "--repo", root, "--select", "composition")
-    assert result.exit_code == 1
-    assert result.stdout.startswith("cases/golden/r10.yaml:1:1: GC507 labeller 'lee' disagrees")
-
-
-def test_gc509_a_fifo_is_not_read(make_repo: Repo) -> None:
-    import os
-
-    root = make_repo(healthy())
-    (root / "labels" / "lee").mkdir(parents=True)
-    os.mkfifo(root / "labels" / "lee" / "r10.yaml")
-    found = findings(root)
-    assert brief(found) == [("labels/lee/r10.yaml", 1, 1, "GC509", "error")]
-    assert "not a regular file" in found[0].message
 
 
 def test_gc504_alone_when_the_unanswerable_share_is_fine(make_repo: Repo) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
 from goldcase.checks.leakage import fact_units
+from kit import run_cli
 
 Repo = Callable[..., Path]
 QUOTE = (

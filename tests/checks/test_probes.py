@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT, run_cli
 from goldcase.cache import Cache
 from goldcase.checks.probes import foreign
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import run_checks
+from kit import REPO_ROOT, run_cli
 
 Repo = Callable[..., Path]
 QUOTE = "A customer has 14 days from delivery to request a credit for a damaged delivery."

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzkit import assert_handled, examples, goldcase, mutated, mutated_tree, tiny_repo
 from hypothesis import given
 from hypothesis import strategies as st
+
+from fuzz.kit import assert_handled, examples, goldcase, mutated, mutated_tree, tiny_repo
 
 PF_RESULT: dict[str, Any] = {
     "testIdx": 0,

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clients import as_text, graded, inspect_cli, sample_lines, score, write_lines
 
-from conftest import REPO_ROOT, run_cli
+from interchange.kit import as_text, graded, inspect_cli, sample_lines, score, write_lines
+from kit import REPO_ROOT, run_cli
 
 pytestmark = pytest.mark.slow
 REPLAY = REPO_ROOT / "scripts" / "inspect_replay.py"

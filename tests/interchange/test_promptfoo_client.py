@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clients import (
+
+from goldcase.commands.common import open_context
+from goldcase.engine import load_case_set
+from interchange.kit import (
     as_text,
     graded,
     promptfoo,
@@ -21,10 +24,7 @@ from clients import (
     score,
     write_lines,
 )
-
-from conftest import REPO_ROOT, run_cli
-from goldcase.commands.common import open_context
-from goldcase.engine import load_case_set
+from kit import REPO_ROOT, run_cli
 
 pytestmark = pytest.mark.slow
 PROVIDER = Path(__file__).with_name("replay_provider.py")

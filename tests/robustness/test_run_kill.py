@@ -19,9 +19,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from robustkit import GOLDCASE, canonical, env, make_set
-
 from goldcase.scoring.results import parse_results
+from robustness.kit import GOLDCASE, canonical, env, make_set
 
 KILLS = int(os.environ.get("GOLDCASE_KILLS", "6"))
 WORKER = """\

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from robustkit import GOLDCASE, commit, env, git
 
-from conftest import REPO_ROOT, cache_folder
 from goldcase.cache import code_salt, encode, location
+from kit import REPO_ROOT, cache_folder
+from robustness.kit import GOLDCASE, commit, env, git
 
 SAMPLE = ("cases", "corpus", "prompts", "labels", "goldcase.toml", "golden.lock", "golden.version")
 
@@ -747,7 +747,7 @@ def test_the_floor_defeats_the_word_recovery_attack() -> None:
     from goldcase.config import load_config
     from goldcase.context import Context
     from goldcase.engine import load_case_set
-    from goldcase.hashes import MIN_NGRAM, build
+    from goldcase.leakage.hashes import MIN_NGRAM, build
 
     golden = load_case_set(Context(load_config(REPO_ROOT), Cache(None))).golden
     lines = attack.corpus_words(REPO_ROOT)

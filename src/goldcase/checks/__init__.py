@@ -25,6 +25,7 @@ FAMILIES: dict[str, str] = {
     "leakage": "goldcase.checks.leakage",
     "version": "goldcase.checks.version",
     "composition": "goldcase.checks.composition",
+    "labelling": "goldcase.checks.labelling",
     "privacy": "goldcase.checks.privacy",
     "probes": "goldcase.checks.probes",
 }

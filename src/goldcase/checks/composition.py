@@ -2,7 +2,7 @@
 
 The composition rules apply to the golden set (``cases/golden/``), the set whose numbers are
 reported; the dev set is read freely and may have any shape. Slices listed in the config's
-``ambiguous_slices`` are not reported, so the slice rules and GC507 leave them alone.
+``ambiguous_slices`` are not reported, so the slice rules leave them alone.
 
 Codes (default severity):
 
@@ -12,9 +12,7 @@ Codes (default severity):
 - GC503 (warning): unanswerable cases are less than ``unanswerable_floor`` (1/4) of the set.
 - GC504 (warning): no unanswerable golden case has a false premise (tag ``false_premise``).
 - GC506 (warning): a slice has a traffic share in the config but no golden case.
-- GC507 (error): a second labeller's label disagrees with the case, which has no resolution.
 - GC508 (warning): an expected answer longer than ``answer_max_words`` (12) words.
-- GC509 (error): a label file under ``labels/`` is malformed (YAML, keys, types, unknown id).
 - GC510 (warning): a reported slice has no unanswerable case other than false premises: no
   question in it that the corpus says nothing about, so nothing in it rewards abstaining (a
   false premise may be passed by correcting it).
@@ -23,7 +21,8 @@ Codes (default severity):
 - GC512 (warning): a ``resolution`` does not name who decided (a plain string, the rule alone):
   write ``resolution: {rule: ..., decided_by: ...}``.
 
-GC505 (personal data) is in the ``privacy`` family: it applies to every case file.
+GC505 (personal data) is in the ``privacy`` family: it applies to every case file. GC507 and
+GC509 (a second labeller's labels) are in the ``labelling`` family.
 
 The set-shape rules are warnings by default because a set grows a case at a time: a new slice
 is under its floor for the first nineteen commits. Gate on them with ``goldcase check
@@ -43,8 +42,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from goldcase import labels as labelfiles
-from goldcase.loader import Locator
+from goldcase.composition.slices import reported_slices
 from goldcase.model import Case, Finding, Severity
 
 if TYPE_CHECKING:
@@ -58,9 +56,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC503": ("warning", "unanswerable share of the set under its floor"),
     "GC504": ("warning", "no false-premise cases among the unanswerable ones"),
     "GC506": ("warning", "slice with a traffic share but no cases"),
-    "GC507": ("error", "unresolved labeller disagreement"),
     "GC508": ("warning", "expected answer too long to be a fact"),
-    "GC509": ("error", "malformed label file"),
     "GC510": ("warning", "reported slice without a question the corpus cannot answer"),
     "GC511": ("warning", "reported slice whose every case expects an abstention"),
     "GC512": ("warning", "resolution that names no one who decided"),
@@ -72,18 +68,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _slices(golden, ctx)
     yield from _unanswerable(golden, ctx)
     yield from _long_answers(golden, ctx)
-    yield from _disagreements(case_set, ctx)
     yield from _unnamed_resolutions(case_set, ctx)
-
-
-def reported_slices(golden: list[Case], ctx: Context) -> dict[str, list[Case]]:
-    """Slice name -> its golden cases, for every slice not listed as ambiguous (configured
-    slices with no case included)."""
-    ambiguous = set(ctx.config.ambiguous_slices)
-    groups: dict[str, list[Case]] = {name: [] for name in ctx.config.slices}
-    for case in golden:
-        groups.setdefault(case.slice, []).append(case)
-    return {name: cases for name, cases in sorted(groups.items()) if name not in ambiguous}
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
@@ -153,7 +138,7 @@ def _unnamed_resolutions(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     """GC512: a resolution is a decision; it says who made it."""
     for case in case_set.cases:
         if isinstance(case.data.get("resolution"), str):
-            line, col = _locate(ctx, case.path, ["resolution"])
+            line, col = ctx.locate(case.path, ["resolution"])
             yield Finding(
                 case.path,
                 line,
@@ -202,7 +187,7 @@ def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
         answer = case.expected_answer
         if answer is None or len(answer.split()) <= limit:
             continue
-        line, col = _locate(ctx, case.path, ["expected_answer"])
+        line, col = ctx.locate(case.path, ["expected_answer"])
         yield Finding(
             case.path,
             line,
@@ -212,44 +197,6 @@ def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
             f"expected_answer has {len(answer.split())} words; a fact is at most "
             f"{limit}: keep the fact and move the rest to notes or expect",
         )
-
-
-def _disagreements(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    by_id = case_set.by_id()
-    known = {
-        str(f.data["id"]) for f in case_set.files if f.data and isinstance(f.data.get("id"), str)
-    }
-    label_set = labelfiles.load_labels(ctx.root, known)
-    yield from label_set.findings
-    ambiguous = set(ctx.config.ambiguous_slices)
-    for label in label_set.labels:
-        case = by_id.get(label.case_id)
-        if case is None or case.data.get("resolution") or case.slice in ambiguous:
-            continue
-        fields = labelfiles.differences(case, label)
-        if fields:
-            line, col = _locate(ctx, case.path, [fields[0]], key=True)
-            yield Finding(
-                case.path,
-                line,
-                col,
-                "GC507",
-                "error",
-                f"labeller {label.labeller!r} disagrees "
-                f"({labelfiles.describe(case, label, fields)}; {label.path}); write the "
-                "rule that decides it in resolution:, or move the case to an "
-                "ambiguous slice",
-            )
-
-
-def _locate(
-    ctx: Context, rel: str, key_path: list[str | int], key: bool = False
-) -> tuple[int, int]:
-    try:
-        locator = Locator(ctx.read_bytes(rel))
-    except OSError:
-        return 1, 1
-    return locator.key(key_path) if key else locator.value(key_path)
 
 
 _HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(?:#.*)?$")

@@ -4,8 +4,8 @@ Questions are compared after ``goldcase.text.normalise_input`` (Unicode NFKC, ca
 apostrophes and invisible characters dropped, other punctuation and symbols read as spaces,
 white space folded), so a copy that differs in case, spacing, punctuation or Unicode form is
 still the same question. Few-shot examples are read from the files matched by
-``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.prompts`` for what counts as an
-example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
+``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.leakage.prompts`` for what counts
+as an example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
 normalised question's sha256, never the other file's text. A pair is reported at both ends, so
 a hook run on either file sees it.
 
@@ -45,13 +45,13 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.cache import findings_from, findings_to
+from goldcase.leakage.neardup import NearConfig, near_pairs
+from goldcase.leakage.prompts import ScannedPrompt, load_prompts
+from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
-from goldcase.neardup import NearConfig, near_pairs
-from goldcase.prompts import ScannedPrompt, load_prompts
 from goldcase.sentences import Sentences
 from goldcase.text import normalise_input
-from goldcase.textmatch import PhraseIndex
 
 if TYPE_CHECKING:
     from goldcase.context import Context

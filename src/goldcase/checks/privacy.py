@@ -3,9 +3,9 @@
 Every case file under ``cases/`` (golden and dev, comments included) is searched for email
 addresses, phone numbers, payment card numbers that pass the Luhn check, IBANs that pass the
 mod-97 check, UK National Insurance numbers and US social security numbers, and street
-addresses in their common shapes (see ``goldcase.pii`` and docs/personal-data.md). The finding
-points at the value's line and column and never repeats the value itself: a CI log is one more
-place personal data must not reach.
+addresses in their common shapes (see ``goldcase.privacy.pii`` and docs/personal-data.md). The
+finding points at the value's line and column and never repeats the value itself: a CI log is
+one more place personal data must not reach.
 
 A transcript is real traffic, so personal data in a ``source: transcript`` case is an error;
 in a hand-written or synthetic case it is a warning (usually an invented address that still
@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from goldcase import pii
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator
 from goldcase.model import CaseFile, Finding, Severity
+from goldcase.privacy import pii
 
 if TYPE_CHECKING:
     from goldcase.context import Context

@@ -31,20 +31,22 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import ahocorasick
+
 from goldcase.cache import findings_from, findings_to
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
+from goldcase.quotes import not_found
 from goldcase.text import clip, fold_quote
 
 if TYPE_CHECKING:
     from goldcase.context import Context
-    from goldcase.corpus import Corpus, Document
+    from goldcase.corpus import Corpus
     from goldcase.model import CaseSet
 
 NAME = "support"
@@ -160,8 +162,6 @@ def _doc_problem(doc: str, corpus: Corpus) -> tuple[str, str] | None:
 def locate_quotes(folded_quotes: list[str], corpus: Corpus) -> dict[str, set[str]]:
     """For each folded quote, the documents whose folded text contains it (one Aho-Corasick
     pass over the corpus, whatever the number of quotes)."""
-    import ahocorasick
-
     wanted = {q for q in folded_quotes if q}
     found: dict[str, set[str]] = defaultdict(set)
     if not wanted:
@@ -201,73 +201,10 @@ def _judge(ctx: Context, quote: _Quote, docs: set[str], corpus: Corpus) -> Itera
             f"set doc: {sorted(docs)[0]}",
         )
     else:
-        yield _at(ctx, quote.case, where, "GC202", _not_found(quote, corpus.documents[quote.doc]))
+        message = not_found(quote.doc, quote.folded, corpus.documents[quote.doc])
+        yield _at(ctx, quote.case, where, "GC202", message)
 
 
 def _at(ctx: Context, case: Case, key_path: list[str | int], code: str, message: str) -> Finding:
     line, col = Locator(ctx.read_bytes(case.path)).value(key_path)
     return Finding(case.path, line, col, code, CODES[code][0], message)
-
-
-_WORD = re.compile(r"\S+")
-
-
-def _not_found(quote: _Quote, document: Document) -> str:
-    head = f"quote not found verbatim in {quote.doc}"
-    passage, start = closest_passage(quote.folded, document.folded)
-    if not passage:
-        return f"{head}; no passage of it comes close"
-    line = document.line_of(start)
-    mine, theirs = first_difference(quote.folded, passage)
-    return (
-        f'{head}; closest passage (line {line}): "{clip(passage)}" — differs at '
-        f'"{clip(mine, 30)}" / "{clip(theirs, 30)}"'
-    )
-
-
-def closest_passage(quote: str, text: str) -> tuple[str, int]:
-    """The stretch of ``text`` most like ``quote``, widened to whole words, and its offset."""
-    from rapidfuzz import fuzz
-
-    if not quote or not text:
-        return "", 0
-    alignment = fuzz.partial_ratio_alignment(quote, text)
-    if alignment is None or alignment.score < 40:
-        return "", 0
-    start, end = _trim(quote, text, alignment.dest_start, alignment.dest_end)
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    return text[start:end], start
-
-
-def _trim(quote: str, text: str, start: int, end: int) -> tuple[int, int]:
-    """Settle the aligned window on the stretch that matches the quote: look a little beyond
-    it on both sides, then run from the first to the last block the two share."""
-    margin = max(12, len(quote) // 3)
-    low, high = max(0, start - margin), min(len(text), end + margin)
-    matcher = difflib.SequenceMatcher(None, quote, text[low:high], autojunk=False)
-    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 4]
-    if not blocks:
-        return start, end
-    first, last = blocks[0], blocks[-1]
-    new_start = low + max(0, first.b - first.a)
-    new_end = low + last.b + last.size + (len(quote) - last.a - last.size)
-    return new_start, min(high, new_end)
-
-
-def first_difference(quote: str, passage: str) -> tuple[str, str]:
-    """The word of each side at the first place the two differ ("" where one side ends)."""
-    matcher = difflib.SequenceMatcher(None, quote, passage, autojunk=False)
-    for tag, i1, _i2, j1, _j2 in matcher.get_opcodes():
-        if tag != "equal":
-            return _word_at(quote, i1), _word_at(passage, j1)
-    return "", ""
-
-
-def _word_at(text: str, offset: int) -> str:
-    for match in _WORD.finditer(text):
-        if match.start() <= offset < match.end() or match.start() >= offset:
-            return match.group()
-    return "(end)"

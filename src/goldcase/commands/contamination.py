@@ -11,8 +11,8 @@ import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.commands.engine_options import engine_options, scan_options
-from goldcase.contamination import Report
-from goldcase.scan.run import scan_golden
+from goldcase.leakage.contamination import Report
+from goldcase.leakage.scan.run import scan_golden
 
 
 @click.command("contamination")

@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from goldcase.scan.local import default_workers
-from goldcase.scan.partitions import DEFAULT_PARTITION_MB
-from goldcase.scan.run import ENGINES, ScanOptions
+from goldcase.leakage.scan.local import default_workers
+from goldcase.leakage.scan.partitions import DEFAULT_PARTITION_MB
+from goldcase.leakage.scan.run import ENGINES, ScanOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 

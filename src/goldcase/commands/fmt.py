@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.formatting import expand, format_files
 from goldcase.commands.common import open_context, repo_option
 from goldcase.engine import case_paths
-from goldcase.formatting import expand, format_files
 from goldcase.output import text_line
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import open_context, repo_option
-from goldcase.hashes import write_hashes
+from goldcase.leakage.hashes import write_hashes
 
 
 @click.command("hashes")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from goldcase.against import check_against
 from goldcase.commands.common import format_option
 from goldcase.config import load_config
 from goldcase.errors import GoldcaseError
+from goldcase.leakage.against import check_against
 from goldcase.output import FORMATS, github_line, summary_line, text_line, write_findings
 
 

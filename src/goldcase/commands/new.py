@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from goldcase.authoring import NewCase, create_case, unheld_probes, verify_quote
+from goldcase.authoring.new import NewCase, create_case, unheld_probes, verify_quote
 from goldcase.commands.common import open_context, repo_option
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError

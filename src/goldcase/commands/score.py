@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.interchange.sources import SOURCES, score_from
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
 from goldcase.scoring.scorer import SPLITS, check_threshold, split_warnings
-from goldcase.scoring.sources import SOURCES, score_from
 from goldcase.writer import atomic_write_text
 
 

@@ -113,15 +113,3 @@ def latency(value: Any, scale: float = 1.0) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
         return 0.0
     return round(float(value) * scale, 1)
-
-
-def convert(fmt: str, path: Path, shown: str, patterns: Sequence[str]) -> Converted:
-    """The results in ``path``, written by ``fmt`` (promptfoo or inspect)."""
-    from goldcase.interchange import from_inspect, from_promptfoo
-
-    readers = {"promptfoo": from_promptfoo.read, "inspect": from_inspect.read}
-    if fmt not in readers:
-        raise GoldcaseError(f"--from {fmt!r}: choose one of {', '.join(FORMATS)}")
-    converted = readers[fmt](path, shown, patterns)
-    converted.check(shown)
-    return converted

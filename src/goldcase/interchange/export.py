@@ -22,14 +22,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from goldcase.authoring.formatting import dump_canonical
 from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.context import Context
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, Split
 from goldcase.scoring.abstain import javascript_test
+from goldcase.versioning.version import read_version
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
-REFERENCE_FIELDS = ("id", "question", "answerable", "expected_answer", "support", "tags", "notes")
 EXTRA_FIELDS = (
     "slice",
     "expect",
@@ -65,9 +67,6 @@ def export_set(
     ctx: Context, fmt: str, split: Split = "golden", *, allow_private: bool = False
 ) -> Exported:
     """The chosen split in ``fmt``; refuses a private set and a set with broken case files."""
-    from goldcase.engine import load_case_set
-    from goldcase.version import read_version
-
     if fmt not in FORMATS:
         raise GoldcaseError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
     if ctx.config.private and not allow_private:
@@ -166,8 +165,6 @@ def to_promptfoo(
     split: str,
     patterns: Sequence[str] = ABSTAIN_PATTERNS,
 ) -> str:
-    from goldcase.formatting import dump_canonical
-
     head = (
         f"# promptfoo tests exported by goldcase: the {split} split, version "
         f"{version or '(none)'}, {len(cases)} cases.\n"

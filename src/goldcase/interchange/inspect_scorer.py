@@ -24,7 +24,7 @@ from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.interchange.from_inspect import STORE
 from goldcase.model import Case, Split
 from goldcase.run.protocol import to_answer
-from goldcase.scoring.outcomes import grade_one
+from goldcase.scoring.outcomes import CaseGrader
 from goldcase.scoring.results import Result
 
 CASE_KEYS = ("answerable", "expected_answer", "expect", "slice")
@@ -55,7 +55,7 @@ def goldcase_scorer(abstain_patterns: Sequence[str] = ABSTAIN_PATTERNS) -> Score
     async def score(state: TaskState, target: Target) -> Score:
         case = case_of(state.metadata, state.sample_id, state.input_text)
         line = line_of(state, case.id, patterns)
-        graded = grade_one(case, Result(1, line))
+        graded = CaseGrader(case).grade([Result(1, line)])
         return Score(
             value=CORRECT if graded.passed else INCORRECT,
             answer=line.get("answer"),

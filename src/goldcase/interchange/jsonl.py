@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.formatting import CASE_KEYS
 from goldcase.errors import GoldcaseError
-from goldcase.formatting import CASE_KEYS
 from goldcase.interchange.build import ImportedSet
 from goldcase.safeio import read_inside, read_regular_text
 

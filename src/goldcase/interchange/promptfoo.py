@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rapidfuzz import fuzz
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, safe_name, unique
@@ -254,7 +255,6 @@ def _support(sentence: str, docs: list[str], imported: ImportedSet) -> dict[str,
     if not docs:
         imported.notes.append(f"claim {sentence!r} has no context document to be checked against")
         return {"doc": "(no context document)", "quote": sentence}
-    from rapidfuzz import fuzz
 
     best = max(docs, key=lambda d: fuzz.partial_ratio(folded, fold_quote(imported.documents[d])))
     return {"doc": best, "quote": sentence}

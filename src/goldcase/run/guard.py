@@ -1,10 +1,10 @@
 """The dev/golden rule, enforced by the run itself.
 
 Before the first request, the few-shot and prompt files (``[leakage] fewshot``, read as the
-leakage check reads them: ``goldcase.prompts``) must not hold a golden question: a few-shot
-example equal to one, or a golden question of four words or more inside a file's text, on word
-boundaries (``goldcase.textmatch``), after ``normalise_input``. Any such file stops the run
-before it starts.
+leakage check reads them: ``goldcase.leakage.prompts``) must not hold a golden question: a
+few-shot example equal to one, or a golden question of four words or more inside a file's text,
+on word boundaries (``goldcase.leakage.textmatch``), after ``normalise_input``. Any such file
+stops the run before it starts.
 
 During the run, a response may say what it sent to its model (``prompt``). A prompt that holds
 a golden question other than the one asked (equal to it, or inside it, by the same rule) fails
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.hashes import MIN_WORDS
+from goldcase.leakage.hashes import MIN_WORDS
+from goldcase.leakage.prompts import load_prompts
+from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.model import Case
-from goldcase.prompts import load_prompts
 from goldcase.text import normalise_input
-from goldcase.textmatch import PhraseIndex
 
 
 @dataclass(frozen=True, slots=True)

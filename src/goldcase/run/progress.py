@@ -8,6 +8,16 @@ import threading
 import time
 from typing import Any, Protocol, TextIO
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
+
 
 class Progress(Protocol):
     def start(self, total: int, already: int) -> None: ...
@@ -77,16 +87,6 @@ class BarProgress:
     """A rich progress bar on standard error: done / total, rate, time left, errors."""
 
     def __init__(self, stream: TextIO) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TaskProgressColumn,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-        from rich.progress import Progress as RichProgress
-
         self._bar = RichProgress(
             TextColumn("run"),
             BarColumn(),

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from goldcase.context import Context
-from goldcase.digest import set_digest
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.loader import set_digest
 from goldcase.model import Case, CaseSet
 from goldcase.run.guard import Guard, refuse_fewshot
 from goldcase.run.manifest import Provenance, open_manifest, system_digest
@@ -32,7 +32,7 @@ from goldcase.run.progress import Progress
 from goldcase.run.protocol import Answer, encode, error_line, malformed, request, to_answer
 from goldcase.run.systems import Reply, Session, System
 from goldcase.scoring.scorer import select
-from goldcase.version import read_version
+from goldcase.versioning.version import read_version
 
 BACKOFF_FIRST, BACKOFF_CAP = 0.5, 30.0
 REASONS_KEPT = 20  # distinct error reasons counted for the summary

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
+from goldcase.schemas import load_schema, validator
+from goldcase.scoring.report import cases_digest
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -18,9 +20,7 @@ if TYPE_CHECKING:
 SCHEMA = "report.schema.json"
 
 
-def load_report(
-    path: Path, shown: str | None = None, ctx: Context | None = None
-) -> dict[str, Any]:
+def load_report(path: Path, shown: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
     """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise.
     With ``ctx`` (the golden-set repository), cases are checked against the set too."""
     name = shown or str(path)
@@ -73,8 +73,6 @@ def _validate(data: dict[str, Any], name: str) -> None:
     """jsonschema on everything but the case list; the case list, which can hold 100,000
     entries, through the small interpreter below, and through jsonschema only when that finds
     a problem (for the message) or meets a keyword it does not know."""
-    from goldcase.schemas import load_schema
-
     cases = data.get("cases")
     case_schema = load_schema(SCHEMA).get("$defs", {}).get("case")
     if (
@@ -89,8 +87,6 @@ def _validate(data: dict[str, Any], name: str) -> None:
 
 
 def _jsonschema(data: dict[str, Any], name: str) -> None:
-    from goldcase.schemas import validator
-
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
@@ -167,8 +163,6 @@ def _in_range(value: float, schema: dict[str, Any]) -> bool:
 
 
 def _check_digest(data: dict[str, Any], name: str) -> None:
-    from goldcase.scoring.report import cases_digest
-
     computed = cases_digest(data["cases"])
     if computed != data["cases_digest"]:
         raise GoldcaseError(

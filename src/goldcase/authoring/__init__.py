@@ -1,0 +1,1 @@
+"""Authoring: `goldcase new`, `goldcase fmt` and `goldcase init`."""

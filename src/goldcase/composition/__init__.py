@@ -1,0 +1,1 @@
+"""Composition: what the golden set is made of (`goldcase stats`)."""

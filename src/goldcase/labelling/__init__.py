@@ -1,0 +1,1 @@
+"""Labelling: second-labeller label files and agreement statistics."""

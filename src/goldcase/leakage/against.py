@@ -1,0 +1,131 @@
+"""``goldcase leakage --against golden.hashes``: GC301 / GC302 in a repository that holds no
+golden set, from the salted hashes alone.
+
+The same rules as the leakage check: a few-shot example whose normalised text hashes to a
+golden question is GC301; a golden question of ``min_words`` words or more found inside any
+file's normalised text, on word boundaries, is GC302. A question of ``ngram`` words or more is
+found by its first n-gram's hash, then confirmed by the hash of the whole window; a shorter one
+by hashing every window of its length. Near-duplicates (GC303) need the text, so they are
+not checked here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from goldcase.leakage.hashes import HashedQuestion, Hashes, load
+from goldcase.leakage.prompts import MAX_PROMPT_BYTES, matching_files, read_prompt_file
+from goldcase.leakage.textmatch import NormalisedLines
+from goldcase.model import Finding
+from goldcase.safeio import read_inside
+from goldcase.text import normalise_input
+
+
+class HashedMatcher:
+    """Finds golden questions, known only by their salted hashes, in normalised words."""
+
+    def __init__(self, hashes: Hashes) -> None:
+        self.hashes = hashes
+        self.whole = {q.sha256: q for q in hashes.questions}
+        n = hashes.ngram
+        self._first: dict[str, list[HashedQuestion]] = {}
+        self._short: set[int] = set()
+        for q in hashes.questions:
+            if q.words >= n and q.ngrams:
+                self._first.setdefault(q.ngrams[0], []).append(q)
+            elif hashes.min_words <= q.words < n:
+                self._short.add(q.words)
+        self._lengths = sorted(self._short)
+
+    def example(self, text: str) -> HashedQuestion | None:
+        return self.whole.get(self.hashes.digest(normalise_input(text)))
+
+    def find(self, words: Sequence[str]) -> Iterator[tuple[int, HashedQuestion]]:
+        """(index of the first word, question) for every golden question in ``words``."""
+        n, digest = self.hashes.ngram, self.hashes.digest
+        for p in range(len(words)):
+            if self._first and p + n <= len(words):
+                for q in self._first.get(self.hashes.gram(words[p : p + n]), ()):
+                    window = words[p : p + q.words]
+                    if len(window) == q.words and digest(" ".join(window)) == q.sha256:
+                        yield p, q
+            for length in self._lengths:
+                if p + length > len(words):
+                    break
+                short = self.whole.get(digest(" ".join(words[p : p + length])))
+                if short is not None and short.words == length:
+                    yield p, short
+
+
+def label(q: HashedQuestion) -> str:
+    return f"golden case {q.id}" if q.id else "a golden question"
+
+
+def scan_file(matcher: HashedMatcher, rel: str, raw: bytes) -> list[Finding]:
+    """GC301 / GC302 / GC306 findings for one file (``rel`` is how findings name it)."""
+    read = read_prompt_file(rel, raw)
+    out: list[Finding] = []
+    if read.problem is not None:
+        line, col, message = read.problem
+        out.append(Finding(rel, line, col, "GC306", "error", message))
+    exact: set[str] = set()
+    for example in read.examples:
+        q = matcher.example(example.text)
+        if q is not None:
+            exact.add(q.sha256)
+            out.append(_finding(rel, example.line, "GC301", "few-shot example equals", q))
+    out.extend(_inside(matcher, rel, NormalisedLines.of_numbered(read.numbered()), exact))
+    return sorted(set(out))
+
+
+def _inside(
+    matcher: HashedMatcher, rel: str, text: NormalisedLines, exact: set[str]
+) -> Iterator[Finding]:
+    words = text.text.split(" ") if text.text else []
+    offsets, at = [], 0
+    for word in words:
+        offsets.append(at)
+        at += len(word) + 1
+    for start, q in matcher.find(words):
+        if q.sha256 not in exact:
+            line = text.line_of(offsets[start])
+            yield _finding(rel, line, "GC302", "holds", q)
+
+
+def _finding(rel: str, line: int, code: str, verb: str, q: HashedQuestion) -> Finding:
+    what = "the question of " + label(q) if q.id else "a golden question"
+    return Finding(
+        rel,
+        line,
+        1,
+        code,
+        "error",
+        f"{verb} {what} (salted sha256 {q.sha256[:12]}); prompts and few-shot examples must "
+        "not carry golden questions: use a dev case instead",
+    )
+
+
+def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]:
+    """Every file in ``rels`` (relative to ``root``); an unreadable one is GC306."""
+    matcher = HashedMatcher(hashes)
+    out: list[Finding] = []
+    for rel in rels:
+        try:
+            raw = read_inside(root, rel, MAX_PROMPT_BYTES)
+        except OSError as exc:
+            message = f"cannot read the file: {exc.strerror or exc}"
+            out.append(Finding(rel, 1, 1, "GC306", "error", message))
+            continue
+        out.extend(scan_file(matcher, rel, raw))
+    return sorted(set(out))
+
+
+def check_against(
+    hashes_file: Path, root: Path, paths: Sequence[str], patterns: Sequence[str]
+) -> tuple[list[Finding], int]:
+    """(findings, files scanned): ``paths`` (relative to ``root``), or when there are none,
+    the files matched by the few-shot globs ``patterns``."""
+    hashes = load(hashes_file)
+    rels = list(paths) if paths else matching_files(root, patterns)
+    return scan_paths(hashes, root, rels), len(rels)

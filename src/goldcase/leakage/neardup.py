@@ -1,0 +1,84 @@
+"""Near-duplicate questions: MinHash LSH over word shingles, confirmed by exact Jaccard.
+
+Signatures are datasketch's ``MinHash`` (its default ``affine32`` scheme, seed 1: SHA-1 of each
+shingle, the MurmurHash3 finalizer, then ``a * h + b`` modulo 2^32 per permutation), computed
+for many questions at once with numpy; the bands and rows are those datasketch's
+``MinHashLSH`` would choose for the threshold. The tests check both against datasketch itself.
+goldcase does not call datasketch at run time because importing it imports scipy (about
+0.5 s), more than a commit that changed one case may spend on the whole check. The banding
+runs on the signature matrix at once, and each question's band keys are cached. A candidate
+pair is reported only when the exact Jaccard similarity of the two shingle sets reaches the
+threshold, so hashing can miss a pair (rarely) but never invent one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from goldcase.cache import Cache, code_salt
+
+_PAIRS = "leakage-pairs"
+
+
+@dataclass(frozen=True, slots=True)
+class NearConfig:
+    threshold: float = 0.7
+    num_perm: int = 128
+    shingle: int = 1
+
+
+def shingles(normalised: str, size: int) -> frozenset[str]:
+    """Word ``size``-grams of a normalised text; a text shorter than that is one shingle."""
+    words = normalised.split()
+    if size == 1:
+        return frozenset(words)
+    if len(words) <= size:
+        return frozenset((normalised,)) if normalised else frozenset()
+    return frozenset(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def near_pairs(
+    texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
+) -> list[tuple[int, int, float]]:
+    """Confirmed pairs (i, j, Jaccard) among distinct normalised ``texts``, at least one of
+    each pair in ``focus``, sorted. The cached pairs are keyed by the code too, so a changed
+    rule finds the pairs anew."""
+    if len(texts) < 2 or not any(focus):
+        return []
+    salt = code_salt()
+    digest = hashlib.blake2b(f"{salt}{cfg!r}".encode(), digest_size=16)
+    digest.update(bytes(bool(f) for f in focus))
+    digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
+    known = _pairs_from(cache.get(_PAIRS, digest.hexdigest()), len(texts))
+    if known is not None:
+        return known  # the same questions as last time: the same pairs
+    from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
+
+    pairs = confirmed(texts, focus, cfg, cache, salt)
+    cache.put(_PAIRS, digest.hexdigest(), [[int(i), int(j), float(s)] for i, j, s in pairs])
+    return pairs
+
+
+def _pairs_from(value: object, count: int) -> list[tuple[int, int, float]] | None:
+    """Cached pairs, or None when the data has another shape."""
+    if type(value) is not list:
+        return None
+    out: list[tuple[int, int, float]] = []
+    for item in value:
+        if type(item) is not list or len(item) != 3:
+            return None
+        i, j, score = item
+        if type(i) is not int or type(j) is not int or type(score) is not float:
+            return None
+        if not (0 <= i < count and 0 <= j < count):
+            return None
+        out.append((i, j, score))
+    return out

@@ -1,0 +1,1 @@
+"""Personal data: the detectors (GC505) and `goldcase scrub`."""

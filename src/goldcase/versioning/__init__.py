@@ -1,0 +1,1 @@
+"""Versioning: golden.version, golden.lock, `goldcase lock` and the merge driver."""

@@ -1,0 +1,235 @@
+"""``golden.lock``: what the set and the corpus were when ``golden.version`` last moved.
+
+The lock is JSON with sorted keys, written one entry a line so that a pull request's diff shows
+exactly which cases and documents changed::
+
+    {
+      "cases": {
+        "ret-014": "<sha256 of the case's canonical content>"
+      },
+      "corpus": {
+        "corpus/returns-policy.md": "<sha256 of the document's bytes>"
+      },
+      "corpus_digest": "<Corpus.digest>",
+      "format": 1,
+      "set_digest": "<goldcase.loader.set_digest over the golden cases>",
+      "version": "3"
+    }
+
+Only golden cases are locked: the version names the exam, and dev cases are read, mined for
+examples and edited freely without changing what a report is a statement about.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from goldcase.corpus import Corpus
+from goldcase.loader import case_hashes, set_digest
+from goldcase.model import CaseSet
+from goldcase.versioning.version import parse_version_text
+
+LOCK_FORMAT = 1
+_HEX = re.compile(r"^[0-9a-f]{64}$")
+_KEYS = ("cases", "corpus", "corpus_digest", "format", "set_digest", "version")
+
+
+class LockError(Exception):
+    """golden.lock cannot be used: not JSON, the wrong shape, or edited by hand."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    version: str
+    set_digest: str
+    corpus_digest: str
+    cases: Mapping[str, str] = field(default_factory=dict)  # golden case id -> case hash
+    corpus: Mapping[str, str] = field(default_factory=dict)  # document path -> sha256
+
+    def same_content(self, other: Lock) -> bool:
+        return (self.set_digest, self.corpus_digest) == (other.set_digest, other.corpus_digest)
+
+
+def set_digest_of(cases: Mapping[str, str]) -> str:
+    """``digest.set_digest`` computed from the lock's own id -> hash table."""
+    h = hashlib.sha256()
+    for case_id, digest in sorted(cases.items()):
+        h.update(f"{case_id}\t{digest}\n".encode())
+    return h.hexdigest()
+
+
+def corpus_digest_of(docs: Mapping[str, str]) -> str:
+    """``Corpus.digest`` computed from the lock's own path -> sha256 table."""
+    h = hashlib.sha256()
+    for rel, digest in sorted(docs.items()):
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update(bytes.fromhex(digest))
+    return h.hexdigest()
+
+
+def from_tables(version: str, cases: Mapping[str, str], corpus: Mapping[str, str]) -> Lock:
+    return Lock(version, set_digest_of(cases), corpus_digest_of(corpus), dict(cases), dict(corpus))
+
+
+def current_lock(
+    version: str, case_set: CaseSet, corpus: Corpus, hashes: Mapping[str, str] | None = None
+) -> Lock:
+    """The lock the files on disk call for: golden cases (those that pass the schema) only.
+    ``hashes`` (id -> case hash) may come from a cache; the set digest is then computed from
+    them, which gives exactly ``digest.set_digest`` over the golden cases."""
+    if hashes is None:
+        golden = case_set.golden
+        return Lock(
+            version, set_digest(golden), corpus.digest, case_hashes(golden), corpus.doc_digests()
+        )
+    return Lock(version, set_digest_of(hashes), corpus.digest, dict(hashes), corpus.doc_digests())
+
+
+def render(lock: Lock) -> str:
+    """The lock's text: valid JSON, keys sorted, one case or document a line."""
+    lines = ["{"]
+    lines += _table("cases", lock.cases)
+    lines += _table("corpus", lock.corpus)
+    lines.append(f'  "corpus_digest": {_s(lock.corpus_digest)},')
+    lines.append(f'  "format": {LOCK_FORMAT},')
+    lines.append(f'  "set_digest": {_s(lock.set_digest)},')
+    lines.append(f'  "version": {_s(lock.version)}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _s(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _table(name: str, table: Mapping[str, str]) -> list[str]:
+    if not table:
+        return [f"  {_s(name)}: {{}},"]
+    items = sorted(table.items())
+    body = [f"    {_s(k)}: {_s(v)}," for k, v in items]
+    body[-1] = body[-1][:-1]
+    return [f"  {_s(name)}: {{", *body, "  },"]
+
+
+def parse(text: str) -> Lock:
+    """Read a lock's text, or raise ``LockError`` saying what is wrong and where."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LockError(f"golden.lock is not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise LockError("golden.lock is not JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise LockError(f"golden.lock should hold a JSON object, found {type(data).__name__}")
+    missing = [k for k in _KEYS if k not in data]
+    unknown = sorted(set(data) - set(_KEYS))
+    if missing or unknown:
+        what = f"missing {', '.join(missing)}" if missing else f"unknown key {unknown[0]!r}"
+        raise LockError(f"golden.lock: {what}; expected the keys {', '.join(_KEYS)}")
+    if data["format"] != LOCK_FORMAT:
+        raise LockError(
+            f"golden.lock has format {data['format']!r}; this goldcase reads format "
+            f"{LOCK_FORMAT} (upgrade goldcase, or run goldcase lock to rewrite it)"
+        )
+    lock = _typed(data)
+    if set_digest_of(lock.cases) != lock.set_digest:
+        raise LockError(
+            "golden.lock: set_digest does not match the cases it lists (edited by hand?)",
+            *_line_of(text, "set_digest"),
+        )
+    if corpus_digest_of(lock.corpus) != lock.corpus_digest:
+        raise LockError(
+            "golden.lock: corpus_digest does not match the documents it lists (edited by hand?)",
+            *_line_of(text, "corpus_digest"),
+        )
+    return lock
+
+
+def _typed(data: dict[str, Any]) -> Lock:
+    version = data["version"]
+    if not isinstance(version, str) or not version.strip():
+        raise LockError("golden.lock: version should be a non-empty string")
+    if parse_version_text(version) != version:  # "1\r" would never equal golden.version
+        raise LockError(
+            f"golden.lock: version {version!r} is not one golden.version could hold "
+            "(one line, no surrounding spaces)"
+        )
+    for key in ("set_digest", "corpus_digest"):
+        if not isinstance(data[key], str) or not _HEX.match(data[key]):
+            raise LockError(f"golden.lock: {key} should be 64 lower-case hex digits")
+    tables = []
+    for key in ("cases", "corpus"):
+        table = data[key]
+        if not isinstance(table, dict) or not all(
+            isinstance(v, str) and _HEX.match(v) for v in table.values()
+        ):
+            raise LockError(f"golden.lock: {key} should map names to sha256 hex digests")
+        tables.append(table)
+    return Lock(version, data["set_digest"], data["corpus_digest"], tables[0], tables[1])
+
+
+def _line_of(text: str, key: str) -> tuple[int, int]:
+    """Line and column of a top-level key as ``render`` writes it (1, 1 when not found)."""
+    needle = f"  {_s(key)}:"
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(needle):
+            return number, 3
+    return 1, 1
+
+
+def entry_position(text: str, table: str, key: str) -> tuple[int, int]:
+    """Line and column of ``key``'s entry inside the ``table`` object of a rendered lock."""
+    lines = text.splitlines()
+    start, _ = _line_of(text, table)
+    needle = f"{_s(key)}:"
+    for number in range(start, len(lines)):
+        line = lines[number]
+        if line.strip().startswith("}"):
+            break
+        if line.strip().startswith(needle):
+            return number + 1, len(line) - len(line.lstrip()) + 1
+    return start, 1
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    added: list[str]
+    changed: list[str]
+    removed: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def describe(self) -> str:
+        parts = [
+            f"{len(names)} {word} ({_names(names)})"
+            for word, names in (
+                ("added", self.added),
+                ("changed", self.changed),
+                ("removed", self.removed),
+            )
+            if names
+        ]
+        return ", ".join(parts) if parts else "unchanged"
+
+
+def _names(names: list[str], most: int = 10) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f", … {len(names) - most} more" if len(names) > most else "")
+
+
+def compare(old: Mapping[str, str], new: Mapping[str, str]) -> Changes:
+    return Changes(
+        added=sorted(set(new) - set(old)),
+        changed=sorted(k for k in set(new) & set(old) if new[k] != old[k]),
+        removed=sorted(set(old) - set(new)),
+    )
