@@ -28,7 +28,7 @@ from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
-from goldcase.hashes import Hashes, build, new_salt
+from goldcase.leakage.hashes import Hashes, build, new_salt
 from goldcase.text import normalise_input
 
 ROOT = Path(__file__).resolve().parent.parent

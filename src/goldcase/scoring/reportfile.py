@@ -9,9 +9,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.loader import set_digest
 from goldcase.safeio import read_regular
 from goldcase.schemas import load_schema, validator
+from goldcase.scoring.metrics import rate, wilson
+from goldcase.scoring.outcomes import accepts_correction
 from goldcase.scoring.report import cases_digest
 
 if TYPE_CHECKING:
@@ -185,10 +189,6 @@ def corrections_allowed(data: dict[str, Any], ctx: Context | None) -> frozenset[
     (same ``set_digest``); None when that cannot be known."""
     if ctx is None:
         return None
-    from goldcase.digest import set_digest
-    from goldcase.engine import load_case_set
-    from goldcase.scoring.outcomes import accepts_correction
-
     try:
         case_set = load_case_set(ctx)
     except GoldcaseError:
@@ -258,8 +258,6 @@ def _counts(cases: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _check_rates(data: dict[str, Any], counts: dict[str, int], name: str) -> None:
-    from goldcase.scoring.metrics import rate, wilson
-
     pairs = {
         "task_success": (counts["success"], counts["total"]),
         "answer_coverage": (counts["answered"], counts["total"]),
@@ -272,8 +270,6 @@ def _check_rates(data: dict[str, Any], counts: dict[str, int], name: str) -> Non
 
 
 def _check_slices(data: dict[str, Any], cases: list[dict[str, Any]], name: str) -> None:
-    from goldcase.scoring.metrics import rate, wilson
-
     slices = data["slices"]
     totals: dict[str, list[int]] = {}
     for case in cases:
