@@ -221,7 +221,7 @@ def test_the_folds_agree_on_every_character_python_knows() -> None:
     assert different == []
 
 
-@pytest.mark.parametrize("needle", ["{{ env.HOME }}", "{% raw %}", "{#x#}"])
+@pytest.mark.parametrize("needle", ["{{ env.HOME }}", "{% raw %}", "{#x#}", "@SPACE@ @CHECKS@"])
 def test_no_code_or_config_reads_as_a_template_tag(needle: str) -> None:
     """promptfoo renders the assertion's code with Nunjucks, and in its config the templates
     that name env: neither may hold a tag that comes from a case or the config."""

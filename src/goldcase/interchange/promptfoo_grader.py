@@ -165,9 +165,11 @@ def grader_javascript(patterns: Sequence[str]) -> str:
         "RESPONSE_KEYS": list(RESPONSE_KEYS),
         "CHECKS": list(CHECKS),
     }
-    code = _CODE.replace("@ABSTAIN@", javascript_regexp(patterns))
+    code = _CODE
     for name, value in values.items():
         code = code.replace(f"@{name}@", javascript_literal(value))
+    # the config's patterns last: nothing they hold is read as a placeholder
+    code = code.replace("@ABSTAIN@", javascript_regexp(patterns))
     return code.rstrip("\n")  # YAML then writes it as a literal block
 
 
