@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase import __version__
-from goldcase.schemas import CASE_SCHEMA, schema_digest
+from goldcase.schemas import CASE_SCHEMA, DRAFT_SCHEMA, schema_digest
 
 _IGNORE = "# created by goldcase; safe to delete\n*\n"
 # Beside the core's own modules, the folders whose code decides what a cached entry holds:
@@ -125,7 +125,8 @@ class Cache:
 def code_salt() -> str:
     """Cached results are only as good as the code that made them: key them by the schema and
     by the package's own files (name, size, mtime), so an upgrade or an edit starts afresh."""
-    h = hashlib.blake2b(schema_digest(CASE_SCHEMA).encode(), digest_size=8)
+    schemas = schema_digest(CASE_SCHEMA) + schema_digest(DRAFT_SCHEMA)
+    h = hashlib.blake2b(schemas.encode(), digest_size=8)
     package = Path(__file__).parent
     for folder in (package, *(package / name for name in _SALTED)):
         with os.scandir(folder) as entries:

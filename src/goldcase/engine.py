@@ -16,7 +16,7 @@ from goldcase.cache import code_salt
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import file_digest, load_case_file
-from goldcase.model import CaseFile, CaseSet, Finding, Split
+from goldcase.model import INBOX, CaseFile, CaseSet, Finding, Folder
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -45,12 +45,16 @@ def case_paths(ctx: Context) -> list[str]:
     return out
 
 
-def split_of(prefix: str, rel: str) -> Split | None:
-    """``golden`` or ``dev`` from a path under the cases folder (``prefix`` ends in ``/``)."""
+def split_of(prefix: str, rel: str) -> Folder | None:
+    """``golden``, ``dev`` or ``inbox`` (drafts) from a path under the cases folder
+    (``prefix`` ends in ``/``)."""
     head = rel[len(prefix) :].split("/", 1)
-    if len(head) == 2 and head[0] in ("golden", "dev"):
-        return "golden" if head[0] == "golden" else "dev"
+    if len(head) == 2 and head[0] in _FOLDERS:
+        return _FOLDERS[head[0]]
     return None
+
+
+_FOLDERS: dict[str, Folder] = {"golden": "golden", "dev": "dev", "inbox": INBOX}
 
 
 def load_case_set(ctx: Context) -> CaseSet:
@@ -60,7 +64,7 @@ def load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Split | None, bytes]] = []
+    todo: list[tuple[int, str, Folder | None, bytes]] = []
     for rel in case_paths(ctx):
         known = _known_file(ctx, root, rel, salt, prefix)
         if isinstance(known, CaseFile):
@@ -77,7 +81,7 @@ def load_case_set(ctx: Context) -> CaseSet:
 
 def _known_file(
     ctx: Context, root: str, rel: str, salt: str, prefix: str
-) -> CaseFile | tuple[Split | None, bytes]:
+) -> CaseFile | tuple[Folder | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
     raw, problem = _read(root + rel)  # root ends in a separator
@@ -93,7 +97,7 @@ def _known_file(
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
 
 
-def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFile]:
+def _parse_all(todo: list[tuple[int, str, Folder | None, bytes]]) -> list[CaseFile]:
     jobs = [(rel, split, raw) for _, rel, split, raw in todo]
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
@@ -113,11 +117,11 @@ def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFil
     return parsed
 
 
-def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
+def _parse_job(job: tuple[str, Folder | None, bytes]) -> CaseFile:
     return _parse(*job)
 
 
-def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
+def _parse(rel: str, split: Folder | None, raw: bytes) -> CaseFile:
     case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why

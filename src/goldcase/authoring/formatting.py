@@ -1,6 +1,6 @@
 """The canonical layout of a case file, and ``goldcase fmt`` which applies it.
 
-Canonical means: keys in the DESIGN.md order (unknown keys kept, after the known ones, in the
+Canonical means: keys in the documented order (unknown keys kept, after the known ones, in the
 order they were written), and quotes only on strings that a YAML reader would otherwise read as
 something else (``"14"``, ``"yes"``, ``"2026-01-01"``, ``": "`` inside a value, a comma inside
 a ``[...]`` list); those get double quotes, or single ones when the text holds a double quote
@@ -40,10 +40,12 @@ CASE_KEYS = (
     "slice",
     "tags",
     "source",
+    "asked_at",
     "derived_from",
     "labelled_by",
     "resolution",
     "notes",
+    "trace",  # a draft's (cases/inbox/): what production answered
 )
 SUPPORT_KEYS = ("doc", "quote")
 EXPECT_KEYS = ("contains", "not_contains", "lead", "cites", "cites_id", "scope", "fact")
