@@ -45,6 +45,16 @@ def case_paths(ctx: Context) -> list[str]:
     return out
 
 
+def taken_ids(ctx: Context, case_set: CaseSet) -> set[str]:
+    """Every id a new case or draft must not take: each file stem under the cases folder and
+    each id a file there declares."""
+    taken = {Path(rel).stem for rel in case_paths(ctx)}
+    for case_file in case_set.files:
+        if isinstance(case_file.data, dict) and isinstance(case_file.data.get("id"), str):
+            taken.add(case_file.data["id"])
+    return taken
+
+
 def split_of(prefix: str, rel: str) -> Folder | None:
     """``golden``, ``dev`` or ``inbox`` (drafts) from a path under the cases folder
     (``prefix`` ends in ``/``)."""

@@ -199,7 +199,7 @@ SCENARIOS = [
             "hand-written",
             "--no-prompt",
         ],
-        rerun_recovers=False,  # a second run writes the next id: a second case, by design
+        rerun_recovers=False,  # a second run writes a second case under another id, by design
     ),
     Scenario("lock (golden.version, golden.lock)", build_lock, ["lock"]),
     Scenario(

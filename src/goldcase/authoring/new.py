@@ -1,18 +1,16 @@
-"""Writing a new case: the next free id of its slice, a verified quote, a file with hints.
+"""Writing a new case: an id no other branch will take, a verified quote, a file with hints.
 
-The id continues the numbering of the slice's cases (``ret-014`` → ``ret-015``, zero-padded
-like its neighbours). A slice with no numbered case yet gets a prefix from its name: its first
-three letters and digits (``returns`` → ``ret-001``), longer when another slice already uses
-that prefix. Every quote is looked up in its document before anything is written; a quote that
-is not there is refused with the closest passage and the first place it differs.
+The id is the slice's prefix and a suffix of the minute and four random characters
+(``ret-1h4kq9m2x``; see ``goldcase.ids``). Every quote is looked up in its document before
+anything is written; a quote that is not there is refused with the closest passage and the
+first place it differs.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,14 +19,13 @@ from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
 from goldcase.errors import GoldcaseError
+from goldcase.ids import slice_prefix, write_new_case
 from goldcase.loader import load_case_file
-from goldcase.model import Case, Split
+from goldcase.model import Split
 from goldcase.quotes import not_found
 from goldcase.text import clip, fold_quote
 
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-DEFAULT_WIDTH = 3
 SOURCES = ("transcript", "hand-written", "synthetic")
 
 # Commented hints for the optional fields left blank, in the canonical key order.
@@ -62,56 +59,6 @@ class NewCase:
     slice: str | None = None
     tags: list[str] = field(default_factory=list)
     source: str | None = None
-
-
-def id_prefix(
-    cases: Sequence[Case], slice_name: str | None, split: str | None = None
-) -> tuple[str, int]:
-    """The id prefix and number width the slice's cases use (the most common one), looking at
-    the cases of ``split`` first (a set may number its dev cases apart: ``dev-ret-003``)."""
-    wanted = slice_name or "default"
-    in_slice = [c for c in cases if c.slice == wanted and _NUMBERED.match(c.id)]
-    same_split = [c for c in in_slice if c.split == split]
-    numbered = same_split or in_slice
-    if not numbered:
-        taken = _prefixes_elsewhere(cases, wanted)
-        return new_prefix(slice_name or "case", taken), DEFAULT_WIDTH
-    counts: Counter[str] = Counter()
-    widths: dict[str, int] = {}
-    for case in numbered:
-        match = _NUMBERED.match(case.id)
-        assert match is not None
-        counts[match[1]] += 1
-        widths[match[1]] = max(widths.get(match[1], 0), len(match[2]))
-    prefix = min(counts, key=lambda p: (-counts[p], p))
-    return prefix, widths[prefix]
-
-
-def _prefixes_elsewhere(cases: Iterable[Case], slice_name: str) -> set[str]:
-    return {m[1] for c in cases if c.slice != slice_name and (m := _NUMBERED.match(c.id))}
-
-
-def new_prefix(name: str, taken: set[str]) -> str:
-    """``returns`` → ``ret-``; longer when that prefix belongs to another slice."""
-    letters = re.sub(r"[^a-z0-9]", "", name.lower()) or "case"
-    for size in range(3, len(letters) + 1):
-        candidate = f"{letters[:size]}-"
-        if candidate not in taken:
-            return candidate
-    return f"{letters}-"
-
-
-def next_id(
-    cases: Sequence[Case], taken: Iterable[str], slice_name: str | None, split: str | None = None
-) -> str:
-    """The next free id of the slice's prefix; ``taken`` holds every id and file stem."""
-    prefix, width = id_prefix(cases, slice_name, split)
-    used = set(taken) | {c.id for c in cases}
-    numbers = [int(m[2]) for i in used if (m := _NUMBERED.match(i)) and m[1] == prefix]
-    number = max(numbers, default=0) + 1
-    while f"{prefix}{number:0{width}d}" in used:
-        number += 1
-    return f"{prefix}{number:0{width}d}"
 
 
 def verify_quote(corpus: Corpus, doc: str | None, quote: str) -> str:
@@ -236,20 +183,23 @@ def validate_spec(spec: NewCase) -> None:
 
 
 def create_case(ctx: Context, spec: NewCase) -> Path:
-    """Verify, render and write a new case file; returns its path."""
-    from goldcase.engine import case_paths, load_case_set
-    from goldcase.writer import atomic_write_text
+    """Verify, render and write a new case file under a fresh id (``goldcase.ids``); returns
+    its path. The file is created exclusively: an existing file is never replaced."""
+    from goldcase.engine import load_case_set, taken_ids
 
     validate_spec(spec)
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)
-    stems = [Path(rel).stem for rel in case_paths(ctx)]
-    case_id = next_id(case_set.parsed, stems, spec.slice, spec.split)
-    path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
-    text = render(case_data(spec, case_id, docs), schema_line(path, ctx.root))
-    _check_rendered(ctx, path, text)
-    atomic_write_text(path, text)
-    return path
+    folder = ctx.config.cases_dir / spec.split
+    line = schema_line(folder / "x.yaml", ctx.root)
+
+    def text_of(case_id: str) -> str:
+        text = render(case_data(spec, case_id, docs), line)
+        _check_rendered(ctx, folder / f"{case_id}.yaml", text)
+        return text
+
+    prefix = slice_prefix(case_set.parsed, spec.slice, spec.split)
+    return write_new_case(folder, prefix, taken_ids(ctx, case_set), text_of)[1]
 
 
 def _check_rendered(ctx: Context, path: Path, text: str) -> None:
