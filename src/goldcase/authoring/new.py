@@ -39,7 +39,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "slice": ("# slice: returns                  # the subset this case is reported in",),
     "tags": (
         "# tags: [numeric, policy]         # numeric, date, name, policy, multi_doc, "
-        "unanswerable, false_premise",
+        "unanswerable, false_premise, calculated",
     ),
     "source": ("# source: hand-written            # transcript | hand-written | synthetic",),
     "labelled_by": ("# labelled_by: your-name          # who read the source and wrote this",),
