@@ -28,6 +28,7 @@ class SliceConfig:
 class SplitConfig:
     seed: int = 0
     fraction: float = 0.4
+    by_time: bool = False  # GC510: golden cases asked after every dev case
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +285,8 @@ def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> A
         annotation = str(spec.type)
         if "tuple" in annotation:
             known[key] = list
+        elif "bool" in annotation:
+            known[key] = bool
         elif "float" in annotation:
             known[key] = float
         elif "int" in annotation:
