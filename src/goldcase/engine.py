@@ -229,6 +229,12 @@ def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Fin
     return mine + theirs
 
 
+def findings_of(ctx: Context, case_set: CaseSet, names: Sequence[str]) -> list[Finding]:
+    """The findings of the named families on a case set already loaded (severity overrides
+    applied), sorted."""
+    return sorted(set(_families(ctx, case_set, list(names))))
+
+
 def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
     findings: list[Finding] = []
     for name in names:
