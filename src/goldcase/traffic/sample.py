@@ -127,20 +127,20 @@ def draw(
     flagged = calibration_size(plan.n, plan.failed_share)
     result = Draw(quota=(flagged, plan.n - flagged))
     result.flagged_pool = sum(t.flagged for t in traces)
-    taken: set[str] = set()
+    seen: set[str] = set()  # trace keys: a line repeated verbatim is one trace
     texts: set[str] = set()
     for stratum, pool in _pools(traces, plan.seed):
         wanted = plan.n - len(result.drawn) if stratum == RANDOM else flagged
         for i in pool:
             if wanted <= 0:
                 break
-            if traces[i].key in taken:
-                continue  # drawn from the other pool
+            if traces[i].key in seen:
+                continue  # drawn, or passed over, in the flagged pool
+            seen.add(traces[i].key)
             picked = _consider(traces[i], questions[i], norms[i], stratum, graph, inbox, texts)
             if isinstance(picked, str):
                 result.skipped[picked] += 1
                 continue
-            taken.add(traces[i].key)
             texts.add(norms[i])
             result.drawn.append(picked)
             wanted -= 1
