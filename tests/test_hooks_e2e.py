@@ -8,6 +8,7 @@ with spaces.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,8 +281,6 @@ def week_of_traces(path: Path) -> Path:
 
 
 def week_row(i: int, question: str, *, failed: bool, thumbs: bool = False) -> str:
-    import json
-
     return json.dumps(
         {
             "id": f"t-{i:04d}",
