@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 # The main job on the sample set in this repository: check it, confirm its version, show what
 # it is made of and how far a second labeller agrees, score two runs of the baseline, gate one
 # against the other, render the report, then the split, calibration, leakage and interchange
-# tools on the same set.
+# tools on the same set, and a triage of a week of sample traces.
 run: $(STAMP)
 	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
 	$(BIN)/goldcase check
@@ -49,6 +49,10 @@ run: $(STAMP)
 	$(BIN)/goldcase contamination --engine dask --workers 2 --partition-size 0.01 corpus/*.md prompts/system.md
 	@echo "== goldcase export: the golden set as promptfoo tests, in a temporary file"
 	$(BIN)/goldcase export --format promptfoo --out "$${TMPDIR:-/tmp}/goldcase-sample-promptfoo.yaml"
+	@echo "== goldcase triage: a week of sample traces drawn as drafts (mostly failures, personal data replaced, the set's questions passed over), into a temporary folder"
+	@inbox=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-inbox.XXXXXX") && \
+	  $(BIN)/goldcase triage traces/sample.jsonl --seed 2026-w10 --n 20 --inbox "$$inbox"; \
+	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"

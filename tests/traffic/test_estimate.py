@@ -32,7 +32,7 @@ def test_flagged_items_are_all_expected_to_disagree() -> None:
     assert estimate.disagreements == pytest.approx(41)
     assert estimate.lines() == [
         "first pass: 50 items x 60 s = 50 min",
-        "second pass: (40 flagged + 10 random x 10%) = 41 expected disagreements x 150 s "
+        "second pass: (40 flagged + 10 not flagged x 10%) = 41 expected disagreements x 150 s "
         "= 1 h 42 min 30 s",
         "in all: about 2 h 32 min 30 s of the labeller's time",
     ]

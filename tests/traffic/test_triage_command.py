@@ -122,7 +122,7 @@ def test_what_triage_prints(make_repo: Repo) -> None:
     assert lines[14:] == [
         "labelling estimate:",
         "  first pass: 4 items x 60 s = 4 min",
-        "  second pass: (2 flagged + 2 random x 10%) = 2.2 expected disagreements x 150 s "
+        "  second pass: (2 flagged + 2 not flagged x 10%) = 2.2 expected disagreements x 150 s "
         "= 5 min 30 s",
         "  in all: about 9 min 30 s of the labeller's time",
         "next: label the drafts (docs/triage.md), then goldcase promote ID... "

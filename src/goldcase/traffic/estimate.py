@@ -8,10 +8,10 @@ each (``seconds_per_disagreement``, 150 by default). How many differ is expected
 
 - every flagged item: the trace failed a check, hit a cap or was thumbed down, so production's
   answer is expected to differ from the label;
-- a random item: ``1 - pass_rate`` of them (the prompt's pass rate on random traffic, 0.9 by
-  default: about 20 of 200 items).
+- an item without a flag: ``1 - pass_rate`` of them (the prompt's pass rate on random
+  traffic, 0.9 by default: about 20 of 200 items).
 
-So 50 drafts, 40 flagged and 10 random, take 50 x 60 s = 50 min, then (40 + 10 x 0.1) = 41
+So 50 drafts, 40 flagged and 10 without a flag, take 50 x 60 s = 50 min, then (40 + 10 x 0.1) = 41
 expected disagreements x 150 s = 1 h 42 min 30 s: 2 h 32 min 30 s of the labeller's time in
 all.
 """
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    flagged: int
-    random: int
+    flagged: int  # items that carry a flag (failed check, cap, thumbs-down)
+    random: int  # items without one
     seconds_per_item: int
     seconds_per_disagreement: int
     pass_rate: float
@@ -69,7 +69,7 @@ class Estimate:
         return [
             f"first pass: {self.items} items x {self.seconds_per_item} s = "
             f"{duration(self.first_pass)}",
-            f"second pass: ({self.flagged} flagged + {self.random} random x {share}) = "
+            f"second pass: ({self.flagged} flagged + {self.random} not flagged x {share}) = "
             f"{self.disagreements:g} expected disagreements x {self.seconds_per_disagreement} s"
             f" = {duration(self.second_pass)}",
             f"in all: about {duration(self.total)} of the labeller's time",

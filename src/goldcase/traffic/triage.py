@@ -25,7 +25,7 @@ from goldcase.privacy import pii
 from goldcase.text import normalise_input
 from goldcase.traffic.drafts import Provenance, inbox_drafts, render, write_drafts
 from goldcase.traffic.estimate import Estimate
-from goldcase.traffic.sample import FLAGGED, Draw, Known, Plan, draw
+from goldcase.traffic.sample import Draw, Known, Plan, draw
 from goldcase.traffic.traces import TraceLog, read_traces
 
 
@@ -71,7 +71,7 @@ def triage(ctx: Context, path: Path, shown: str, options: Options) -> Result:
     texts = _drafts(ctx, case_set, drafts, result, keep)
     if not options.dry_run:
         result.written, result.existing = write_drafts(inbox, texts)
-    flagged = sum(d.stratum == FLAGGED for d in drawn.drawn)
+    flagged = sum(d.trace.flagged for d in drawn.drawn)  # a random draw may carry a flag too
     result.estimate = Estimate(
         flagged,
         len(drawn.drawn) - flagged,
