@@ -39,6 +39,7 @@ def asked(text: str) -> list[str]:
         ("GB294771605", "our VAT number, GB 294 7716 05"),
         ("1 March 2026", "from 2026-03-01"),
         ("March 1st", "on 1 March 2026"),
+        ("September 1939", "on 1 September 1939"),  # the quote is the more precise
         ("5 working days", "within five business days"),
         ("the 15th", "on 15 March"),
     ],
@@ -61,6 +62,7 @@ def test_a_quote_holds_the_same_value_spelt_another_way(answer: str, quote: str)
         ("2 pm", "open until 4 pm"),
         ("1 April", "from 1 March"),
         ("March 2025", "until March 2026"),
+        ("1 September 1939", "in September 1939"),  # a day the quote does not give
         ("£7.50", "the surcharge still applies when delivery is free"),
     ],
 )
@@ -78,6 +80,8 @@ def test_a_different_value_is_not_held(answer: str, quote: str) -> None:
     [
         ("Yes, a new one", []),  # "one" standing for a thing
         ("the one I ordered last week", []),
+        ("subtracting one from the other", []),
+        ("a non-zero velocity", []),
         ("One retry after 24 hours", ["One", "24 hours"]),
         ("once a week", []),  # implied figures are never asked
         ("you may 2 things", ["2"]),  # "may" is not May

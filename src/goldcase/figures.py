@@ -169,7 +169,10 @@ def held(figure: Figure, others: Iterable[Figure]) -> bool:
 def _same_date(
     a: tuple[int | None, int, int | None] | None, b: tuple[int | None, int, int | None] | None
 ) -> bool:
-    if a is None or b is None or a[1] != b[1] or a[2] != b[2]:
+    """Whether quote date ``b`` holds answer date ``a``: the same month, the same day when the
+    answer gives one (a quote's "1 September 1939" holds "September 1939", not the other way
+    round), the same year when both give one."""
+    if a is None or b is None or a[1] != b[1] or (a[2] is not None and a[2] != b[2]):
         return False
     return a[0] is None or b[0] is None or a[0] == b[0]
 
@@ -195,13 +198,23 @@ _BEFORE_PRONOUN = re.compile(
 )
 
 
+_ONE_IDIOM = re.compile(
+    r"\s+(?:another|by\s+one|or\s+(?:the\s+)?other|from\s+the\s+other)\b", re.IGNORECASE
+)
+
+
 def _pronoun(text: str, match: re.Match[str]) -> bool:
-    """Whether "one" stands for a thing ("send a new one", "the one I ordered") rather than
-    a count: after an article or a determiner, or with no word after it."""
+    """Whether a number word is not a count: "non-zero", and "one" standing for a thing
+    ("send a new one", "the one I ordered", "one from the other"): after an article or a
+    determiner, in an idiom, or with no word after it."""
+    if text[max(0, match.start() - 4) : match.start()].lower() == "non-":
+        return True
     if match["words"].lower() != "one":
         return False
     after = text[match.end() :].lstrip()
-    return not after[:1].isalpha() or _BEFORE_PRONOUN.search(text, 0, match.start()) is not None
+    if not after[:1].isalpha() or _ONE_IDIOM.match(text, match.end()):
+        return True
+    return _BEFORE_PRONOUN.search(text, 0, match.start()) is not None
 
 
 _PERCENT = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)

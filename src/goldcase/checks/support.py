@@ -47,6 +47,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from goldcase.cache import code_salt
 from goldcase.figures import figures, held
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
@@ -101,8 +102,9 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 
 def _corpus_state(corpus: Corpus) -> str:
-    """What a cached result depends on besides the case: the documents and the links."""
-    extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}"
+    """What a cached result depends on besides the case: the documents and the links, and the
+    code (a changed rule, GC208's reading of figures say, finds its findings anew)."""
+    extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}{code_salt()}"
     return hashlib.blake2b(f"{corpus.digest}{extra}".encode(), digest_size=12).hexdigest()
 
 
