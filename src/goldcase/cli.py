@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from goldcase.errors import GoldcaseError
+
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "Write a new case under an id no branch shares; refuse a quote not verbatim."),
@@ -75,8 +77,6 @@ def cli(ctx: click.Context, traceback: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
-    from goldcase.errors import GoldcaseError
-
     args = sys.argv[1:] if argv is None else argv
     try:
         result: Any = cli.main(args=args, prog_name="goldcase", standalone_mode=False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checkkit import Repo, brief, case, family_findings, healthy
-
+from checks.kit import Repo, brief, family_findings
+from composition.kit import case, healthy
 from goldcase.model import Finding
 
 

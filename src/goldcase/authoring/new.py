@@ -8,6 +8,7 @@ first place it differs.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -15,9 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
+from goldcase.engine import load_case_set, taken_ids
 from goldcase.errors import GoldcaseError
 from goldcase.ids import slice_prefix, write_new_case
 from goldcase.loader import load_case_file
@@ -71,8 +75,6 @@ def verify_quote(corpus: Corpus, doc: str | None, quote: str) -> str:
         return _find_document(corpus, quote, folded)
     document = corpus.documents.get(doc)
     if document is None:
-        import difflib
-
         close = difflib.get_close_matches(doc, list(corpus.documents), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise GoldcaseError(f"document {doc!r} is not in {corpus.root.name}/{hint}")
@@ -105,8 +107,6 @@ def _find_document(corpus: Corpus, quote: str, folded: str) -> str:
 
 
 def _nearest_document(corpus: Corpus, folded: str) -> str | None:
-    from rapidfuzz import fuzz
-
     best, best_score = None, 0.0
     for name, document in sorted(corpus.documents.items()):
         if document.problem is None and document.folded:
@@ -185,8 +185,6 @@ def validate_spec(spec: NewCase) -> None:
 def create_case(ctx: Context, spec: NewCase) -> Path:
     """Verify, render and write a new case file under a fresh id (``goldcase.ids``); returns
     its path. The file is created exclusively: an existing file is never replaced."""
-    from goldcase.engine import load_case_set, taken_ids
-
     validate_spec(spec)
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)

@@ -12,8 +12,13 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from goldcase import __version__
+from goldcase import __version__, gitview
+from goldcase.cache import Cache
+from goldcase.config import load_config
+from goldcase.context import Context
 from goldcase.errors import GoldcaseError
+from goldcase.gitview import top_level
+from goldcase.versioning.locking import lock_repository
 from goldcase.writer import atomic_write_text
 
 HOOKS_URL = "https://github.com/goldcase/goldcase"
@@ -132,8 +137,6 @@ def hook_text(name: str) -> str:
 
 def init_repository(root: Path, *, git_hooks: bool = False) -> Scaffold:
     """Scaffold a golden-set repository in ``root`` (created when missing)."""
-    from goldcase import gitview
-
     root = root.resolve()
     if root.exists() and not root.is_dir():
         raise GoldcaseError(f"{root} exists and is not a folder")
@@ -159,27 +162,18 @@ def init_repository(root: Path, *, git_hooks: bool = False) -> Scaffold:
 
 
 def _write_lock(root: Path) -> None:
-    from goldcase.cache import Cache
-    from goldcase.config import load_config
-    from goldcase.context import Context
-    from goldcase.versioning.locking import lock_repository
-
     lock_repository(Context(load_config(root), Cache(None)))
 
 
 def _hooks_path(root: Path) -> str:
     """core.hooksPath is read relative to the work tree's top: ``hooks`` unless the golden set
     lives in a sub-folder of a larger repository."""
-    from goldcase.gitview import top_level
-
     top = top_level(root) or root
     return (root / "hooks").relative_to(top).as_posix()
 
 
 def install_merge_driver(path: Path) -> Path:
     """Set ``merge.goldcase.driver`` (and its name) in the repository holding ``path``."""
-    from goldcase import gitview
-
     top = gitview.top_level(path)
     if top is None:
         raise GoldcaseError(f"{path} is not inside a git work tree; run git init first")

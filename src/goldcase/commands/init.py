@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.scaffold import init_repository
+
 
 @click.command("init")
 @click.argument("directory", required=False, default=".", type=click.Path(path_type=Path))
@@ -20,8 +22,6 @@ def command(directory: Path, git_hooks: bool) -> int:
     .gitattributes with the merge driver, .gitignore and a README. Runs git init when
     DIRECTORY is not inside a git repository. Never overwrites a file (exit 2).
     """
-    from goldcase.authoring.scaffold import init_repository
-
     made = init_repository(directory, git_hooks=git_hooks)
     if made.git_initialised:
         click.echo(f"initialised a git repository in {made.root}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
+from goldcase.writer import write_new_folder
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/case.schema.json\n"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -50,8 +51,6 @@ def unique(name: str, taken: set[str]) -> str:
 
 def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
     """Write the repository to ``out`` (absent or an empty folder), all at once."""
-    from goldcase.writer import write_new_folder
-
     out = out.resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise GoldcaseError(f"{out} exists and is not empty; import into a new folder")

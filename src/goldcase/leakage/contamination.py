@@ -28,6 +28,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from rich.console import Console
+from rich.progress import Progress as Bar
+
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.model import Case
@@ -258,8 +262,6 @@ def scan_golden(
     ctx: Context, paths: Sequence[Path], ngram: int | None = None, *, progress: bool = False
 ) -> Report:
     """The golden set of ``ctx`` against ``paths``; a progress bar on stderr if asked."""
-    from goldcase.engine import load_case_set
-
     index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
     for path in paths:
         if not path.is_file():
@@ -275,8 +277,6 @@ def scan_golden(
 
 
 def _with_bar(index: GramIndex, paths: Sequence[Path]) -> Report:
-    from rich.progress import Progress as Bar
-
     total = sum(p.stat().st_size for p in paths)
     with Bar(console=_stderr_console(), transient=True) as bar:
         task = bar.add_task("scanning", total=total)
@@ -284,6 +284,4 @@ def _with_bar(index: GramIndex, paths: Sequence[Path]) -> Report:
 
 
 def _stderr_console() -> Any:
-    from rich.console import Console
-
     return Console(stderr=True)

@@ -63,17 +63,6 @@ class Graded:
         }
 
 
-def effective_outcome(result: Result | None, threshold: float | None) -> str:
-    if result is None:
-        return MISSING
-    outcome = result.outcome
-    if outcome == "answer" and threshold is not None:
-        confidence = result.confidence
-        if confidence is None or confidence < threshold:
-            return "abstain"
-    return outcome
-
-
 _MISSING = (MISSING,)
 _ERROR = ("error",)
 _ANSWERED = ("answered",)
@@ -185,14 +174,3 @@ class CaseGrader:
         worst.passes = sum(not failed for _, failed in verdicts)
         worst.shown = shown
         return worst
-
-
-def grade_one(case: Case, result: Result | None, threshold: float | None = None) -> Graded:
-    grader = CaseGrader(case)
-    return grader.graded(result, *grader.verdict(result, threshold))
-
-
-def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
-    """Grade a case on its result lines (none: missing; several: the worst trial, with the
-    number of trials that passed)."""
-    return CaseGrader(case).grade(trials, threshold)

@@ -32,6 +32,7 @@ from goldcase.scoring.results import (
     parse_lines,
     read_raw,
 )
+from goldcase.scoring.split import select as select_half
 
 SPLITS = ("golden", "dev", "calibration", "eval", "all")
 WARN_FITTED = (
@@ -75,17 +76,8 @@ def select(ctx: Context, case_set: CaseSet, split: str) -> Selection:
 
 
 def _seeded(ctx: Context, case_set: CaseSet, split: str) -> Selection:
-    try:
-        from goldcase.scoring.split import assign_split
-    except ImportError:  # pragma: no cover - only before the split module exists
-        raise GoldcaseError(
-            f"--split {split} needs goldcase.scoring.split, which this "
-            "installation lacks; score --split golden instead"
-        ) from None
     seed, fraction = ctx.config.split.seed, ctx.config.split.fraction
-    assignment = assign_split(case_set.golden, seed, fraction)
-    chosen = [case for case in case_set.golden if assignment.get(case.id) == split]
-    return Selection(split, chosen, seed, fraction)
+    return Selection(split, select_half(case_set.golden, split, seed, fraction), seed, fraction)
 
 
 def case_problems(ctx: Context, case_set: CaseSet) -> Iterator[Problem]:
@@ -202,7 +194,7 @@ def _score(
         result_lines=result_lines,
         outside_split=outside,
     )
-    report.update(extra, agreement=ceiling(ctx))
+    report.update(extra, agreement=ceiling(ctx, case_set))
     return report
 
 

@@ -1,8 +1,9 @@
 """Drawing a week's sample from a trace log: mostly failures, a share of random traffic, and
 no question the set or the sample already holds.
 
-Two pools, each in a seeded order (``goldcase.labelling.labels.rank_key``, a keyed hash of the
-trace's key: no list is shuffled, so every machine draws the same sample):
+Two pools, each in a seeded order (``goldcase.scoring.split.rank_key``, the keyed hash that
+orders the calibration split and the second labeller's sample, of the trace's key: no list is
+shuffled, so every machine draws the same sample):
 
 - **flagged**: traces that failed a check, hit a cap or got a thumbs-down. The first
   ``floor(failed_share x n + 1/2)`` of the draft quota come from here (round half up on the
@@ -33,9 +34,8 @@ from dataclasses import dataclass, field
 
 from goldcase.cache import Cache
 from goldcase.ids import draft_id
-from goldcase.labelling.labels import rank_key
 from goldcase.leakage.neardup import NearConfig, near_pairs
-from goldcase.scoring.split import calibration_size
+from goldcase.scoring.split import calibration_size, rank_key
 from goldcase.text import normalise_input
 from goldcase.traffic.traces import Trace
 
@@ -153,8 +153,8 @@ def _pools(traces: Sequence[Trace], seed: str) -> list[tuple[str, list[int]]]:
     flagged = [i for i, t in enumerate(traces) if t.flagged]
     every = list(range(len(traces)))
     return [
-        (FLAGGED, sorted(flagged, key=lambda i: (rank_key(seed, traces[i].key), i))),
-        (RANDOM, sorted(every, key=lambda i: (rank_key(f"{seed}/random", traces[i].key), i))),
+        (FLAGGED, sorted(flagged, key=lambda i: (rank_key(traces[i].key, seed), i))),
+        (RANDOM, sorted(every, key=lambda i: (rank_key(traces[i].key, f"{seed}/random"), i))),
     ]
 
 

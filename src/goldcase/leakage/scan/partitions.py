@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldcase.errors import GoldcaseError
+from goldcase.leakage.scan.parquet import row_groups, text_columns
 
 GZIP_SUFFIXES = (".gz",)
 ZSTD_SUFFIXES = (".zst", ".zstd")
@@ -73,8 +74,6 @@ def _plan_file(
     kind, jsonl = kind_of(path.name)
     where, name, size = str(path.resolve()), str(path), path.stat().st_size
     if kind == "parquet":
-        from goldcase.leakage.scan.parquet import row_groups, text_columns
-
         chosen = text_columns(path, columns)
         return [
             Partition(number, group, where, name, kind, False, group, None, chosen, weight)

@@ -7,9 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Console
+from rich.progress import Progress
+
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Report
 from goldcase.leakage.scan.core import PartResult, reduce
+from goldcase.leakage.scan.dask_engine import run_dask
 from goldcase.leakage.scan.local import Done, default_workers, run_local
 from goldcase.leakage.scan.partitions import DEFAULT_PARTITION_MB, MB, Partition, plan
 
@@ -46,8 +51,6 @@ def _run(
     index: GramIndex, parts: list[Partition], options: ScanOptions, done: Done | None
 ) -> list[PartResult]:
     if options.engine == "dask":
-        from goldcase.leakage.scan.dask_engine import run_dask
-
         return run_dask(index, parts, options.scheduler, options.workers, done)
     return run_local(index, parts, options.workers, done)
 
@@ -61,14 +64,9 @@ def scan_golden(
     progress: bool = False,
 ) -> Report:
     """The golden set of ``ctx`` against ``paths``; a progress bar on stderr if asked."""
-    from goldcase.engine import load_case_set
-
     index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
     if not progress:
         return scan(index, paths, options)
-    from rich.console import Console
-    from rich.progress import Progress
-
     total = sum(p.stat().st_size for p in paths if p.is_file())
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("scanning", total=total)
