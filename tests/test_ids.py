@@ -22,7 +22,7 @@ from goldcase.ids import (
     write_new_case,
 )
 from goldcase.writer import create_new_text
-from goldrepo import commit, git, git_set, goldcase, read_lock, write
+from kit import commit, git, git_set, goldcase, read_lock, write
 
 SUFFIX = re.compile(r"[0-9a-hjkmnp-tv-z]{9}")
 

@@ -230,10 +230,11 @@ def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Fin
     return mine + theirs
 
 
-def findings_of(ctx: Context, case_set: CaseSet, names: Sequence[str]) -> list[Finding]:
-    """The findings of the named families on a case set already loaded (severity overrides
-    applied), sorted."""
-    return sorted(set(_families(ctx, case_set, list(names))))
+def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) -> list[Finding]:
+    """The findings of every family but ``leave_out`` on a case set already loaded (severity
+    overrides applied), sorted."""
+    names = [name for name in checks.FAMILIES if name not in leave_out]
+    return sorted(set(_families(ctx, case_set, names)))
 
 
 def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:

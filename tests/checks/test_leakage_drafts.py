@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_cli
+from kit import run_cli
 
 GOLD = "How many days does a customer have to request a credit for a damaged delivery?"
 

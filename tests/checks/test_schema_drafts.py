@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from checkkit import Repo, brief, case, family_findings
 
+from checks.kit import Repo, brief, family_findings
+from composition.kit import case
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context

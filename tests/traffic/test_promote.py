@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tracekit import (
+
+from kit import run_cli
+from traffic.kit import (
     DEV_QUESTION,
     GOLDEN_QUESTION,
     QUOTE,
@@ -19,8 +21,6 @@ from tracekit import (
     trace,
     write_log,
 )
-
-from conftest import run_cli
 
 Repo = Callable[..., Path]
 SUFFIX = "[0-9a-hjkmnp-tv-z]{9}"

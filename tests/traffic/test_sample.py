@@ -7,12 +7,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from tracekit import GOLDEN_QUESTION, distinct_questions
 
 from goldcase.leakage.neardup import NearConfig
 from goldcase.text import normalise_input
 from goldcase.traffic.sample import FLAGGED, RANDOM, Draw, Known, Plan, draw
 from goldcase.traffic.traces import Trace
+from traffic.kit import GOLDEN_QUESTION, distinct_questions
 
 
 def make(question: str, line: int, *flags: str, key: str | None = None) -> Trace:

@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
-from tracekit import trace, write_log
 
 from goldcase.config import TRACE_FIELDS
 from goldcase.errors import GoldcaseError
 from goldcase.traffic.traces import MAX_LINE, read_traces
+from traffic.kit import trace, write_log
 
 NAMES = {f: f for f in TRACE_FIELDS}
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tracekit import GOLDEN_QUESTION, distinct_questions, set_files, trace, write_log
 
-from conftest import run_cli
 from goldcase.ids import draft_id
 from goldcase.moments import parse_moment
+from kit import run_cli
+from traffic.kit import GOLDEN_QUESTION, distinct_questions, set_files, trace, write_log
 
 Repo = Callable[..., Path]
 DRAFT = re.compile(r"tr-[0-9a-hjkmnp-tv-z]{9}")

@@ -8,6 +8,7 @@ import click
 
 from goldcase.commands.common import open_context, repo_option
 from goldcase.output import text_line
+from goldcase.traffic.promote import promote
 
 
 @click.command("promote")
@@ -25,8 +26,6 @@ def command(drafts: tuple[str, ...], split: str, repo: Path | None) -> int:
     dev set under its final id, once it passes every check of that set; all of them, or none.
     Exit status: 0 moved, 1 refused (the findings are listed at the drafts' lines), 2 could
     not run (no such draft, a draft not labelled yet)."""
-    from goldcase.traffic.promote import promote
-
     ctx = open_context(repo, cache=False)
     outcome = promote(ctx, drafts, "golden" if split == "golden" else "dev")
     for finding in [*outcome.refused, *outcome.warnings]:

@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.traffic import report
+from goldcase.traffic.triage import Options, triage
 
 
 @click.command("triage")
@@ -44,9 +46,6 @@ def command(
     holds already, exactly or nearly; write one draft per trace to cases/inbox/ and estimate
     the labelling time. Bad lines are listed on stderr with their numbers. Exit status: 0
     drawn, 2 could not run."""
-    from goldcase.traffic import report
-    from goldcase.traffic.triage import Options, triage
-
     ctx = open_context(repo, cache=False)
     config = ctx.config.triage
     options = Options(

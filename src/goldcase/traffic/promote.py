@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks
 from goldcase.authoring.formatting import rewrite
 from goldcase.authoring.new import schema_line
 from goldcase.context import Context
@@ -156,9 +155,9 @@ def _new_findings(ctx: Context, case_set: CaseSet, candidates: list[Candidate]) 
     after_files = [f for f in case_set.files if f.path not in moved]
     for c in candidates:
         after_files.append(_case_file(c))
-    names = [name for name in checks.FAMILIES if name != "version"]  # the bump is expected
-    before = set(findings_of(overlay, case_set, names))
-    after = findings_of(overlay, CaseSet(after_files), names)
+    leave_out = ("version",)  # the bump is expected
+    before = set(findings_of(overlay, case_set, leave_out))
+    after = findings_of(overlay, CaseSet(after_files), leave_out)
     by_rel = {c.rel: c for c in candidates}
     return [_at_draft(f, by_rel.get(f.path)) for f in after if f not in before]
 

@@ -305,8 +305,6 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
 
 def _committed_lock(config: Config) -> Lock | None:
     """golden.lock as committed at HEAD, when there is one and it can be read."""
-    from goldcase.gitview import committed_text
-
     text = committed_text(config.lock_file)
     if text is None:
         return None

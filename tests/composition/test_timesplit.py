@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from checkkit import Repo, brief, case, family_findings
 
-from conftest import run_cli
+from checks.kit import Repo, brief, family_findings
+from composition.kit import case
+from kit import run_cli
 
 
 def dated(case_id: str, asked: str | None) -> str:
