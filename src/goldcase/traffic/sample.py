@@ -19,7 +19,7 @@ personal data, then folded by ``goldcase.text.normalise_input``, the leakage nor
 | ``duplicate`` | the same as a case's or a draft's |
 | ``near_duplicate`` | a near-duplicate of a case's or a draft's (GC303's MinHash and Jaccard) |
 | ``repeat`` | the same as a trace drawn before it |
-| ``near_repeat`` | a near-duplicate of a trace drawn before it |
+| ``near_repeat`` | a near-duplicate of a trace drawn before it (exact word Jaccard) |
 | ``no_words`` | nothing once folded (only punctuation or emoji) |
 
 A trace whose draft is in the inbox already is kept as it is (``kept``) and counts toward the
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from goldcase.cache import Cache
 from goldcase.ids import draft_id
-from goldcase.leakage.neardup import NearConfig, near_pairs
+from goldcase.leakage.neardup import NearConfig, jaccard, near_pairs, shingles
 from goldcase.scoring.split import calibration_size, rank_key
 from goldcase.text import normalise_input
 from goldcase.traffic.traces import Trace
@@ -82,35 +82,54 @@ class Plan:
     near: NearConfig
 
 
-class _Graph:
-    """The traces' folded questions, the set's, and which of them are near-duplicates."""
+class _Questions:
+    """The traces' folded questions against the set's and against each other. The set's
+    near-duplicates come from one MinHash LSH pass focused on the set's questions; a trace is
+    compared with the traces drawn so far by exact Jaccard (they are at most ``n``); and the
+    near repeats of the drawn ones from a second pass focused on them, on the same band keys."""
 
     def __init__(self, norms: Sequence[str], known: Sequence[Known], near: NearConfig) -> None:
+        self.cfg = near
+        self.cache = Cache(None)  # in memory only: the second pass reuses the first's band keys
         self.known = {k.normalised for k in known if k.normalised}
         self.counts = Counter(t for t in norms if t)
-        texts = list(dict.fromkeys([*self.known, *self.counts]))
-        focus = [t in self.counts for t in texts]
-        self.near: dict[str, list[str]] = {}
-        for i, j, _ in near_pairs(texts, focus, near, Cache(None)):
-            self.near.setdefault(texts[i], []).append(texts[j])
-            self.near.setdefault(texts[j], []).append(texts[i])
+        self.texts = list(dict.fromkeys([*self.known, *self.counts]))
+        self.near_known = {t for pair in self._pairs(self.known) for t in pair} - self.known
+        self.drawn: dict[str, frozenset[str]] = {}  # drawn text -> its shingles
 
-    def repeats(self, text: str) -> int:
-        return self.counts[text] - 1 + sum(self.counts[t] for t in self.near.get(text, ()))
+    def _pairs(self, wanted: set[str]) -> list[tuple[str, str]]:
+        focus = [t in wanted for t in self.texts]
+        if not any(focus):
+            return []
+        pairs = near_pairs(self.texts, focus, self.cfg, self.cache)
+        return [(self.texts[i], self.texts[j]) for i, j, _ in pairs]
 
-    def reason(self, text: str, drawn: set[str]) -> str | None:
+    def reason(self, text: str) -> str | None:
         if not text:
             return "no_words"
         if text in self.known:
             return "duplicate"
-        if text in drawn:
+        if text in self.drawn:
             return "repeat"
-        close = self.near.get(text, ())
-        if any(t in self.known for t in close):
+        if text in self.near_known:
             return "near_duplicate"
-        if any(t in drawn for t in close):
+        mine = shingles(text, self.cfg.shingle)
+        if any(jaccard(mine, theirs) >= self.cfg.threshold for theirs in self.drawn.values()):
             return "near_repeat"
         return None
+
+    def take(self, text: str) -> None:
+        if text:
+            self.drawn[text] = shingles(text, self.cfg.shingle)
+
+    def repeats(self) -> Counter[str]:
+        """For each drawn question: how many other traces ask it, exactly or nearly."""
+        out = Counter({t: self.counts[t] - 1 for t in self.drawn})
+        for a, b in self._pairs(set(self.drawn)):
+            for mine, other in ((a, b), (b, a)):
+                if mine in self.drawn:
+                    out[mine] += self.counts[other]
+        return out
 
 
 def draw(
@@ -123,28 +142,39 @@ def draw(
     """The sample: ``questions[i]`` is trace ``i``'s question scrubbed of personal data;
     ``inbox`` holds the ids of the drafts there already."""
     norms = [normalise_input(q) for q in questions]
-    graph = _Graph(norms, known, plan.near)
+    graph = _Questions(norms, known, plan.near)
     flagged = calibration_size(plan.n, plan.failed_share)
     result = Draw(quota=(flagged, plan.n - flagged))
     result.flagged_pool = sum(t.flagged for t in traces)
     seen: set[str] = set()  # trace keys: a line repeated verbatim is one trace
-    texts: set[str] = set()
+    picked: list[tuple[int, str, bool]] = []  # (trace, stratum, kept)
     for stratum, pool in _pools(traces, plan.seed):
-        wanted = plan.n - len(result.drawn) if stratum == RANDOM else flagged
+        wanted = plan.n - len(picked) if stratum == RANDOM else flagged
         for i in pool:
             if wanted <= 0:
                 break
             if traces[i].key in seen:
                 continue  # drawn, or passed over, in the flagged pool
             seen.add(traces[i].key)
-            picked = _consider(traces[i], questions[i], norms[i], stratum, graph, inbox, texts)
-            if isinstance(picked, str):
-                result.skipped[picked] += 1
+            kept = _drafted(traces[i], inbox)
+            reason = None if kept else graph.reason(norms[i])
+            if reason is not None:
+                result.skipped[reason] += 1
                 continue
-            texts.add(norms[i])
-            result.drawn.append(picked)
+            graph.take(norms[i])
+            picked.append((i, stratum, kept))
             wanted -= 1
+    repeats = graph.repeats()
+    result.drawn = [
+        Drawn(traces[i], questions[i], stratum, repeats[norms[i]] if norms[i] else 0, kept)
+        for i, stratum, kept in picked
+    ]
     return result
+
+
+def _drafted(trace: Trace, inbox: set[str]) -> bool:
+    """Whether the trace's draft is in the inbox already (its id is a function of the trace)."""
+    return draft_id(trace.key, trace.asked.at if trace.asked else None, ()) in inbox
 
 
 def _pools(traces: Sequence[Trace], seed: str) -> list[tuple[str, list[int]]]:
@@ -156,21 +186,3 @@ def _pools(traces: Sequence[Trace], seed: str) -> list[tuple[str, list[int]]]:
         (FLAGGED, sorted(flagged, key=lambda i: (rank_key(traces[i].key, seed), i))),
         (RANDOM, sorted(every, key=lambda i: (rank_key(traces[i].key, f"{seed}/random"), i))),
     ]
-
-
-def _consider(
-    trace: Trace,
-    question: str,
-    text: str,
-    stratum: str,
-    graph: _Graph,
-    inbox: set[str],
-    drawn: set[str],
-) -> Drawn | str:
-    """The trace as drawn, or the reason it is passed over."""
-    kept = draft_id(trace.key, trace.asked.at if trace.asked else None, ()) in inbox
-    if not kept:
-        reason = graph.reason(text, drawn)
-        if reason is not None:
-            return reason
-    return Drawn(trace, question, stratum, graph.repeats(text) if text else 0, kept)
