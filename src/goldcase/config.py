@@ -29,7 +29,7 @@ class SliceConfig:
 class SplitConfig:
     seed: int = 0
     fraction: float = 0.4
-    by_time: bool = False  # GC510: golden cases asked after every dev case
+    by_time: bool = False  # GC513: golden cases asked after every dev case
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""GC307 (docs/leakage.md): a draft in cases/inbox/ that asks what a case or another draft
+"""GC309 (docs/leakage.md): a draft in cases/inbox/ that asks what a case or another draft
 asks, exactly or nearly, is a warning at the draft; drafts leave the GC301-GC306 rules alone."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_a_draft_copying_a_golden_question(make_repo: Callable[..., Path]) -> No
     code, lines = leakage(root)
     assert code == 0  # a warning
     assert lines == [
-        "cases/inbox/tr-a.yaml:2:11: GC307 draft question equals the question of golden case "
+        "cases/inbox/tr-a.yaml:2:11: GC309 draft question equals the question of golden case "
         "g1; the set asks it already: delete the draft, or reword it into a question of its own"
     ]
 
@@ -53,12 +53,12 @@ def test_near_duplicates_and_two_drafts_alike(make_repo: Callable[..., Path]) ->
     code, lines = leakage(root)
     assert code == 0  # word sets: 12 shared of 14 words, 0.86
     assert lines == [
-        "cases/inbox/tr-a.yaml:2:11: GC307 draft question is a near-duplicate of dev case d1 "
+        "cases/inbox/tr-a.yaml:2:11: GC309 draft question is a near-duplicate of dev case d1 "
         "(word Jaccard 0.86); the set asks it already: delete the draft, or reword it into a "
         "question of its own",
-        "cases/inbox/tr-b.yaml:2:11: GC307 draft question equals the question of draft tr-c; "
+        "cases/inbox/tr-b.yaml:2:11: GC309 draft question equals the question of draft tr-c; "
         "the set asks it already: delete the draft, or reword it into a question of its own",
-        "cases/inbox/tr-c.yaml:2:11: GC307 draft question equals the question of draft tr-b; "
+        "cases/inbox/tr-c.yaml:2:11: GC309 draft question equals the question of draft tr-b; "
         "the set asks it already: delete the draft, or reword it into a question of its own",
     ]
 

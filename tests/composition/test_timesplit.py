@@ -1,4 +1,4 @@
-"""The time split (docs/split.md, "By time"): with ``[split] by_time = true``, GC510 on every
+"""The time split (docs/split.md, "By time"): with ``[split] by_time = true``, GC513 on every
 golden case asked before the newest dev case; ``goldcase stats`` shows both sets' ranges."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_golden_cases_asked_after_every_dev_case_pass(make_repo: Repo) -> None:
         {"g1": "2026-03-02T09:00:00Z", "g2": "2026-03-10"},
         {"d1": "2026-02-01", "d2": "2026-03-01T23:59:00Z"},
     )
-    assert [f for f in family_findings(root, "composition") if f.code == "GC510"] == []
+    assert [f for f in family_findings(root, "composition") if f.code == "GC513"] == []
 
 
 def test_a_golden_case_older_than_the_newest_dev_case_is_gc510_at_its_asked_at(
@@ -44,8 +44,8 @@ def test_a_golden_case_older_than_the_newest_dev_case_is_gc510_at_its_asked_at(
         {"g1": "2026-02-03T10:00:00+01:00", "g2": "2026-03-10", "g3": None},
         {"d1": "2026-02-01", "d2": "2026-02-10T08:00:00Z", "d3": None},
     )
-    found = [f for f in family_findings(root, "composition") if f.code == "GC510"]
-    assert brief(found) == [("cases/golden/g1.yaml", 9, 11, "GC510", "error")]
+    found = [f for f in family_findings(root, "composition") if f.code == "GC513"]
+    assert brief(found) == [("cases/golden/g1.yaml", 9, 11, "GC513", "error")]
     assert found[0].message == (
         "golden case asked 2026-02-03T09:00:00Z, before the newest dev case d2 (asked "
         "2026-02-10T08:00:00Z); with [split] by_time, golden cases come from the latest "
@@ -67,19 +67,19 @@ def test_moments_compare_on_the_precision_both_carry(
     make_repo: Repo, golden: str, dev: str, reported: bool
 ) -> None:
     root = repo(make_repo, {"g1": golden}, {"d1": dev})
-    found = [f for f in family_findings(root, "composition") if f.code == "GC510"]
+    found = [f for f in family_findings(root, "composition") if f.code == "GC513"]
     assert bool(found) is reported
 
 
 def test_without_by_time_nothing_is_checked(make_repo: Repo) -> None:
     root = repo(make_repo, {"g1": "2026-01-01"}, {"d1": "2026-02-01"})
     (root / "goldcase.toml").write_text("", encoding="utf-8")
-    assert [f for f in family_findings(root, "composition") if f.code == "GC510"] == []
+    assert [f for f in family_findings(root, "composition") if f.code == "GC513"] == []
 
 
 def test_no_dated_dev_case_nothing_to_compare(make_repo: Repo) -> None:
     root = repo(make_repo, {"g1": "2026-01-01"}, {"d1": None})
-    assert [f for f in family_findings(root, "composition") if f.code == "GC510"] == []
+    assert [f for f in family_findings(root, "composition") if f.code == "GC513"] == []
 
 
 def test_by_time_must_be_true_or_false(make_repo: Repo) -> None:

@@ -178,7 +178,7 @@ def test_the_time_split_is_a_check_of_the_destination(repo: Path) -> None:
     status, lines = promote(draft.stem, "--to", "golden")
     assert status == 1
     at = line_of(draft, "asked_at:")
-    assert lines[0].startswith(f"cases/inbox/{draft.stem}.yaml:{at}:11: GC510 golden case asked")
+    assert lines[0].startswith(f"cases/inbox/{draft.stem}.yaml:{at}:11: GC513 golden case asked")
     assert promote(draft.stem, "--to", "dev")[0] == 0
 
 

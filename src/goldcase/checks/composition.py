@@ -13,10 +13,10 @@ Codes (default severity):
 - GC504 (warning): no unanswerable golden case has a false premise (tag ``false_premise``).
 - GC506 (warning): a slice has a traffic share in the config but no golden case.
 - GC508 (warning): an expected answer longer than ``answer_max_words`` (12) words.
-- GC510 (error): with ``[split] by_time = true``, a golden case asked (``asked_at``) before
+- GC513 (error): with ``[split] by_time = true``, a golden case asked (``asked_at``) before
   the newest dev case: golden cases come from the latest traffic, dev cases from earlier.
   Cases without ``asked_at`` are not placed in time and not reported. Passes: golden cases
-  asked in March, dev cases in February. Fails (``GC510 golden case asked 2026-02-03, before
+  asked in March, dev cases in February. Fails (``GC513 golden case asked 2026-02-03, before
   the newest dev case dev-ret-004 (asked 2026-02-10) …``).
 
 GC505 (personal data) is in the ``privacy`` family: it applies to every case file. GC507 and
@@ -56,7 +56,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC504": ("warning", "no false-premise cases among the unanswerable ones"),
     "GC506": ("warning", "slice with a traffic share but no cases"),
     "GC508": ("warning", "expected answer too long to be a fact"),
-    "GC510": ("error", "golden case asked before the newest dev case (time split)"),
+    "GC513": ("error", "golden case asked before the newest dev case (time split)"),
 }
 
 
@@ -172,7 +172,7 @@ def _time_split(golden: list[Case], dev: list[Case], ctx: Context) -> Iterator[F
             case.path,
             line,
             col,
-            "GC510",
+            "GC513",
             "error",
             f"golden case asked {when.text()}, before the newest dev case {last.id} (asked "
             f"{moment.text()}); with [split] by_time, golden cases come from the latest "

@@ -28,9 +28,9 @@ question is in the golden set or the dev set, never both``)::
 | GC304 | error | two golden cases ask the same normalised question |
 | GC305 | error | a synthetic case derived from a golden case, from an unknown id, or from nothing |
 | GC306 | error | a prompt file cannot be read as text or does not parse as YAML / JSON |
-| GC307 | warning | a draft in ``cases/inbox/`` asking what a case or draft asks, or nearly |
+| GC309 | warning | a draft in ``cases/inbox/`` asking what a case or draft asks, or nearly |
 
-GC307 keeps the inbox from filling with questions the set holds already (``goldcase triage``
+GC309 keeps the inbox from filling with questions the set holds already (``goldcase triage``
 passes over them when it draws; a case promoted meanwhile, or a question edited by the
 labeller, can make one): delete the draft, or reword it into a question of its own.
 """
@@ -62,7 +62,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC304": ("error", "two golden cases with the same question"),
     "GC305": ("error", "synthetic case not derived from a dev case"),
     "GC306": ("error", "prompt file cannot be read or parsed"),
-    "GC307": ("warning", "draft that duplicates a case or another draft"),
+    "GC309": ("warning", "draft that duplicates a case or another draft"),
 }
 MIN_SUBSTRING_WORDS = 4  # shorter golden questions are not searched inside prompt text
 
@@ -399,7 +399,7 @@ def _near_finding(places: _Places, end: End, found: list[tuple[float, str, End]]
 
 
 def _drafts(case_set: CaseSet, ctx: Context, places: _Places) -> Iterator[Finding]:
-    """GC307: a draft that asks what a case or another draft asks, exactly or nearly; one
+    """GC309: a draft that asks what a case or another draft asks, exactly or nearly; one
     finding per draft, naming its closest match."""
     if not case_set.drafts:
         return
@@ -440,7 +440,7 @@ def _draft_finding(places: _Places, draft: Case, found: list[_Match]) -> Finding
     more = f" and {len(found) - 1} more" if len(found) > 1 else ""
     return places.finding(
         End(draft.path, 1, draft),
-        "GC307",
+        "GC309",
         f"draft question {how} {name}{similar}{more}; the set asks it already: delete the "
         "draft, or reword it into a question of its own",
     )
