@@ -9,7 +9,7 @@ from typing import Any
 QUOTE = "A customer has 14 days from delivery to request a credit"
 
 GOLDEN_QUESTION = "how long do i have to ask for a credit on a damaged delivery"
-DEV_QUESTION = "can i return a sale item after two weeks"
+DEV_QUESTION = "how long do you keep a parcel you could not deliver"
 
 
 def trace(
@@ -44,24 +44,38 @@ def write_log(path: Path, rows: list[dict[str, Any] | str]) -> Path:
     return path
 
 
-def case_text(case_id: str, question: str, *, slice_name: str = "returns") -> str:
+DEV_QUOTE = "Parcels we could not deliver are held at the depot for 7 days."
+
+
+def case_text(
+    case_id: str,
+    question: str,
+    *,
+    slice_name: str = "returns",
+    quote: str = QUOTE,
+    doc: str = "returns-policy.md",
+    answer: str = "14 days",
+) -> str:
     return (
         f"id: {case_id}\n"
         f"question: {question}\n"
-        "expected_answer: 14 days\n"
+        f"expected_answer: {answer}\n"
         "support:\n"
-        "  - doc: returns-policy.md\n"
-        f"    quote: {QUOTE}\n"
+        f"  - doc: {doc}\n"
+        f"    quote: {quote}\n"
         f"slice: {slice_name}\n"
         "source: transcript\n"
     )
 
 
 def set_files() -> dict[str, str]:
-    """One golden and one dev case."""
+    """One golden and one dev case, each with its own quote (a dev case sharing a golden
+    case's quote would be GC308)."""
     return {
         "cases/golden/ret-001.yaml": case_text("ret-001", GOLDEN_QUESTION),
-        "cases/dev/dev-ret-001.yaml": case_text("dev-ret-001", DEV_QUESTION),
+        "cases/dev/dev-ret-001.yaml": case_text(
+            "dev-ret-001", DEV_QUESTION, quote=DEV_QUOTE, doc="delivery.md", answer="7 days"
+        ),
     }
 
 

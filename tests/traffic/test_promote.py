@@ -61,7 +61,8 @@ def label(
             "support:\n", f"support:\n  - doc: returns-policy.md\n    quote: {quote}\n"
         )
     if slice_name is not None:
-        text = text.replace("slice:\n", f"slice: {slice_name}\n")
+        probes = "probes:\n  fail: [You have 30 days.]\n" if answerable == "true" else ""
+        text = text.replace("slice:\n", f"{probes}slice: {slice_name}\n")
     text = text.replace("labelled_by:\n", "labelled_by: support-lead  # read it on Monday\n")
     if question is not None:
         text = re.sub(r"^question: .*$", f"question: {question}", text, count=1, flags=re.M)
@@ -102,8 +103,8 @@ def test_a_labelled_draft_becomes_a_golden_case(repo: Path) -> None:
     data = yaml.safe_load(text)
     assert data["id"] == match[1]
     assert set(data) == {
-        "id", "question", "answerable", "expected_answer", "support", "slice", "source",
-        "asked_at", "labelled_by",
+        "id", "question", "answerable", "expected_answer", "support", "probes", "slice",
+        "source", "asked_at", "labelled_by",
     }  # fmt: skip
     assert "trace" not in text and "goldcase promote" not in text
     check = json.loads(run_cli("check", "--repo", repo, "--format", "json").stdout)
@@ -188,7 +189,8 @@ def test_warnings_are_shown_and_do_not_refuse(repo: Path) -> None:
     at = line_of(draft, "expected_answer:")
     code, lines = promote(draft.stem, "--to", "golden")
     assert code == 0
-    assert lines[0].startswith(f"cases/inbox/{draft.stem}.yaml:{at}:18: GC208 expected_answer")
+    warned = [line for line in lines if " GC208 " in line]
+    assert warned[0].startswith(f"cases/inbox/{draft.stem}.yaml:{at}:18: GC208 expected_answer")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,13 @@ Codes (default severity):
 - GC504 (warning): no unanswerable golden case has a false premise (tag ``false_premise``).
 - GC506 (warning): a slice has a traffic share in the config but no golden case.
 - GC508 (warning): an expected answer longer than ``answer_max_words`` (12) words.
+- GC510 (warning): a reported slice has no unanswerable case other than false premises: no
+  question in it that the corpus says nothing about, so nothing in it rewards abstaining (a
+  false premise may be passed by correcting it).
+- GC511 (warning): every case of a reported slice expects an abstention: a system that always
+  abstains passes it.
+- GC512 (warning): a ``resolution`` does not name who decided (a plain string, the rule alone):
+  write ``resolution: {rule: ..., decided_by: ...}``.
 - GC513 (error): with ``[split] by_time = true``, a golden case asked (``asked_at``) before
   the newest dev case: golden cases come from the latest traffic, dev cases from earlier.
   Cases without ``asked_at`` are not placed in time and not reported. Passes: golden cases
@@ -28,7 +35,7 @@ is under its floor for the first nineteen commits. Gate on them with ``goldcase 
 in the config file when there is one, otherwise at the first case file of the slice, line 1.
 
 Passes: a slice of 20 golden cases, 4 of them synthetic, 6 unanswerable of which 2 have a false
-premise, every expected answer a short phrase.
+premise, every expected answer a short phrase, every resolution naming who decided.
 
 Fails (``GC501 slice 'refunds' has 4 golden cases; a reported slice needs at least 20 …``): a
 slice of 4 cases that is not listed in ``ambiguous_slices``.
@@ -56,6 +63,9 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC504": ("warning", "no false-premise cases among the unanswerable ones"),
     "GC506": ("warning", "slice with a traffic share but no cases"),
     "GC508": ("warning", "expected answer too long to be a fact"),
+    "GC510": ("warning", "reported slice without a question the corpus cannot answer"),
+    "GC511": ("warning", "reported slice whose every case expects an abstention"),
+    "GC512": ("warning", "resolution that names no one who decided"),
     "GC513": ("error", "golden case asked before the newest dev case (time split)"),
 }
 
@@ -67,6 +77,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _long_answers(golden, ctx)
     if ctx.config.split.by_time:
         yield from _time_split(golden, case_set.dev, ctx)
+    yield from _unnamed_resolutions(case_set, ctx)
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
@@ -98,6 +109,7 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
                 "ambiguous_slices"
             ),
         )
+    yield from _outcome_mix(name, cases)
     cap = ctx.config.composition.synthetic_cap
     synthetic = sum(c.source == "synthetic" for c in cases)
     if n and synthetic / n > cap:
@@ -108,6 +120,43 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
                 f"at most {cap:.0%} may be: add transcript or hand-written cases"
             ),
         )
+
+
+def _outcome_mix(name: str, cases: list[Case]) -> Iterator[tuple[str, str]]:
+    """GC510 / GC511: a slice with no question its corpus is silent on cannot tell a system
+    that never abstains from one that abstains where it should; a slice whose cases all expect
+    an abstention cannot tell one that always abstains."""
+    if not cases:
+        return
+    if not any(not c.answerable and not c.false_premise for c in cases):
+        yield (
+            "GC510",
+            f"slice {name!r} has no unanswerable case that is not a false premise: nothing "
+            "in it asks what the corpus does not say; add questions on its topic the corpus "
+            "cannot answer",
+        )
+    if not any(c.answerable for c in cases):
+        yield (
+            "GC511",
+            f"every case of slice {name!r} expects an abstention: a system that always "
+            "abstains passes it; add questions on its topic the corpus does answer",
+        )
+
+
+def _unnamed_resolutions(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    """GC512: a resolution is a decision; it says who made it."""
+    for case in case_set.cases:
+        if isinstance(case.data.get("resolution"), str):
+            line, col = ctx.locate(case.path, ["resolution"])
+            yield Finding(
+                case.path,
+                line,
+                col,
+                "GC512",
+                "warning",
+                "resolution names no one who decided; write resolution: {rule: ..., "
+                "decided_by: ...} with the role that owns the decision",
+            )
 
 
 def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:

@@ -24,7 +24,7 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, safe_name, unique
-from goldcase.review.sentences import Sentences
+from goldcase.sentences import Sentences
 
 
 def read_squad(path: Path) -> ImportedSet:

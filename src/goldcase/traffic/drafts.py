@@ -61,6 +61,7 @@ def render(draft_id: str, drawn: Drawn, answer: str | None, source: Provenance) 
         "#   - doc: the-document.md",
         "#     quote: the passage that answers it, copied verbatim",
         *HINTS["expect"],
+        *HINTS["probes"],
         "slice:",
         *HINTS["tags"],
         "source: transcript",
