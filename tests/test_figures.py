@@ -25,6 +25,9 @@ def asked(text: str) -> list[str]:
         ("one hour", "valid for 60 minutes"),
         ("60 minutes", "valid for an hour"),  # "an hour" holds, though it is never asked
         ("half an hour", "locked for 30 minutes"),
+        ("a year and a half", "after 18 months of inactivity"),
+        ("one and a half years", "after 18 months of inactivity"),
+        ("one card only", "a single order between two cards"),
         ("24 months", "a two-year guarantee"),
         ("2 pm", "orders placed before 14:00"),
         ("14:00", "before 2 p.m. on a business day"),

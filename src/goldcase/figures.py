@@ -89,8 +89,13 @@ _UNIT_AFTER = re.compile(
     r"(?:st|nd|rd|th)?[\s-]?(?:(?P<work>working|business)[\s-])?(?P<unit>[a-z]+)\b",
     re.IGNORECASE,
 )
+_UNIT_NAMES = "second|minute|hour|day|week|fortnight|month|year"
 _ARTICLE_UNIT = re.compile(
-    r"\b(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>second|minute|hour|day|week|fortnight|month|year)\b",
+    rf"\b(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
+    re.IGNORECASE,
+)
+_AND_A_HALF = re.compile(
+    rf"\b(?P<n>\d+|{_WORD})\s+and\s+a\s+half[\s-](?P<unit>(?:{_UNIT_NAMES})s?)\b",
     re.IGNORECASE,
 )
 _CLOCK = re.compile(
@@ -271,27 +276,34 @@ def _spelled(words: str) -> Fraction | None:
 
 
 def _article_units(text: str) -> Iterator[Figure]:
+    """ "an hour" (implied: never asked), "half an hour", "a year and a half", "one and a half
+    years"."""
     for match in _ARTICLE_UNIT.finditer(text):
-        amount = Fraction(1, 2) if match["half"] else Fraction(1)
-        kind, factor = _UNITS[match["unit"].lower()]
-        yield Figure(
-            "duration",
-            match.start(),
-            match.end(),
-            match[0],
-            amount,
-            (kind, amount * factor),
-            implied=not match["half"],
-        )
+        amount = Fraction(1, 2) if match["half"] else Fraction(3, 2) if match["more"] else 1
+        yield _duration(match, Fraction(amount), implied=amount == 1)
+    for match in _AND_A_HALF.finditer(text):
+        whole = int(match["n"]) if match["n"].isdigit() else _spelled(match["n"])
+        if whole is not None:
+            yield _duration(match, whole + Fraction(1, 2), implied=False)
 
 
-_IMPLIED = re.compile(r"\b(?:(?P<free>free)|(?P<once>once)|(?P<twice>twice))\b", re.IGNORECASE)
+def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figure:
+    kind, factor = _UNITS[match["unit"].lower()]
+    start, end = match.start(), match.end()
+    return Figure(
+        "duration", start, end, match[0], amount, (kind, amount * factor), implied=implied
+    )
+
+
+_IMPLIED = re.compile(
+    r"\b(?:(?P<free>free)|(?P<once>once|single)|(?P<twice>twice))\b", re.IGNORECASE
+)
 _GROUPED = re.compile(r"(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
 
 
 def _implied_numbers(text: str) -> Iterator[Figure]:
-    """What a quote says without a figure: "free" is 0, "once" 1, "twice" 2, and digits in
-    groups ("GB 294 7716 05", "0800 123 4567") are also the one number they spell."""
+    """What a quote says without a figure: "free" is 0, "once" and "single" 1, "twice" 2, and
+    digits in groups ("GB 294 7716 05", "0800 123 4567") are also the one number they spell."""
     for match in _IMPLIED.finditer(text):
         value = Fraction(0 if match["free"] else 1 if match["once"] else 2)
         yield Figure("number", match.start(), match.end(), match[0], value, implied=True)
