@@ -17,9 +17,9 @@ from types import ModuleType
 import pytest
 from scipy import stats
 
-from conftest import REPO_ROOT
 from goldcase.scoring.compare import judge
 from goldcase.scoring.paired import Pair, measure
+from kit import REPO_ROOT
 
 ALPHA = 0.05
 REPS = 1000
