@@ -21,7 +21,7 @@ from goldcase.ids import (
     suffix,
     write_new_case,
 )
-from goldcase.writer import create_new_text
+from goldcase.writer import create_exclusive
 from kit import commit, git, git_set, goldcase, read_lock, write
 
 SUFFIX = re.compile(r"[0-9a-hjkmnp-tv-z]{9}")
@@ -97,20 +97,18 @@ def test_prefix_of(case_id: str, prefix: str | None) -> None:
     assert prefix_of(case_id) == prefix
 
 
-def test_create_new_text_never_replaces_a_file(tmp_path: Path) -> None:
+def test_create_exclusive_never_replaces_a_file(tmp_path: Path) -> None:
     target = tmp_path / "cases" / "a.yaml"
-    create_new_text(target, "first\n")
-    with pytest.raises(FileExistsError):
-        create_new_text(target, "second\n")
+    assert create_exclusive(target, b"first\n")
+    assert not create_exclusive(target, b"second\n")
     assert target.read_text(encoding="utf-8") == "first\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["a.yaml"]  # no temporary left
 
 
-def test_create_new_text_refuses_a_dangling_link(tmp_path: Path) -> None:
+def test_create_exclusive_refuses_a_dangling_link(tmp_path: Path) -> None:
     target = tmp_path / "a.yaml"
     target.symlink_to(tmp_path / "elsewhere.yaml")
-    with pytest.raises(FileExistsError):
-        create_new_text(target, "x\n")
+    assert not create_exclusive(target, b"x\n")
     assert not (tmp_path / "elsewhere.yaml").exists()
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
-from goldcase.writer import create_new_text
+from goldcase.writer import create_exclusive
 
 ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
@@ -88,12 +88,9 @@ def write_new_case(
     for _ in range(attempts):
         case_id = make_id(prefix, taken)
         path = folder / f"{case_id}.yaml"
-        try:
-            create_new_text(path, render(case_id))
-        except FileExistsError:
-            taken.add(case_id)
-            continue
-        return case_id, path
+        if create_exclusive(path, render(case_id).encode("utf-8")):
+            return case_id, path
+        taken.add(case_id)
     raise GoldcaseError(f"no free id in {folder} after {attempts} tries; nothing was written")
 
 

@@ -112,7 +112,7 @@ def test_stats_shows_both_ranges(make_repo: Repo) -> None:
 def test_stats_says_when_no_case_is_dated(make_repo: Repo) -> None:
     root = make_repo({"cases/golden/g1.yaml": case("g1")})
     text = run_cli("stats", "--repo", root, "--format", "markdown").stdout
-    assert (
-        "- asked (asked_at): golden: none of 1 dated; dev: none of 0 dated; "
-        "time split not checked ([split] by_time)"
+    assert (  # Markdown: underscores and brackets escaped
+        "- asked (asked\\_at): golden: none of 1 dated; dev: none of 0 dated; "
+        "time split not checked (\\[split\\] by\\_time)"
     ) in text

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 import ahocorasick
 
-from goldcase.cache import code_salt
+from goldcase.cache import findings_from, findings_to
 from goldcase.figures import figures, held
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
@@ -92,21 +92,21 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     pending: list[tuple[Case, str]] = []
     for case in case_set.parsed:
         key = f"{state}:{case.path}:{case.digest}"
-        cached = ctx.cache.get(NAME, key)
-        if isinstance(cached, list):
+        cached = findings_from(ctx.cache.get(NAME, key))
+        if cached is not None:
             yield from cached
         else:
             pending.append((case, key))
     fresh = _check_cases([case for case, _ in pending], ctx)
     for case, key in pending:
-        ctx.cache.put(NAME, key, fresh.get(case.path, []))
+        ctx.cache.put(NAME, key, findings_to(fresh.get(case.path, [])))
         yield from fresh.get(case.path, [])
 
 
 def _corpus_state(corpus: Corpus) -> str:
-    """What a cached result depends on besides the case: the documents and the links, and the
-    code (a changed rule, GC208's reading of figures say, finds its findings anew)."""
-    extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}{code_salt()}"
+    """What a cached result depends on besides the case: the documents and the links (the
+    code is in the cache folder's name)."""
+    extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}"
     return hashlib.blake2b(f"{corpus.digest}{extra}".encode(), digest_size=12).hexdigest()
 
 

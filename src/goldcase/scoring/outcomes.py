@@ -196,4 +196,3 @@ def text_failures(case: Case, answer: str) -> Failed:
         return _ANSWERED
     expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
     return tuple(failed_checks(expect, case.expected_answer, {"answer": answer}))
-

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from goldcase import __version__
 from goldcase.loader import set_digest
+from goldcase.output import md_block, md_code, md_text, plain
 from goldcase.scoring import traces, trials
 from goldcase.scoring.diagnostics import ceiling_lines
 from goldcase.scoring.jsonout import dumps_indented
@@ -290,15 +291,15 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
             force_terminal=False,
             force_jupyter=False,
         )
-    console.print(f"goldcase score: {report['results_file']}", markup=False)
-    console.print(stamp(report), markup=False)
-    console.print(counts_line(report), markup=False)
+    console.print(f"goldcase score: {plain(report['results_file'])}", markup=False)
+    console.print(plain(stamp(report)), markup=False)
+    console.print(plain(counts_line(report)), markup=False)
     unanswerable = unanswerable_line(report)
     if unanswerable is not None:
-        console.print(unanswerable, markup=False)
+        console.print(plain(unanswerable), markup=False)
     table = Table("metric", "value", "of", "95% interval", box=box.SIMPLE_HEAD)
     for row in headline_rows(report):
-        table.add_row(*row)
+        table.add_row(*(plain(cell) for cell in row))
     console.print(table)
     slices = Table(
         "slice",
@@ -311,12 +312,12 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
         title="slices",
     )
     for srow in slice_rows(report):
-        slices.add_row(*srow)
+        slices.add_row(*(plain(cell) for cell in srow))
     if report["slices"]:
         console.print(slices)
     _failing_table(console, report, limit)
     for line in diagnostic_lines(report, limit):
-        console.print(line, markup=False)
+        console.print(plain(line), markup=False)
     if isinstance(buffer, io.StringIO):  # a file or a pipe: plain lines, no padding
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -335,7 +336,8 @@ def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
         title=f"failing cases ({len(cases)})",
     )
     for case in cases[:limit]:
-        table.add_row(case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
+        cells = (case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
+        table.add_row(*(plain(cell) for cell in cells))
     console.print(table)
     if len(cases) > limit:
         console.print(
@@ -366,14 +368,11 @@ def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> 
 # --- Markdown -----------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    """A table of text cells, each escaped (``md_text``): nothing in a cell renders."""
     head = list(header)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
     return lines
 
 
@@ -390,14 +389,15 @@ def markdown_title(report: Mapping[str, Any]) -> str:
 
 
 def _md_optional(line: str | None) -> list[str]:
-    return [] if line is None else ["", f"{_md(line)}."]
+    return [] if line is None else ["", f"{md_text(line)}."]
 
 
 def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
     lines = [
         markdown_title(report),
         "",
-        f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
+        f"{md_code(report['results_file'], table=True)}: {md_text(stamp(report))}. "
+        f"{md_text(counts_line(report))}.",
         *_md_optional(unanswerable_line(report)),
         "",
         *_md_table(("metric", "value", "of", "95% interval"), headline_rows(report)),
@@ -412,11 +412,12 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
     cases = failing(report)
     if cases:
         lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
-        rows = [
-            (f"`{c['id']}`", c["slice"], c["outcome"], ", ".join(c["failed_checks"]))
+        lines += ["| case | slice | outcome | failed checks |", "|---|---|---|---|"]
+        lines += [
+            f"| {md_code(c['id'], table=True)} | {md_text(c['slice'])} | {md_text(c['outcome'])} "
+            f"| {md_text(', '.join(c['failed_checks']))} |"
             for c in cases[:limit]
         ]
-        lines += _md_table(("case", "slice", "outcome", "failed checks"), rows)
         if len(cases) > limit:
             lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]
@@ -426,9 +427,7 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
             "",
             "<details><summary>retrieval and trials</summary>",
             "",
-            "```",
-            *extra[1:],
-            "```",
+            *md_block(extra[1:]),
             "",
             "</details>",
         ]

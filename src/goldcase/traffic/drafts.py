@@ -23,7 +23,7 @@ from goldcase.model import INBOX
 from goldcase.safeio import read_regular
 from goldcase.text import clip
 from goldcase.traffic.sample import Drawn
-from goldcase.writer import create_new_text
+from goldcase.writer import create_exclusive
 
 MAX_ANSWER = 4000  # characters of production's answer kept in a draft: enough to judge it
 
@@ -117,10 +117,8 @@ def write_drafts(folder: Path, texts: dict[str, str]) -> tuple[list[Path], list[
     existing: list[Path] = []
     for draft_id, text in texts.items():
         path = folder / f"{draft_id}.yaml"
-        try:
-            create_new_text(path, text)
-        except FileExistsError:
-            existing.append(path)
-        else:
+        if create_exclusive(path, text.encode("utf-8")):
             written.append(path)
+        else:
+            existing.append(path)
     return written, existing
