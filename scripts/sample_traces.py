@@ -146,7 +146,7 @@ def _trace(rng: random.Random, number: int, question: str, answer: str, when: da
         "failed_check": failed,
         "cap_hit": cap,
         "thumbs_down": thumbs,
-        "model": "shop-assistant-2026-02",
+        "model": "shop-answers-2026-02",
         "latency_ms": rng.randrange(400, 9000),
     }
 
