@@ -17,8 +17,10 @@ from goldcase.errors import GoldcaseError
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "new": ("new", "Write a new case with the next free id; refuse a quote not in its document."),
+    "new": ("new", "Write a new case under an id no branch shares; refuse a quote not verbatim."),
     "fmt": ("fmt", "Rewrite case files in the canonical key order and quoting, comments kept."),
+    "triage": ("triage", "Draw production traces (mostly failures) as drafts in cases/inbox/."),
+    "promote": ("promote", "Move a labelled draft into the golden or dev set under its final id."),
     "review": ("review", "Summarise the cases a branch adds, changes, moves or removes."),
     "export": ("export", "Export the set as JSONL, promptfoo, Inspect or OpenAI evals data."),
     "import": ("importer", "Build a golden-set repository from JSONL, SQuAD or promptfoo."),

@@ -16,7 +16,7 @@ from goldcase.cache import findings_from, findings_to
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
-from goldcase.model import CaseFile, CaseSet, Finding, Split
+from goldcase.model import INBOX, CaseFile, CaseSet, Finding, Folder
 from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, read_inside, read_regular
 
 CASE_SUFFIXES = (".yaml", ".yml")
@@ -46,12 +46,26 @@ def case_paths(ctx: Context) -> list[str]:
     return out
 
 
-def split_of(prefix: str, rel: str) -> Split | None:
-    """``golden`` or ``dev`` from a path under the cases folder (``prefix`` ends in ``/``)."""
+def taken_ids(ctx: Context, case_set: CaseSet) -> set[str]:
+    """Every id a new case or draft must not take: each file stem under the cases folder and
+    each id a file there declares."""
+    taken = {Path(rel).stem for rel in case_paths(ctx)}
+    for case_file in case_set.files:
+        if isinstance(case_file.data, dict) and isinstance(case_file.data.get("id"), str):
+            taken.add(case_file.data["id"])
+    return taken
+
+
+def split_of(prefix: str, rel: str) -> Folder | None:
+    """``golden``, ``dev`` or ``inbox`` (drafts) from a path under the cases folder
+    (``prefix`` ends in ``/``)."""
     head = rel[len(prefix) :].split("/", 1)
-    if len(head) == 2 and head[0] in ("golden", "dev"):
-        return "golden" if head[0] == "golden" else "dev"
+    if len(head) == 2 and head[0] in _FOLDERS:
+        return _FOLDERS[head[0]]
     return None
+
+
+_FOLDERS: dict[str, Folder] = {"golden": "golden", "dev": "dev", "inbox": INBOX}
 
 
 def load_case_set(ctx: Context) -> CaseSet:
@@ -60,7 +74,7 @@ def load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Split | None, bytes]] = []
+    todo: list[tuple[int, str, Folder | None, bytes]] = []
     for rel in case_paths(ctx):
         known = _known_file(ctx, root, rel, prefix)
         if isinstance(known, CaseFile):
@@ -77,7 +91,7 @@ def load_case_set(ctx: Context) -> CaseSet:
 
 def _known_file(
     ctx: Context, root: str, rel: str, prefix: str
-) -> CaseFile | tuple[Split | None, bytes]:
+) -> CaseFile | tuple[Folder | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
@@ -95,7 +109,7 @@ def _known_file(
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
 
 
-def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFile]:
+def _parse_all(todo: list[tuple[int, str, Folder | None, bytes]]) -> list[CaseFile]:
     jobs = [(rel, split, raw) for _, rel, split, raw in todo]
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
@@ -116,11 +130,11 @@ def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFil
     return parsed
 
 
-def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
+def _parse_job(job: tuple[str, Folder | None, bytes]) -> CaseFile:
     return _parse(*job)
 
 
-def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
+def _parse(rel: str, split: Folder | None, raw: bytes) -> CaseFile:
     case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
@@ -220,6 +234,13 @@ def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Fin
     )
     ctx.cache.absorb(tables)  # a no-op when the child's share was done here
     return mine + theirs
+
+
+def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) -> list[Finding]:
+    """The findings of every family but ``leave_out`` on a case set already loaded (severity
+    overrides applied), sorted."""
+    names = [name for name in checks.FAMILIES if name not in leave_out]
+    return sorted(set(_families(ctx, case_set, names)))
 
 
 def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:

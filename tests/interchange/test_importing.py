@@ -3,6 +3,7 @@ repositories whose quotes verify (or whose unsupported claims are findings)."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -199,7 +200,9 @@ def test_realdata_imports_verify_every_quote(tmp_path: Path, source: Path, cases
     check = run_cli("check", "--repo", out, "--select", "support", "--no-cache")
     checked = time.perf_counter() - started
     assert check.exit_code == 0
-    assert " GC2" not in check.stdout
+    # every quote verifies (GC201-GC207); GC208 warns where an alternative answer an annotator
+    # gave is a figure the quoted sentence does not state
+    assert not re.search(r" GC20[1-7] ", check.stdout), check.stdout[:2000]
     print(f"{source.name}: import {imported:.1f} s, check --select support {checked:.1f} s")
     _exports(out, tmp_path, cases, round_trip=source == COVID)  # the smaller one goes back in
 

@@ -8,6 +8,7 @@ with spaces.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,3 +246,111 @@ def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> No
         "cases/golden/ret-001.yaml:7:12: GC202 quote not found verbatim in returns-policy.md"
         in refused.stdout + refused.stderr
     )
+
+
+# -- a week of triage: traces to drafts to cases, and one bump --------------------------------
+
+SET_QUESTION = "How many days does a customer have to request a credit for a damaged delivery?"
+WEEK_PRODUCTS = ["kettle", "toaster", "mixer", "blender", "fryer", "lamp", "drill", "bench"]
+WEEK_ASKS = [
+    "my {p} arrived with a dent what can i do",
+    "is the {p} covered if it stops working after {n} months",
+    "can i pay for the {p} in {n} instalments",
+    "how long does delivery of a {p} take to postcode area {n}",
+    "i returned the {p} {n} days ago where is my money",
+]
+
+
+def week_of_traces(path: Path) -> Path:
+    """Three hundred lines: failures and plain traffic, questions repeated through the week,
+    copies and near-copies of the set's own question, personal data, and two bad lines."""
+    rows: list[str] = []
+    for i in range(280):
+        template = WEEK_ASKS[i % len(WEEK_ASKS)]
+        question = template.format(p=WEEK_PRODUCTS[(i // 5) % 8], n=i // 40 + 2)
+        if i % 23 == 0:
+            question += ", write to me at sam.taylor@example.co.uk or call 020 7946 0958"
+        rows.append(week_row(i, question, failed=i % 3 == 0, thumbs=i % 7 == 0))
+    for i in range(280, 290):  # the set's question, as customers type it again
+        rows.append(week_row(i, SET_QUESTION.lower().rstrip("?"), failed=True))
+    for i in range(290, 298):  # ... and with a word changed
+        rows.append(week_row(i, SET_QUESTION.replace("damaged", "broken"), failed=True))
+    rows += ['{"id": "t-0298", "question": "is the kettle in sto', '{"id": "t-0299"}']
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def week_row(i: int, question: str, *, failed: bool, thumbs: bool = False) -> str:
+    return json.dumps(
+        {
+            "id": f"t-{i:04d}",
+            "time": f"2026-03-0{2 + i % 7}T{i % 24:02d}:{i % 60:02d}:00Z",
+            "question": question,
+            "answer": "You have 30 days.",
+            "failed_check": failed,
+            "cap_hit": False,
+            "thumbs_down": thumbs,
+        }
+    )
+
+
+def label_draft(path: Path, answerable: bool) -> None:
+    """What a labeller does in an editor: fill in the blank fields."""
+    text = path.read_text(encoding="utf-8")
+    if answerable:
+        text = text.replace("answerable:\n", "answerable: true\n")
+        text = text.replace("expected_answer:\n", "expected_answer: 14 days\n")
+        text = text.replace(
+            "support:\n",
+            "support:\n  - doc: returns-policy.md\n"
+            "    quote: A customer has 14 days from delivery to request a credit\n",
+        )
+    else:
+        text = text.replace("answerable:\n", "answerable: false\n")
+    text = text.replace("slice:\n", "slice: returns\n")
+    text = text.replace("labelled_by:\n", "labelled_by: support-lead\n")
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_week_of_triage_labelled_promoted_and_committed_bumps_once(
+    repo: Path, hook_source: HookSource, tmp_path: Path
+) -> None:
+    log = week_of_traces(tmp_path / "week-10.jsonl")
+    clone = tmp_path / "a clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    drawn = []
+    for root in (repo, clone):  # the same seed twice: the same drafts, byte for byte
+        made = run([GOLDCASE, "triage", log, "--seed", "week-10", "--n", "12"], root, check=False)
+        assert made.returncode == 0, made.stdout + made.stderr
+        drawn.append({p.name: p.read_bytes() for p in (root / "cases" / "inbox").iterdir()})
+    assert len(drawn[0]) == 12 and drawn[0] == drawn[1]
+    report = made.stdout + made.stderr
+    assert "week-10.jsonl:299: not JSON" in report and "week-10.jsonl:300: no question" in report
+    texts = b"".join(drawn[0].values()).decode()
+    assert "@example.co.uk" not in texts and "7946" not in texts
+    assert SET_QUESTION.lower().rstrip("?") not in texts.lower()  # duplicates of the set
+    assert "broken delivery" not in texts  # near-duplicates of the set
+
+    answered, unanswerable = sorted((repo / "cases" / "inbox").iterdir())[:2]
+    label_draft(answered, answerable=True)
+    label_draft(unanswerable, answerable=False)
+    moved = run(
+        [GOLDCASE, "promote", answered.stem, unanswerable.stem, "--to", "golden"],
+        repo,
+        check=False,
+    )
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert "the goldcase-version hook bumps golden.version" in moved.stdout
+
+    refused = committed(repo, hook_source, "week 10: two cases from the traffic, ten drafts")
+    assert refused.returncode == 1  # the version hook rewrote golden.version and golden.lock
+    output = refused.stdout + refused.stderr
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in output
+    assert "golden cases: 2 added" in output
+    accepted = committed(repo, hook_source, "week 10: two cases from the traffic, ten drafts")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(repo, "show", "HEAD:golden.version").stdout == "2\n"  # one bump for the two
+    assert git(repo, "status", "--porcelain").stdout == ""
+    committed_drafts = git(repo, "ls-files", "cases/inbox").stdout.split()
+    assert len(committed_drafts) == 10
+    assert run([GOLDCASE, "lock", "--check"], repo, check=False).returncode == 0

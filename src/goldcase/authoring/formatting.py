@@ -16,7 +16,7 @@ reported instead.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -51,10 +51,12 @@ CASE_KEYS = (
     "slice",
     "tags",
     "source",
+    "asked_at",
     "derived_from",
     "labelled_by",
     "resolution",
     "notes",
+    "trace",  # a draft's (cases/inbox/): what production answered
 )
 SUPPORT_KEYS = ("doc", "quote")
 PROBE_KEYS = ("pass", "fail")
@@ -169,8 +171,15 @@ def format_text(text: str) -> str:
     1.1, as libyaml (and so ``goldcase check``) reads it: ``answerable: yes`` stays a boolean
     (written ``true``), where a YAML 1.2 reader would have turned it into a string. An explicit
     ``---`` (or a ``%YAML`` line) at the top is not kept: a case file holds one document."""
+    return rewrite(text, lambda root: None)
+
+
+def rewrite(text: str, edit: Callable[[Any], None]) -> str:
+    """The canonical form of ``text`` after ``edit`` changed its round-trip mapping in place
+    (keys taken out or set; comments on the keys kept stay where they were)."""
     dumper = yaml_dumper()
     root = dumper.load(_as_yaml_1_1(text))
+    edit(root)
     canonicalise(root)
     buffer = io.StringIO()
     dumper.dump(root, buffer)

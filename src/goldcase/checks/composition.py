@@ -20,6 +20,11 @@ Codes (default severity):
   abstains passes it.
 - GC512 (warning): a ``resolution`` does not name who decided (a plain string, the rule alone):
   write ``resolution: {rule: ..., decided_by: ...}``.
+- GC513 (error): with ``[split] by_time = true``, a golden case asked (``asked_at``) before
+  the newest dev case: golden cases come from the latest traffic, dev cases from earlier.
+  Cases without ``asked_at`` are not placed in time and not reported. Passes: golden cases
+  asked in March, dev cases in February. Fails (``GC513 golden case asked 2026-02-03, before
+  the newest dev case dev-ret-004 (asked 2026-02-10) …``).
 
 GC505 (personal data) is in the ``privacy`` family: it applies to every case file. GC507 and
 GC509 (a second labeller's labels) are in the ``labelling`` family.
@@ -43,6 +48,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from goldcase.composition.slices import reported_slices
+from goldcase.composition.timesplit import asked, older_golden
 from goldcase.model import Case, Finding, Severity
 
 if TYPE_CHECKING:
@@ -60,6 +66,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC510": ("warning", "reported slice without a question the corpus cannot answer"),
     "GC511": ("warning", "reported slice whose every case expects an abstention"),
     "GC512": ("warning", "resolution that names no one who decided"),
+    "GC513": ("error", "golden case asked before the newest dev case (time split)"),
 }
 
 
@@ -68,6 +75,8 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _slices(golden, ctx)
     yield from _unanswerable(golden, ctx)
     yield from _long_answers(golden, ctx)
+    if ctx.config.split.by_time:
+        yield from _time_split(golden, case_set.dev, ctx)
     yield from _unnamed_resolutions(case_set, ctx)
 
 
@@ -196,6 +205,27 @@ def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
             "warning",
             f"expected_answer has {len(answer.split())} words; a fact is at most "
             f"{limit}: keep the fact and move the rest to notes or expect",
+        )
+
+
+def _time_split(golden: list[Case], dev: list[Case], ctx: Context) -> Iterator[Finding]:
+    found = older_golden(golden, dev)
+    if found is None:
+        return
+    last, moment, older = found
+    for case in older:
+        when = asked(case)
+        assert when is not None  # older_golden returns dated cases only
+        line, col = ctx.locate(case.path, ["asked_at"])
+        yield Finding(
+            case.path,
+            line,
+            col,
+            "GC513",
+            "error",
+            f"golden case asked {when.text()}, before the newest dev case {last.id} (asked "
+            f"{moment.text()}); with [split] by_time, golden cases come from the latest "
+            "traffic: move this case to cases/dev/, or the dev case out of the way",
         )
 
 

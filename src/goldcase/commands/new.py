@@ -80,7 +80,7 @@ def command(
     prompt: bool | None,
     repo: Path | None,
 ) -> int:
-    """Write a new case with the next free id of its slice.
+    """Write a new case under an id of its slice that no other branch takes.
 
     Every quote is checked against its document first: a quote that is not there verbatim is
     refused with the closest passage, and nothing is written. --doc may be left out when

@@ -20,7 +20,7 @@ from goldcase import forked
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
-from goldcase.model import Case, CaseSet
+from goldcase.model import INBOX, Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
 from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import build_report
@@ -84,6 +84,8 @@ def case_problems(ctx: Context, case_set: CaseSet) -> Iterator[Problem]:
     """Case files that failed to load, and ids used by two files."""
     first: dict[str, str] = {}
     for case_file in case_set.files:
+        if case_file.split == INBOX:
+            continue  # a draft is never scored, and a broken one does not stop a score
         for finding in case_file.findings:
             if finding.severity == "error":
                 yield Problem(

@@ -273,6 +273,12 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
         if version_key(disk.version) < version_key(old.version):
             return old.version, "raised to the version golden.lock records; it never goes back"
         return disk.version, "set and corpus unchanged"
+    taken_back = _committed_lock(config)
+    if taken_back is not None and taken_back.same_content(probe):
+        return taken_back.version, (
+            "the set and corpus are again what the committed golden.lock pins; "
+            "the bump is taken back"
+        )
     lock_version = old.version if old is not None else None
     committed = _committed_version(config)
     reference = committed if committed is not None else lock_version
@@ -290,6 +296,17 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
         return "1", "first version"
     reason = "set or corpus changed" if old is not None else "golden.lock was unreadable"
     return next_version(base), reason
+
+
+def _committed_lock(config: Config) -> Lock | None:
+    """golden.lock as committed at HEAD, when there is one and it can be read."""
+    text = committed_text(config.lock_file)
+    if text is None:
+        return None
+    try:
+        return lockfile.parse(text)
+    except LockError:
+        return None
 
 
 def _committed_version(config: Config) -> str | None:
