@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
     "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "report": ("report", "Write a report as a self-contained HTML page with charts."),
+    "schema": ("schema", "Write the case schema into the repository, for editors."),
     "split": (
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",

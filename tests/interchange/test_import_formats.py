@@ -42,7 +42,7 @@ def test_squad_contexts_become_documents_and_answers_sentence_quotes(tmp_path: P
         "  - doc: Harbour-Town-history-001.txt\n"
         "    quote: Harbour Town was founded in 1821 by fishermen.\n"
         "expect:\n"
-        '  contains: [["1821", in 1821]]\n'
+        '  contains: [["1821", "in 1821"]]\n'
         "slice: Harbour-Town-history\n"
         "source: hand-written\n"
         "notes: imported from squad-mini.json, question q/1\n"
@@ -344,7 +344,7 @@ def test_promptfoo_assertion_mapping(tmp_path: Path) -> None:
         "expected_answer: 20 days\n"
         "support: []\n"
         "expect:\n"
-        '  contains: [["20", twenty], days, paid]\n'
+        '  contains: [["20", "twenty"], days, paid]\n'
         'notes: "not imported (no goldcase equivalent): javascript"\n'
     )
     assert "answerable: false\n" in read(out, "cases/golden/pf-002.yaml")

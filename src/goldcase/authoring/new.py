@@ -9,7 +9,6 @@ is not there is refused with the closest passage and the first place it differs.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
@@ -206,11 +206,6 @@ def render(data: dict[str, Any], schema_line: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def schema_line(case_path: Path, root: Path) -> str:
-    target = os.path.relpath(root / "schema" / "case.schema.json", case_path.parent)
-    return f"# yaml-language-server: $schema={Path(target).as_posix()}"
-
-
 def validate_spec(spec: NewCase) -> None:
     """Refuse what the schema would refuse, before any work is done."""
     if not spec.question.strip():
@@ -246,7 +241,7 @@ def create_case(ctx: Context, spec: NewCase) -> Path:
     stems = [Path(rel).stem for rel in case_paths(ctx)]
     case_id = next_id(case_set.parsed, stems, spec.slice, spec.split)
     path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
-    text = render(case_data(spec, case_id, docs), schema_line(path, ctx.root))
+    text = render(case_data(spec, case_id, docs), modeline(path, ctx.root))
     _check_rendered(ctx, path, text)
     atomic_write_text(path, text)
     return path

@@ -12,11 +12,20 @@ from goldcase.errors import GoldcaseError
 
 @click.command("report")
 @click.argument("report", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--compare", "base", type=click.Path(dir_okay=False, path_type=Path),
-              help="A base report: per-slice deltas and the flipped cases.")
+@click.option(
+    "--compare",
+    "base",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A base report: per-slice deltas and the flipped cases.",
+)
 @click.option("--stats", is_flag=True, help="Add the set's composition against traffic shares.")
-@click.option("--html", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Where to write the page.")
+@click.option(
+    "--html",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to write the page.",
+)
 @repo_option
 def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path | None) -> int:
     """Write REPORT.json (from goldcase score --out) as a self-contained HTML page.

@@ -283,6 +283,10 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
         return disk.version, "set and corpus unchanged"
     lock_version = old.version if old is not None else None
     committed = _committed_version(config)
+    if committed is None and lock_version is not None and _in_git(config):
+        # Never committed: no report can name this version yet, so the first commit keeps it.
+        kept = highest(disk.version, lock_version) or lock_version
+        return kept, "not committed yet: the first commit makes this version"
     reference = committed if committed is not None else lock_version
     mine = disk.version
     if (
@@ -305,6 +309,12 @@ def _committed_version(config: Config) -> str | None:
 
     text = committed_text(config.version_file)
     return parse_version_text(text) if text is not None else None
+
+
+def _in_git(config: Config) -> bool:
+    from goldcase.gitview import top_level
+
+    return top_level(config.root) is not None
 
 
 def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.project import extra_hint
 
 BATCH_ROWS = 4096  # rows decoded at once: bounds memory whatever the row group's size
 
@@ -17,7 +18,7 @@ def _pyarrow() -> Any:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise GoldcaseError("reading Parquet needs pyarrow: pip install 'goldcase[dask]'") from None
+        raise GoldcaseError(f"reading Parquet needs pyarrow: {extra_hint('dask')}") from None
     return pq
 
 

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import record_text
 from goldcase.leakage.scan.partitions import Partition
+from goldcase.project import extra_hint
 
 BUFFER = 1 << 20  # bytes read from disk at once
 
@@ -72,7 +73,7 @@ def _decompress(part: Partition, raw: BinaryIO) -> tuple[Any, tuple[type[Excepti
         import zstandard
     except ImportError:
         raise GoldcaseError(
-            f"{part.name}: reading zstd needs zstandard: pip install 'goldcase[dask]'"
+            f"{part.name}: reading zstd needs zstandard: {extra_hint('dask')}"
         ) from None
     reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
     return io.BufferedReader(reader, BUFFER), (OSError, zstandard.ZstdError)
