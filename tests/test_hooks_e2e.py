@@ -274,7 +274,7 @@ def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Pat
     write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
     refused = attempt("add ret-002")
     assert refused.returncode == 1
-    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
     assert attempt("add ret-002").returncode == 0
     assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
     assert not list(Path(home).glob("repo*")), "pre-commit fetched a hook repository"

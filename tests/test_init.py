@@ -214,3 +214,12 @@ def test_init_on_a_file_is_refused(tmp_path: Path) -> None:
         2,
         f"error: {target} exists and is not a folder\n",
     )
+
+
+def test_docs_show_the_hook_configs_init_writes(tmp_path: Path) -> None:
+    doc = (REPO_ROOT / "docs" / "init.md").read_text(encoding="utf-8")
+    shown = [yaml.safe_load(block.split("```", 1)[0]) for block in doc.split("```yaml\n")[1:3]]
+    for form, block in zip(("url", "local"), shown, strict=True):
+        root = tmp_path / form
+        assert run_cli("init", root, "--hooks", form).exit_code == 0
+        assert yaml.safe_load((root / ".pre-commit-config.yaml").read_text()) == block

@@ -18,7 +18,29 @@ from conftest import run_cli
 def six(tmp_path: Path) -> Path:
     root = write_repo(tmp_path / "six", six_cases())
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # wrote golden.lock for 1.4.0
     return root
+
+
+def test_a_set_its_lock_does_not_pin_is_scored_with_a_warning(six: Path) -> None:
+    (six / "golden.lock").unlink()
+    unlocked = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert unlocked.exit_code == 0
+    assert unlocked.stderr == (
+        "warning: the set has no golden.lock, so this report names no locked version; run "
+        "goldcase lock (and commit) before scoring runs you mean to compare\n"
+    )
+    assert run_cli("lock", "--repo", six).exit_code == 1
+    case = six / "cases" / "golden" / "E1.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("slice:", "notes: edited\nslice:"))
+    (six / "corpus" / "returns-policy.md").write_text("edited\n", encoding="utf-8")
+    stale = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert stale.exit_code == 0
+    assert stale.stderr == (
+        "warning: the golden cases and the corpus differ from golden.lock (version 1.4.0): "
+        "this report is stamped version 1.4.0 but scores other content; run goldcase lock, "
+        "then score again\n"
+    )
 
 
 def test_text_output_names_every_denominator(six: Path) -> None:

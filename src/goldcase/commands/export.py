@@ -36,8 +36,8 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
     """Export one split as JSONL (reference layout), promptfoo tests, Inspect AI or OpenAI
     evals samples.
 
-    With --format jsonl and --out, golden.version is written beside the file. Exit status: 0
-    exported, 2 refused (a private set, broken case files) or could not run.
+    --out writes FILE and nothing else. Exit status: 0 exported, 2 refused (a private set,
+    broken case files) or could not run.
     """
     ctx = open_context(repo)
     exported = export_set(
@@ -47,10 +47,6 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
         click.echo(exported.text, nl=False)
         return 0
     atomic_write_text(out, exported.text)
-    click.echo(f"wrote {exported.cases} {split} cases to {out}", err=True)
-    if fmt == "jsonl" and exported.version is not None:
-        atomic_write_text(out.parent / "golden.version", exported.version + "\n")
-        click.echo(f"wrote {out.parent / 'golden.version'} ({exported.version})", err=True)
-    elif fmt == "jsonl":
-        click.echo("the set has no golden.version yet: none written beside the export", err=True)
+    version = f"golden.version {exported.version}" if exported.version else "no golden.version"
+    click.echo(f"wrote {exported.cases} {split} cases to {out} ({version})", err=True)
     return 0

@@ -9,7 +9,13 @@ import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
-from goldcase.scoring.scorer import SPLITS, check_threshold, score, split_warnings
+from goldcase.scoring.scorer import (
+    SPLITS,
+    check_threshold,
+    lock_warnings,
+    score,
+    split_warnings,
+)
 from goldcase.writer import atomic_write_text
 
 
@@ -57,6 +63,8 @@ def command(
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
     report = score(ctx, results, shown=str(results), split=split, threshold=threshold)
+    for warning in lock_warnings(ctx, report):
+        click.echo(f"warning: {warning}", err=True)
     as_json = render_json(report) if out is not None or fmt == "json" else ""
     if out is not None:
         atomic_write_text(out, as_json)

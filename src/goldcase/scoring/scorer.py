@@ -62,6 +62,37 @@ def split_warnings(split: str, threshold: float | None) -> list[str]:
     return []
 
 
+def lock_warnings(ctx: Context, report: dict[str, Any]) -> list[str]:
+    """Warnings when the version a report is stamped with does not pin what was scored: no
+    golden.lock, an unreadable one, or one whose digests differ from the set and corpus."""
+    from goldcase.versioning.locking import read_on_disk
+
+    disk = read_on_disk(ctx.config)
+    if disk.lock_text is None:
+        return [
+            "the set has no golden.lock, so this report names no locked version; run "
+            "goldcase lock (and commit) before scoring runs you mean to compare"
+        ]
+    if disk.lock is None:
+        return ["golden.lock cannot be read; run goldcase lock, then score again"]
+    moved = [
+        what
+        for what, mine, locked in (
+            ("golden cases", report["set_digest"], disk.lock.set_digest),
+            ("corpus", report["corpus_digest"], disk.lock.corpus_digest),
+        )
+        if mine != locked
+    ]
+    if not moved:
+        return []
+    verb = "differs" if moved == ["corpus"] else "differ"
+    return [
+        f"the {' and the '.join(moved)} {verb} from golden.lock (version {disk.lock.version}): "
+        f"this report is stamped version {report['golden_version']} but scores other content; "
+        "run goldcase lock, then score again"
+    ]
+
+
 def select(ctx: Context, case_set: CaseSet, split: str) -> Selection:
     if split == "golden":
         return Selection(split, case_set.golden)
