@@ -177,7 +177,8 @@ class CheckRun:
 def run_checks(
     ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
 ) -> CheckRun:
-    """Run the selected families (all when empty) and keep the findings for ``paths``."""
+    """Run the selected families (all when empty) and keep the findings for ``paths`` and
+    those about the whole set (``Context.set_path``)."""
     unknown = [name for name in select if name not in checks.FAMILIES]
     if unknown:
         raise GoldcaseError(
@@ -187,8 +188,8 @@ def run_checks(
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     wanted = None if paths is None else set(paths)
-    if wanted is not None:
-        findings = [f for f in findings if f.path in wanted]
+    if wanted is not None:  # findings about the whole set are reported whatever the paths
+        findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from checkkit import Repo, brief, case, family_findings, healthy
 
+from conftest import run_cli
 from goldcase.model import Finding
 
 
@@ -18,7 +19,7 @@ def test_a_healthy_slice_passes(make_repo: Repo) -> None:
     assert findings(make_repo(healthy())) == []
 
 
-def test_gc501_slice_under_its_floor_points_at_the_first_case(make_repo: Repo) -> None:
+def test_gc501_slice_under_its_floor_points_at_the_config(make_repo: Repo) -> None:
     files = healthy()
     files.update(
         {
@@ -27,7 +28,7 @@ def test_gc501_slice_under_its_floor_points_at_the_first_case(make_repo: Repo) -
         }
     )
     found = findings(make_repo(files))
-    assert brief(found) == [("cases/golden/x1.yaml", 1, 1, "GC501", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC501", "warning")]
     assert found[0].message == (
         "slice 'refunds' has 2 golden cases; a reported slice needs at least 20: add 18, "
         "or list it in ambiguous_slices"
@@ -71,7 +72,7 @@ def test_gc502_synthetic_share_over_the_cap(make_repo: Repo) -> None:
     # one more synthetic case: 5 of 21 is 24%, over 1/5
     files["cases/golden/r20.yaml"] = case("r20", source="synthetic", answerable=False)
     found = findings(make_repo(files))
-    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC502", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC502", "warning")]
     assert found[0].message.startswith("slice 'returns' is 5/21 synthetic (24%); at most 20%")
 
 
@@ -135,7 +136,7 @@ def test_severity_overrides_apply(make_repo: Repo) -> None:
     files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
     root = make_repo(files)
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "error"\n', "utf-8")
-    assert brief(findings(root)) == [("cases/golden/x1.yaml", 1, 1, "GC501", "error")]
+    assert brief(findings(root)) == [("goldcase.toml", 1, 1, "GC501", "error")]
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "off"\n', "utf-8")
     assert findings(root) == []
 
@@ -143,7 +144,37 @@ def test_severity_overrides_apply(make_repo: Repo) -> None:
 def test_gc504_alone_when_the_unanswerable_share_is_fine(make_repo: Repo) -> None:
     files = {f"cases/golden/r{i:02d}.yaml": case(f"r{i:02d}", answerable=i >= 5) for i in range(20)}
     found = findings(make_repo(files))  # 5 of 20 unanswerable, none tagged false_premise
-    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC504", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC504", "warning")]
     assert found[0].message.startswith(
         "none of the 5 unanswerable golden cases has a false premise; add some tagged"
     )
+
+
+def test_without_a_config_file_set_findings_point_at_the_golden_folder(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    root = make_repo(files)
+    (root / "goldcase.toml").unlink()
+    assert brief(findings(root)) == [("cases/golden", 1, 1, "GC501", "warning")]
+
+
+def test_check_paths_still_reports_set_findings_once(make_repo: Repo) -> None:
+    """The plain pre-commit hook passes the staged case files: a finding about the whole set
+    is reported once, whatever files were passed, and findings of other files are not."""
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    files["cases/golden/x2.yaml"] = case("x2", slice_name="refunds", answerable=False)
+    long_answer = " ".join(["word"] * 13)  # GC508 on x3, which is not staged
+    files["cases/golden/x3.yaml"] = case("x3", slice_name="refunds", answer=long_answer)
+    root = make_repo(files)
+    staged = [root / "cases/golden/x1.yaml", root / "cases/golden/x2.yaml"]
+    result = run_cli("check", "--repo", root, "--select", "composition", *staged)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "goldcase.toml:1:1: GC501 slice 'refunds' has 3 golden cases; a reported slice needs "
+        "at least 20: add 17, or list it in ambiguous_slices",
+        "1 warning in 2 case files",
+    ]
+    everything = run_cli("check", "--repo", root, "--select", "composition")
+    codes = [line.split(": ")[1].split()[0] for line in everything.stdout.splitlines()[:-1]]
+    assert sorted(codes) == ["GC501", "GC508"]
