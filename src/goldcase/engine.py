@@ -17,6 +17,7 @@ from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import file_digest, load_case_file
 from goldcase.model import CaseFile, CaseSet, Finding, Split
+from goldcase.safeio import kind_of_mode
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -154,7 +155,7 @@ def _read(path: str) -> tuple[bytes | None, str]:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return None, "not a regular file (a FIFO, socket or device); case files are plain files"
+            return None, _not_a_case_file(info.st_mode)
         data = os.read(fd, info.st_size + 1)  # one read: a short read is the end of the file
         if len(data) <= info.st_size:
             return data, ""
@@ -166,6 +167,16 @@ def _read(path: str) -> tuple[bytes | None, str]:
         return None, f"cannot read the file: {exc.strerror or exc}"
     finally:
         os.close(fd)
+
+
+def _not_a_case_file(mode: int) -> str:
+    kind = kind_of_mode(mode)
+    if stat.S_ISDIR(mode):  # only a link is listed: case_paths does not follow folders
+        return (
+            f"a link to {kind}, named like a case file; case files are plain files: remove "
+            "the link, or rename it without .yaml if the folder must stay"
+        )
+    return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,11 +35,21 @@ class ImportedSet:
     notes: list[str] = field(default_factory=list)
 
 
+# Characters kept of a name made from the input: room for a "-nnn" paragraph number, a "-2"
+# suffix and ".yaml" within a file name's 255 bytes, and within the schema's 128 for an id.
+NAME_LIMIT = 80
+
+
 def safe_name(value: object, fallback: str) -> str:
     """A value as an id, slice or file stem: letters, digits, '.', '_', '-'; starts with a
-    letter or digit."""
+    letter or digit; at most ``NAME_LIMIT`` characters (see ``cut``)."""
     text = _UNSAFE.sub("-", str(value)).strip("-._")
-    return text or fallback
+    return text[:NAME_LIMIT].rstrip("-._") or fallback
+
+
+def cut(value: object) -> bool:
+    """Did ``safe_name`` shorten this value? (An importer says so in a note.)"""
+    return len(_UNSAFE.sub("-", str(value)).strip("-._")) > NAME_LIMIT
 
 
 def unique(name: str, taken: set[str]) -> str:

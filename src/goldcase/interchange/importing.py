@@ -14,6 +14,7 @@ from pathlib import Path
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, write_repository
 from goldcase.model import Finding
+from goldcase.safeio import not_a_file
 
 FORMATS = ("jsonl", "squad", "promptfoo")
 
@@ -29,8 +30,9 @@ class ImportOutcome:
 
 
 def read_file(fmt: str, path: Path, corpus: Path | None = None) -> ImportedSet:
-    if not path.is_file():
-        raise GoldcaseError(f"{path}: no such file")
+    problem = not_a_file(path)
+    if problem is not None:
+        raise GoldcaseError(f"{path}: {problem}; give the {fmt} file to import")
     if fmt == "squad":
         from goldcase.interchange.squad import read_squad
 
