@@ -4,8 +4,8 @@ no question text, and finds what the leakage check finds without the golden set.
 from __future__ import annotations
 
 import hashlib
-import os
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 

@@ -79,7 +79,8 @@ def test_the_install_commands_name_this_release() -> None:
     assert release_tag() == f"v{__version__}"
     assert requirement() == f"goldcase @ git+{REPOSITORY}@v{__version__}"
     assert requirement("dask") == f"goldcase[dask] @ git+{REPOSITORY}@v{__version__}"
-    assert install_command() == f"python -m pip install 'goldcase @ git+{REPOSITORY}@v{__version__}'"
+    wanted = f"python -m pip install 'goldcase @ git+{REPOSITORY}@v{__version__}'"
+    assert install_command() == wanted
     assert extra_hint("dask").startswith("python -m pip install 'goldcase[dask]' in the")
 
 
