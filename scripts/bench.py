@@ -151,8 +151,10 @@ def bench_memory(cases: int) -> list[Budget]:
 
     folder = generate(ROOT / "bench-data" / "memory", cases, 1)
     rows: list[Budget] = []
-    for name, args in (("check", ["check", "--select", "schema"]),
-                       ("score", ["score", "results.jsonl"])):
+    for name, args in (
+        ("check", ["check", "--select", "schema"]),
+        ("score", ["score", "results.jsonl"]),
+    ):
         subprocess.run([str(BIN / "goldcase"), *args], cwd=folder, capture_output=True)
         peak = _peak_rss_mb([str(BIN / "goldcase"), *args], folder)
         print(f"goldcase {name} on {cases:,} cases: peak {peak:.0f} MB (budget 400 MB)")
@@ -165,8 +167,9 @@ def _peak_rss_mb(cmd: list[str], cwd: Path) -> float:
         "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True, text=True, check=True
+    )
     return int(out.stdout.strip()) / 1024
 
 
