@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from goldcase import progress
+
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "Write a new case with the next free id; refuse a quote not in its document."),
@@ -77,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     from goldcase.errors import GoldcaseError
 
     args = sys.argv[1:] if argv is None else argv
+    progress.enable(sys.stderr.isatty())  # a bar for long jobs, never in a log or a pipe
     try:
         result: Any = cli.main(args=args, prog_name="goldcase", standalone_mode=False)
     except GoldcaseError as exc:

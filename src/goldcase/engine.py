@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked
+from goldcase import checks, forked, progress
 from goldcase.cache import code_salt
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -69,7 +69,9 @@ def load_case_set(ctx: Context) -> CaseSet:
         else:
             todo.append((len(files), rel, known[0], known[1]))
             files.append(None)
-    for (index, rel, _, raw), case_file in zip(todo, _parse_all(todo), strict=True):
+    with progress.task("reading case files", len(todo), show=len(todo) >= SHOW_FROM) as advance:
+        parsed = _parse_all(todo, advance)
+    for (index, rel, _, raw), case_file in zip(todo, parsed, strict=True):
         case_file.raw = raw
         files[index] = case_file
         ctx.cache.put(_FILES, rel, _entry(salt, case_file))
@@ -92,19 +94,24 @@ def _known_file(
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
+SHOW_FROM = 1000  # files to parse (or families to run on as many) before a progress bar shows
 
 
-def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFile]:
+def _parse_all(
+    todo: list[tuple[int, str, Split | None, bytes]], advance: progress.Advance
+) -> list[CaseFile]:
     jobs = [(rel, split, raw) for _, rel, split, raw in todo]
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
-        return [_parse(*job) for job in jobs]
+        return [_parse(*job) for job in progress.each(advance, jobs)]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    chunk = len(jobs) // (4 * workers) + 1
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            parsed = list(pool.map(_parse_job, jobs, chunksize=len(jobs) // (4 * workers) + 1))
+            results = pool.map(_parse_job, jobs, chunksize=chunk)
+            parsed = list(progress.each(advance, results, chunk))
     except Exception:  # no processes to be had (a sandbox, a limit): parse here instead
         return [_parse(*job) for job in jobs]
     for case_file in parsed:  # strings interned in a worker arrive as copies: intern them here
@@ -212,25 +219,36 @@ CHILD_FAMILIES = ("leakage", "version", "composition")
 
 
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+    fresh = sum(f.raw is not None for f in case_set.files)
+    with progress.task("running the checks", len(names), show=fresh >= SHOW_FROM) as advance:
+        return _share_families(ctx, case_set, names, fresh, advance)
+
+
+def _share_families(
+    ctx: Context, case_set: CaseSet, names: list[str], fresh: int, advance: progress.Advance
+) -> list[Finding]:
     there = [n for n in names if n in CHILD_FAMILIES]
     here = [n for n in names if n not in CHILD_FAMILIES]
-    fresh = sum(f.raw is not None for f in case_set.files)
     if not (there and here and fresh >= PARALLEL_FROM):
-        return _families(ctx, case_set, names)
+        return _families(ctx, case_set, names, advance)
     _ = ctx.corpus  # read once, before the fork, for both sides
     before = ctx.cache.namespaces()
     mine, (theirs, tables) = forked.beside(
-        lambda: _families(ctx, case_set, here),
+        lambda: _families(ctx, case_set, here, advance),
         lambda: _families_and_cache(ctx, case_set, there, before),
     )
+    advance(len(there))  # the child's share, whichever process did it
     ctx.cache.absorb(tables)  # a no-op when the child's share was done here
     return mine + theirs
 
 
-def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+def _families(
+    ctx: Context, case_set: CaseSet, names: list[str], advance: progress.Advance = progress.skip
+) -> list[Finding]:
     findings: list[Finding] = []
     for name in names:
         findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+        advance(1)
     return findings
 
 

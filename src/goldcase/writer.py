@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 
 
@@ -90,8 +91,9 @@ def write_new_folder(target: Path, files: dict[str, bytes]) -> None:
         raise GoldcaseError(f"{target}: cannot write: {exc.strerror or exc}") from exc
     try:
         os.chmod(staging, 0o777 & ~_umask())
-        for rel, data in files.items():
-            _write_staged(staging, target, rel, data)
+        with progress.task(f"writing {target.name}", len(files), show=len(files) >= 1000) as step:
+            for rel, data in progress.each(step, files.items()):
+                _write_staged(staging, target, rel, data)
         os.sync()
         if target.exists():
             target.rmdir()

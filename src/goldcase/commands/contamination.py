@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ def command(
     """
     ctx = open_context(repo)
     options = scan_options(**engine)
-    report = scan_golden(ctx, list(paths), ngram, options, progress=sys.stderr.isatty())
+    report = scan_golden(ctx, list(paths), ngram, options)
     if fmt == "json":
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

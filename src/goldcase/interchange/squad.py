@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, cut, safe_name, unique
 from goldcase.review.sentences import Sentences
@@ -33,19 +34,26 @@ def read_squad(path: Path) -> ImportedSet:
     imported = ImportedSet("squad", str(path))
     ids: set[str] = set()
     stem = safe_name(path.stem, "squad")
-    for a_index, article in enumerate(data):
-        if not isinstance(article, dict):
-            raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
-        title = article.get("title")
-        slice_name = safe_name(title, stem) if title else stem
-        if title and cut(title):
-            imported.notes.append(
-                f"article {a_index}: its title {clip(str(title), 60)!r} ({len(str(title))} "
-                f"characters) is cut to {slice_name!r} in slice and document names"
-            )
-        for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
-            _paragraph(imported, paragraph, slice_name, p_index, ids)
+    with progress.task(f"reading {path.name}", len(data)) as advance:
+        for a_index, article in enumerate(progress.each(advance, data, 1)):
+            _article(imported, path, a_index, article, stem, ids)
     return imported
+
+
+def _article(
+    imported: ImportedSet, path: Path, a_index: int, article: Any, stem: str, ids: set[str]
+) -> None:
+    if not isinstance(article, dict):
+        raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
+    title = article.get("title")
+    slice_name = safe_name(title, stem) if title else stem
+    if title and cut(title):
+        imported.notes.append(
+            f"article {a_index}: its title {clip(str(title), 60)!r} ({len(str(title))} "
+            f"characters) is cut to {slice_name!r} in slice and document names"
+        )
+    for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
+        _paragraph(imported, paragraph, slice_name, p_index, ids)
 
 
 def _listed(value: Any) -> list[Any]:

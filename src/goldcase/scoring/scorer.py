@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import forked
+from goldcase import forked, progress
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
@@ -263,17 +263,28 @@ def _grade_all(
 ) -> list[Graded]:
     """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
-    half = len(graders) // 2
-    if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
-        return _grade(graders, by_id, threshold)
-    mine, theirs = forked.beside(
-        lambda: _grade(graders[:half], by_id, threshold),
-        lambda: _grade(graders[half:], by_id, threshold),
-    )
-    return mine + theirs
+    with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
+        half = len(graders) // 2
+        if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
+            return _grade(graders, by_id, threshold, advance)
+        mine, theirs = forked.beside(
+            lambda: _grade(graders[:half], by_id, threshold, advance),
+            lambda: _grade(graders[half:], by_id, threshold),
+        )
+        advance(len(theirs))
+        return mine + theirs
+
+
+SHOW_FROM = 10_000  # result lines before grading shows a progress bar
 
 
 def _grade(
-    graders: Sequence[CaseGrader], by_id: dict[str, list[Result]], threshold: float | None
+    graders: Sequence[CaseGrader],
+    by_id: dict[str, list[Result]],
+    threshold: float | None,
+    advance: progress.Advance = progress.skip,
 ) -> list[Graded]:
-    return [grader.grade(by_id.get(grader.case_id, ()), threshold) for grader in graders]
+    return [
+        grader.grade(by_id.get(grader.case_id, ()), threshold)
+        for grader in progress.each(advance, graders, 1024)
+    ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Report
 from goldcase.leakage.scan.core import PartResult, reduce
@@ -53,23 +54,12 @@ def _run(
 
 
 def scan_golden(
-    ctx: Context,
-    paths: Sequence[Path],
-    ngram: int | None,
-    options: ScanOptions,
-    *,
-    progress: bool = False,
+    ctx: Context, paths: Sequence[Path], ngram: int | None, options: ScanOptions
 ) -> Report:
-    """The golden set of ``ctx`` against ``paths``; a progress bar on stderr if asked."""
+    """The golden set of ``ctx`` against ``paths``, with a progress bar on a terminal."""
     from goldcase.engine import load_case_set
 
     index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
-    if not progress:
-        return scan(index, paths, options)
-    from rich.console import Console
-    from rich.progress import Progress
-
     total = sum(p.stat().st_size for p in paths if p.is_file())
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("scanning", total=total)
-        return scan(index, paths, options, lambda part: bar.advance(task, part.weight))
+    with progress.task("scanning", total) as advance:
+        return scan(index, paths, options, lambda part: advance(part.weight))
