@@ -17,9 +17,8 @@ from typing import Any, BinaryIO
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import record_text
 from goldcase.leakage.scan.partitions import Partition
+from goldcase.leakage.scan.sources import BUFFER, open_binary
 from goldcase.project import extra_hint
-
-BUFFER = 1 << 20  # bytes read from disk at once
 
 Records = Iterator[tuple[int, str]]
 
@@ -35,7 +34,7 @@ def records(part: Partition) -> Records:
 
 
 def _byte_range(part: Partition) -> Records:
-    with open(part.path, "rb", buffering=BUFFER) as fh:
+    with open_binary(part.path) as fh:
         offset = _align(fh, part.start)
         for raw in iter(fh.readline, b""):
             if part.end is not None and offset >= part.end:
@@ -54,7 +53,7 @@ def _align(fh: BinaryIO, start: int) -> int:
 
 
 def _stream(part: Partition) -> Records:
-    with open(part.path, "rb", buffering=BUFFER) as raw:
+    with open_binary(part.path) as raw:
         fh, errors = _decompress(part, raw)
         offset = 0
         try:
