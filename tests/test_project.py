@@ -49,10 +49,15 @@ def bare_goldcase(arguments: str) -> bool:
     rather than for a git URL, a wheel file, or an extra of the installed goldcase?"""
     tokens = re.findall(r"""'[^']*'|"[^"]*"|\S+""", arguments)
     for token in tokens:
-        value = token.strip("'\"")
+        if token in _PROSE or token.startswith("#"):
+            return False  # the install line's arguments end where the sentence goes on
+        value = token.strip("'\"),;")
         if re.fullmatch(r"goldcase(==[\w.]+)?", value):
             return True
     return False
+
+
+_PROSE = {"in", "or", "and", "to", "then", "for", "with", "from", "&&", "||", ";"}
 
 
 @pytest.mark.parametrize("path", TEXTS, ids=shown)
@@ -69,6 +74,9 @@ def test_nothing_suggests_installing_goldcase_from_an_index(path: Path) -> None:
         ("'goldcase @ git+https://github.com/goldcase-dev/goldcase@v0.1.0'", False),
         ("./goldcase-0.1.0-py3-none-any.whl", False),
         ("'goldcase[dask]'", False),
+        ("'goldcase[dask]' in the environment goldcase is installed in", False),
+        ("pre-commit && goldcase check", False),
+        ("-q goldcase", True),
     ],
 )
 def test_the_install_line_rule(line: str, bare: bool) -> None:
