@@ -20,6 +20,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
 	$(BIN)/goldcase check
+	@echo "== goldcase fmt --check: every case file in the canonical form (key order, quoting, comments kept)"
+	$(BIN)/goldcase fmt --check
+	@echo "== goldcase schema --check: the case schema the case files' first line names is current"
+	$(BIN)/goldcase schema --check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check
 	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"

@@ -229,3 +229,18 @@ def test_the_fmt_hook_fixes_a_commit_through_real_pre_commit(
 )
 def test_document_markers_and_line_ends(text: str, canonical: str) -> None:
     assert format_text(text) == canonical
+
+
+def test_the_sample_set_is_canonical_and_kept_so() -> None:
+    """``make run``'s check step and this repository's pre-commit config run ``fmt --check``,
+    and the sample set passes it."""
+    result = run_cli("fmt", "--check", "--repo", REPO_ROOT)
+    assert result.exit_code == 0, result.stdout
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    run_target = makefile.split("\nrun: ", 1)[1].split("\n\n", 1)[0]
+    assert "$(BIN)/goldcase fmt --check\n" in run_target
+    config = yaml.safe_load((REPO_ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    entries = [
+        hook["entry"] for repo in config["repos"] for hook in repo["hooks"] if "entry" in hook
+    ]
+    assert "goldcase fmt --check" in entries
