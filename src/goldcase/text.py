@@ -91,3 +91,19 @@ def clip(text: str, limit: int = 80) -> str:
     """Cut user text for a message: one line, at most ``limit`` characters."""
     flat = fold_space(text)
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+_MARKDOWN = str.maketrans(
+    {
+        **{ch: "\\" + ch for ch in "\\`*_[]{}|~#!"},
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+    }
+)
+
+
+def escape_markdown(text: str) -> str:
+    """User text (an answer, a citation, a case's field) as inert Markdown: one line, nothing
+    it holds can format, link, close a table cell or open an HTML tag."""
+    return fold_space(text).translate(_MARKDOWN)

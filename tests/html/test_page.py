@@ -3,6 +3,7 @@ report files under tests/data/reports/; the Wilson intervals were computed by ha
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -121,3 +122,41 @@ def test_written_page_is_one_file(tmp_path: Path, page: str) -> None:
     out = tmp_path / "r.html"
     out.write_text(page)
     assert out.stat().st_size < 100_000
+
+
+def test_the_gate_verdict_and_its_reasons_follow_the_comparison(page: str) -> None:
+    from goldcase.scoring.compare import compare
+
+    verdict = compare(BASE, REPORT)
+    words = "passes" if verdict.passed else "fails"
+    assert f'<h3 id="gate">The gate {words}</h3>' in page
+    assert verdict.failures  # the fixture's exception slice drops
+    for reason in verdict.failures:
+        assert f"<li>{html.escape(reason)}</li>" in page
+
+
+def test_stage_attribution_section_and_column() -> None:
+    traced = json.loads(json.dumps(REPORT))
+    traced["retrieval"] = {
+        "recall_at": {"1": 0.5, "3": 0.75},
+        "mrr": 0.6,
+        "all_support_in_context": 0.5,
+        "cases_with_trace": 4,
+        "support_quotes": 4,
+        "stages": {
+            "retrieval": [{"id": "E2", "slice": "exception", "missing_docs": ["a.md"]}],
+            "context": [],
+            "answer": [{"id": "E6", "slice": "exception", "missing_docs": []}],
+            "unknown": [],
+        },
+        "stages_by_slice": {},
+        "unanswerable": {},
+    }
+    page = build_page(PageInput(traced, None, [], {}))
+    section = page.split("<h2>Where failing cases lost their support</h2>", 1)[1]
+    assert "retrieval: the support was never retrieved</th><td>1</td><td>E2</td>" in section
+    assert "answer: the support reached the model" in section
+    failing = page.split('<table id="failing">', 1)[1]
+    assert "<th>lost at</th>" in failing
+    row = failing.split(">E2<", 1)[1].split("</tr>", 1)[0]
+    assert "<td>retrieval</td>" in row

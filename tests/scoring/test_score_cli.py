@@ -85,7 +85,10 @@ def test_markdown_output_fits_a_pull_request_comment(six: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "### goldcase score: task success 33.3% (2 / 6)"
     assert "| exception | 0 / 2 | 0.0% | 0.0% – 65.8% |  | under its floor of 20 |" in lines
-    assert "| `E6` | exception | abstain | abstained |" in lines
+    assert (
+        '| `E6` | exception | abstain | (no answer: abstained) | "30 days" | '
+        "abstained: wanted an answer |" in lines
+    )
     assert "<details><summary>4 failing cases</summary>" in lines
 
 

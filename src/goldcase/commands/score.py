@@ -63,8 +63,6 @@ def command(
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
     report = score(ctx, results, shown=str(results), split=split, threshold=threshold)
-    for warning in lock_warnings(ctx, report):
-        click.echo(f"warning: {warning}", err=True)
     as_json = render_json(report) if out is not None or fmt == "json" else ""
     if out is not None:
         atomic_write_text(out, as_json)
@@ -74,4 +72,6 @@ def command(
         sys.stdout.write(render_markdown(report))
     else:
         render_text(report, sys.stdout)
+    for warning in lock_warnings(ctx, report):  # after the report, where it is seen last
+        click.echo(f"warning: {warning}", err=True)
     return 0

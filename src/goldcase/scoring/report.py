@@ -22,6 +22,7 @@ from goldcase.scoring.metrics import (
     slice_stats,
     weighted_task_success,
 )
+from goldcase.text import clip, escape_markdown
 from goldcase.versioning.version import read_version
 
 if TYPE_CHECKING:
@@ -273,28 +274,49 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
 
 
 def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
-    from rich import box
-    from rich.table import Table
-
     cases = failing(report)
     if not cases:
         console.print("no failing cases", markup=False)
         return
-    table = Table(
-        "case",
-        "slice",
-        "outcome",
-        "failed checks",
-        box=box.SIMPLE_HEAD,
-        title=f"failing cases ({len(cases)})",
-    )
+    console.print(f"failing cases ({len(cases)})", markup=False)
     for case in cases[:limit]:
-        table.add_row(case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
-    console.print(table)
+        for line in failure_lines(case):
+            console.print(line, markup=False)  # rich strips control codes from user text
     if len(cases) > limit:
         console.print(
             f"… and {len(cases) - limit} more; --format json lists every case", markup=False
         )
+
+
+SHOWN_ANSWER = 80  # characters of an answer shown in the text and Markdown reports
+
+
+def shown_answer(case: Mapping[str, Any]) -> str:
+    """A failing case's answer as the reports show it: quoted and cut, or what came instead."""
+    answer = case.get("answer")
+    if isinstance(answer, str):
+        return f'"{clip(answer, SHOWN_ANSWER)}"'
+    return {"missing": "(no result line)", "error": "(an error)"}.get(
+        case["outcome"], "(no answer: abstained)" if case["outcome"] == "abstain" else "(none)"
+    )
+
+
+def shown_expected(case: Mapping[str, Any]) -> str:
+    if not case.get("answerable", True):
+        return "an abstention"
+    expected = case.get("expected_answer")
+    return f'"{clip(expected, SHOWN_ANSWER)}"' if isinstance(expected, str) else "(none)"
+
+
+def failure_lines(case: Mapping[str, Any]) -> list[str]:
+    """A failing case in plain lines: id, slice, outcome and failed checks, then the answer,
+    the expected answer and why each check failed."""
+    return [
+        f"  {case['id']}  {case['slice']}  {case['outcome']}  {', '.join(case['failed_checks'])}",
+        f"    answer:   {shown_answer(case)}",
+        f"    expected: {shown_expected(case)}",
+        *(f"    {why}" for why in case.get("why") or ()),
+    ]
 
 
 def _is_tty(out: TextIO) -> bool:
@@ -334,6 +356,14 @@ def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]
     return lines
 
 
+def _md_rows(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    """A table whose cells are escaped already (``escape_markdown``)."""
+    head = list(header)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
 def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
     lines = [
         f"### goldcase score: task success {pct(report['task_success'])} "
@@ -354,10 +384,18 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
     if cases:
         lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
         rows = [
-            (f"`{c['id']}`", c["slice"], c["outcome"], ", ".join(c["failed_checks"]))
+            (
+                f"`{c['id']}`",
+                escape_markdown(c["slice"]),
+                c["outcome"],
+                escape_markdown(shown_answer(c)),
+                escape_markdown(shown_expected(c)),
+                "<br>".join(escape_markdown(why) for why in c.get("why") or ())
+                or ", ".join(c["failed_checks"]),
+            )
             for c in cases[:limit]
         ]
-        lines += _md_table(("case", "slice", "outcome", "failed checks"), rows)
+        lines += _md_rows(("case", "slice", "outcome", "answer", "expected", "why"), rows)
         if len(cases) > limit:
             lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]
