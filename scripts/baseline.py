@@ -11,7 +11,7 @@ documents do not hold.
 
 Every result line records id, outcome, answer, confidence, citations, retrieved (the top 5
 chunks) and context (the K chunks the answer was built from), in the results format of
-DESIGN.md. No clock, no randomness: the same repository gives byte-identical output.
+docs/score.md. No clock, no randomness: the same repository gives byte-identical output.
 
     python scripts/baseline.py --out runs/baseline-k1.jsonl --top-k 1 --threshold 0.35
 """

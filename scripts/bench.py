@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks for the budgets in DESIGN.md, measured in one run on this machine.
+"""Benchmarks for the budgets in docs/benchmarks.md, measured in one run on this machine.
 
     python scripts/bench.py                # check (10,000 cases) and --help
     python scripts/bench.py check --cases 2000

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark for `goldcase score` (DESIGN.md budget: 100,000 results under 2 s).
+"""Benchmark for `goldcase score` (budget in docs/benchmarks.md: 100,000 results under 2 s).
 
     python scripts/bench_score.py            # 100,000 results: 10,000 cases x 10 trials
     python scripts/bench_score.py --cases 100000 --trials 1

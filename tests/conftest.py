@@ -1,4 +1,4 @@
-"""Shared test helpers: temporary golden-set repositories and running the CLI."""
+"""The suite's pytest hooks and fixtures (plain helpers are in tests/kit.py)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,12 @@ import faulthandler
 import os
 import shutil
 import signal
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from goldcase.cli import cli
-
-DATA = Path(__file__).parent / "data"
-REPO_ROOT = Path(__file__).parent.parent
-REALDATA = REPO_ROOT.parent / "shared" / "realdata"
+from kit import DATA
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -30,30 +23,12 @@ def pytest_configure(config: pytest.Config) -> None:
         faulthandler.register(stop, file=stream, all_threads=True, chain=True)
 
 
-@dataclass
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
-def run_cli(*args: str | Path) -> Result:
-    """Run ``goldcase`` in-process and return its exit status and both streams."""
-    from goldcase.cli import main
-
-    runner = CliRunner()
-    captured: dict[str, int] = {}
-
-    def invoke() -> None:
-        captured["code"] = main([str(a) for a in args])
-
-    with runner.isolation() as (out, err, _):
-        invoke()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        stdout = out.getvalue().decode()
-        stderr = err.getvalue().decode() if err is not None else ""
-    return Result(captured["code"], stdout, stderr)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``dask`` run after all the others: distributed keeps threads running for
+    the rest of the process (its offload pool; the event loop of a client that could not
+    connect), and goldcase never forks a process that has threads, which the tests of the
+    forked runs (tests/test_forked.py) need."""
+    items.sort(key=lambda item: item.get_closest_marker("dask") is not None)
 
 
 @pytest.fixture
@@ -78,6 +53,3 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
         return root
 
     return build
-
-
-__all__ = ["DATA", "REALDATA", "REPO_ROOT", "Result", "cli", "run_cli"]

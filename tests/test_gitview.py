@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from goldcase import gitview
-from goldrepo import commit, git, write
+from kit import commit, git, write
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:

@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 
 from goldcase import progress
-from goldrepo import GOLDCASE, env
+from kit import GOLDCASE, env
 
 pytestmark = pytest.mark.slow
 

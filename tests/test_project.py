@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT
 from goldcase import __version__
 from goldcase.project import REPOSITORY, extra_hint, install_command, release_tag, requirement
+from kit import REPO_ROOT
 
 # Every text a user reads: the docs, the README, the code (messages, scaffolded files), the
 # hooks, the hook manifest, the action and the packaging metadata.

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from goldcase import progress
+from goldcase.errors import GoldcaseError
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -76,8 +77,6 @@ def cli(ctx: click.Context, traceback: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
-    from goldcase.errors import GoldcaseError
-
     args = sys.argv[1:] if argv is None else argv
     progress.enable(sys.stderr.isatty())  # a bar for long jobs, never in a log or a pipe
     try:

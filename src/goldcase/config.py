@@ -92,9 +92,6 @@ class Config:
             return own.floor
         return self.composition.slice_floor
 
-    def severity_of(self, code: str, default: str) -> str:
-        return self.severity.get(code, default)
-
 
 def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that holds a golden set."""

@@ -104,6 +104,7 @@ def _parse_all(
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in progress.each(advance, jobs)]
+    # 8 ms to import (logging comes with them): only a cold parse of many files pays for them
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from goldcase.model import Case, CaseFile, Finding, Split
-from goldcase.schemas import CASE_SCHEMA, is_valid, validator
+from goldcase.schemas import CASE_SCHEMA, is_valid, path_name, validator
 from goldcase.text import clip
 
 MAX_CASE_BYTES = 1024 * 1024  # a case is a few hundred bytes; anything this large is a mistake
@@ -334,13 +334,6 @@ def _schema_findings(path: str, raw: bytes, data: Any) -> list[Finding]:
     return out
 
 
-def _field(key_path: Sequence[str | int]) -> str:
-    out = ""
-    for step in key_path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "the case"
-
-
 _TYPE_NAMES = {
     "string": "a string",
     "array": "a list",
@@ -354,7 +347,7 @@ _TYPE_NAMES = {
 def _explain(error: Any) -> Iterator[tuple[list[str | int], str, bool]]:
     """(where, message, point at the value rather than the key) for one schema error."""
     where: list[str | int] = list(error.absolute_path)
-    name = _field(where)
+    name = path_name(where, "the case")
     kind = error.validator
     if kind == "additionalProperties":
         known = list(error.schema.get("properties", {}))
@@ -407,7 +400,7 @@ def _missing(key: str, where: list[str | int], error: Any) -> str:
             f"missing {key!r}: an answerable case needs expected_answer and support "
             "(set answerable: false if the corpus cannot answer it)"
         )
-    return f"missing required key {key!r} in {_field(where)}"
+    return f"missing required key {key!r} in {path_name(where, 'the case')}"
 
 
 def _wrong_type(name: str, error: Any) -> str:

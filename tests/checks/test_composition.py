@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checkkit import Repo, brief, case, family_findings, healthy
-
-from conftest import run_cli
+from checks.kit import Repo, brief, family_findings
+from composition.kit import case, healthy
 from goldcase.model import Finding
+from kit import run_cli
 
 
 def findings(root: Path) -> list[Finding]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from kit import run_cli
 
 GOLD = "How many days does a customer have to request a credit for a damaged delivery?"
 GOLD_SHA = "sha256 "  # findings show a hash prefix, never the text
@@ -293,7 +293,7 @@ def test_a_broad_glob_skips_the_cases(make_repo: Callable[..., Path]) -> None:
 
 
 def test_sample_set_is_leak_free() -> None:
-    from conftest import REPO_ROOT
+    from kit import REPO_ROOT
 
     code, lines = leakage(REPO_ROOT)
     assert [line for line in lines if " GC30" in line and " GC303 " not in line] == []

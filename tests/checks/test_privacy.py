@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_cli
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import run_checks
+from kit import run_cli
 
 Repo = Callable[..., Path]
 

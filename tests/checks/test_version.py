@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
 from goldcase.cache import Cache
 from goldcase.checks import version
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.model import Finding
-from goldrepo import case_text, golden_set, write
+from kit import case_text, golden_set, run_cli, write
 
 
 def findings(root: Path) -> list[Finding]:

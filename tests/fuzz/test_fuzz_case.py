@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fuzzkit import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fuzz.kit import (
     assert_handled,
     assert_handled_subprocess,
     case_seeds,
@@ -19,9 +22,6 @@ from fuzzkit import (
     run_bounded,
     tiny_repo,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
 from goldcase.loader import parse_case
 
 SEEDS = case_seeds()

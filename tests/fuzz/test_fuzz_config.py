@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzkit import REPO_ROOT, assert_handled, deadline, examples, goldcase, mutated, tiny_repo
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fuzz.kit import REPO_ROOT, assert_handled, deadline, examples, goldcase, mutated, tiny_repo
 from goldcase.config import Config, load_config
 from goldcase.errors import GoldcaseError
 

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from fuzzkit import assert_handled, examples, goldcase, mutated, tiny_repo
 from hypothesis import given
 from hypothesis import strategies as st
+
+from fuzz.kit import assert_handled, examples, goldcase, mutated, tiny_repo
 
 zstandard = pytest.importorskip("zstandard")
 

@@ -11,9 +11,12 @@ import shutil
 import time
 from pathlib import Path
 
-import fuzzkit
 import pytest
-from fuzzkit import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fuzz import kit as fuzzkit
+from fuzz.kit import (
     assert_handled,
     assert_handled_subprocess,
     examples,
@@ -25,8 +28,6 @@ from fuzzkit import (
     squad_seeds,
     tiny_repo,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 _COUNTER = itertools.count()
 BOMB = (

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fuzzkit import assert_handled, examples, goldcase, mutated, tiny_repo
 from hypothesis import given
 from hypothesis import strategies as st
+
+from fuzz.kit import assert_handled, examples, goldcase, mutated, tiny_repo
 
 FILLED = (
     "# Second label for case {id} (sample seed s).\n"

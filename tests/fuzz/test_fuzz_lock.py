@@ -8,9 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fuzzkit import assert_handled, examples, goldcase, mutated, mutated_tree, tiny_repo
 from hypothesis import given
 from hypothesis import strategies as st
+
+from fuzz.kit import assert_handled, examples, goldcase, mutated, mutated_tree, tiny_repo
 
 VERSIONS = [
     b"1\n",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from fuzzkit import DATA, assert_handled, examples, goldcase, mutated, mutated_tree, report_seeds
 from hypothesis import given
 from hypothesis import strategies as st
+
+from fuzz.kit import DATA, assert_handled, examples, goldcase, mutated, mutated_tree, report_seeds
 
 SEEDS = report_seeds()
 PARSED = [json.loads(raw) for raw in SEEDS]

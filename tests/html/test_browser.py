@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
 from goldcase.html.page import PageInput, build_page
+from kit import DATA
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
 from goldcase.html.page import Composition, PageInput, build_page, coverage_points, flipped
+from kit import DATA
 
 REPORT = json.loads((DATA / "reports" / "six-case.json").read_text())
 BASE = json.loads((DATA / "reports" / "six-case-base.json").read_text())

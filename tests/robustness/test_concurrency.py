@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from robustkit import GOLDCASE, canonical, commit, env, git, make_set, run
+
+from robustness.kit import GOLDCASE, canonical, commit, env, git, make_set, run
 
 ROUNDS = 3
 

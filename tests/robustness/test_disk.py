@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from robustkit import GOLDCASE, canonical, env, make_set, run
 
 from goldcase.errors import GoldcaseError
 from goldcase.writer import atomic_write_bytes
+from robustness.kit import GOLDCASE, canonical, env, make_set, run
 
 
 def unformatted(case_id: str) -> str:

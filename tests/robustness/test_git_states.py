@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from robustkit import GOLDCASE, canonical, commit, env, git, make_set, run
+
+from robustness.kit import GOLDCASE, canonical, commit, env, git, make_set, run
 
 
 @dataclass

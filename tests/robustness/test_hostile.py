@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, run_cli
+from kit import Result, run_cli
 
 Maker = Callable[..., Path]
 HUNDRED_MB = 100 * 1024 * 1024
@@ -394,7 +394,7 @@ def test_unreadable_files_without_the_power_to_read_them(make_repo: Maker) -> No
 def test_review_out_that_is_a_fifo(tmp_path: Path) -> None:
     """``review --out`` appends (a step summary may hold earlier output): it read the file
     first, and a FIFO there blocked for ever."""
-    from robustkit import canonical, commit, git, make_set
+    from robustness.kit import canonical, commit, git, make_set
 
     make_set(tmp_path, 1, canonical)
     git(tmp_path, "init", "-q", "-b", "main")

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from robustkit import DOCUMENT, GOLDCASE, QUOTE, canonical, env, make_set, run
+
+from robustness.kit import DOCUMENT, GOLDCASE, QUOTE, canonical, env, make_set, run
 
 KILLS = int(os.environ.get("GOLDCASE_KILLS", "6"))
 SKIP_DIRS = {".git", ".goldcase-cache"}

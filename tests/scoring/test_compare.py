@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
 from goldcase.scoring.compare import mcnemar_exact, newcombe_paired, wilson
+from kit import run_cli
 
 ANSWERABLE = """\
 id: {id}

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
 from goldcase.scoring.split import assign_split, calibration_size, select, summarise_split
+from kit import run_cli
 
 
 def case(case_id: str, slice_: str = "returns", answerable: bool = True) -> Case:

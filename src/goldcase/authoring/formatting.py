@@ -1,6 +1,6 @@
 """The canonical layout of a case file, and ``goldcase fmt`` which applies it.
 
-Canonical means: keys in the documented order (unknown keys kept, after the known ones, in the
+Canonical means: keys in the order of docs/fmt.md (unknown keys kept, after the known ones, in the
 order they were written), and quoting as people write it: the author's quotes kept (they show
 where each alternative of ``contains: [["30 days", "thirty days"]]`` starts and ends), and
 quotes added only on strings that a YAML reader would otherwise read as something else
@@ -25,6 +25,16 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.compat import ordereddict
+from ruamel.yaml.emitter import Emitter
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    FoldedScalarString,
+    LiteralScalarString,
+    SingleQuotedScalarString,
+)
+from yaml.nodes import ScalarNode
 
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
@@ -69,8 +79,6 @@ def yaml_dumper() -> Any:
 def misread(value: str) -> bool:
     """Would a YAML 1.1 reader (libyaml, which goldcase and most tools use) read this string,
     written without quotes, as something else (a number, a boolean, a date, null)?"""
-    from yaml.nodes import ScalarNode
-
     return _RESOLVER.resolve(ScalarNode, value, (True, False)) != _STR_TAG
 
 
@@ -80,13 +88,6 @@ def canonical_string(value: str, *, flow: bool = False) -> Any:
     (single-quoted when it holds a double quote or a backslash, which double quotes would have
     to escape). ``flow``: the value sits in a ``[...]`` list, where a comma or a bracket also
     needs quotes."""
-    from ruamel.yaml.scalarstring import (
-        DoubleQuotedScalarString,
-        FoldedScalarString,
-        LiteralScalarString,
-        SingleQuotedScalarString,
-    )
-
     if isinstance(value, (LiteralScalarString, FoldedScalarString)):
         return value  # a block scalar was chosen on purpose for a multi-line text
     if isinstance(value, (DoubleQuotedScalarString, SingleQuotedScalarString)):
@@ -101,8 +102,6 @@ def canonical_string(value: str, *, flow: bool = False) -> Any:
 def quoted(value: str) -> Any:
     """``value`` in double quotes, or in single ones when it holds a double quote or a
     backslash (which double quotes would have to escape)."""
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
-
     if ('"' in value or "\\" in value) and value.isprintable():
         return SingleQuotedScalarString(value)
     return DoubleQuotedScalarString(value)
@@ -117,8 +116,6 @@ def _plain_ok(value: str, flow: bool) -> bool:
 def _emitter() -> Any:
     """ruamel's own judgement of whether a string can be written plain (YAML 1.1 rules, the
     stricter ones, since libyaml reads goldcase's files)."""
-    from ruamel.yaml.emitter import Emitter
-
     emitter = Emitter(None, allow_unicode=True)
     emitter.use_version = (1, 1)  # type: ignore[attr-defined]  # read via emitter.serializer
     return emitter
@@ -130,9 +127,6 @@ def _literal_safe(value: str) -> bool:
 
 def canonicalise(node: Any, order: Sequence[str] = CASE_KEYS) -> Any:
     """Reorder keys and restyle strings in place (ruamel round-trip nodes); returns the node."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.compat import ordereddict
-
     # The base classes' __setitem__: ruamel's own would keep the old quoting style.
     if isinstance(node, CommentedMap):
         _reorder(node, order)
@@ -205,8 +199,6 @@ def _as_yaml_1_1(text: str) -> str:
 
 def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) -> str:
     """Plain data (dicts, lists, strings) as canonical YAML text."""
-    from ruamel.yaml.comments import CommentedMap
-
     root = CommentedMap()
     for key, value in data.items():
         root[key] = _plain_to_round_trip(value)
@@ -220,8 +212,6 @@ def _plain_to_round_trip(value: Any, *, in_list: bool = False) -> Any:
     """Plain data as round-trip nodes. ``in_list``: the value is an item of a list; a list
     there is an any-of entry (``contains: [["30 days", "thirty days"]]``), whose strings are
     quoted so that where each alternative starts and ends reads at a glance."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     if isinstance(value, Mapping):
         out = CommentedMap()
         for key, item in value.items():

@@ -9,6 +9,7 @@ is not there is refused with the closest passage and the first place it differs.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -16,15 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
+from goldcase.engine import case_paths, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import load_case_file
 from goldcase.model import Case, Split
 from goldcase.quotes import not_found
 from goldcase.text import clip, fold_quote
+from goldcase.writer import atomic_write_text
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -124,8 +129,6 @@ def verify_quote(corpus: Corpus, doc: str | None, quote: str) -> str:
         return _find_document(corpus, quote, folded)
     document = corpus.documents.get(doc)
     if document is None:
-        import difflib
-
         close = difflib.get_close_matches(doc, list(corpus.documents), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise GoldcaseError(f"document {doc!r} is not in {corpus.root.name}/{hint}")
@@ -158,8 +161,6 @@ def _find_document(corpus: Corpus, quote: str, folded: str) -> str:
 
 
 def _nearest_document(corpus: Corpus, folded: str) -> str | None:
-    from rapidfuzz import fuzz
-
     best, best_score = None, 0.0
     for name, document in sorted(corpus.documents.items()):
         if document.problem is None and document.folded:
@@ -232,9 +233,6 @@ def validate_spec(spec: NewCase) -> None:
 
 def create_case(ctx: Context, spec: NewCase) -> Path:
     """Verify, render and write a new case file; returns its path."""
-    from goldcase.engine import case_paths, load_case_set
-    from goldcase.writer import atomic_write_text
-
     validate_spec(spec)
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)

@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from goldcase import gitview
 from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
 from goldcase.errors import GoldcaseError
 from goldcase.project import REPOSITORY, install_command, release_tag
@@ -232,8 +233,6 @@ def hook_text(name: str) -> str:
 
 def init_repository(root: Path, options: Options | None = None) -> Scaffold:
     """Scaffold a golden-set repository in ``root`` (created when missing)."""
-    from goldcase import gitview
-
     options = options or Options()
     root = root.resolve()
     if root.exists() and not root.is_dir():
@@ -266,16 +265,12 @@ _NOT_YET = ("golden.version", "golden.lock")
 def _hooks_path(root: Path) -> str:
     """core.hooksPath is read relative to the work tree's top: ``hooks`` unless the golden set
     lives in a sub-folder of a larger repository."""
-    from goldcase.gitview import top_level
-
-    top = top_level(root) or root
+    top = gitview.top_level(root) or root
     return (root / "hooks").relative_to(top).as_posix()
 
 
 def install_merge_driver(path: Path) -> Path:
     """Set ``merge.goldcase.driver`` (and its name) in the repository holding ``path``."""
-    from goldcase import gitview
-
     top = gitview.top_level(path)
     if top is None:
         raise GoldcaseError(f"{path} is not inside a git work tree; run git init first")

@@ -4,8 +4,8 @@ Questions are compared after ``goldcase.text.normalise_input`` (Unicode NFKC, ca
 apostrophes and invisible characters dropped, other punctuation and symbols read as spaces,
 white space folded), so a copy that differs in case, spacing, punctuation or Unicode form is
 still the same question. Few-shot examples are read from the files matched by
-``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.prompts`` for what counts as an
-example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
+``[leakage] fewshot`` (default ``prompts/**``); see ``goldcase.leakage.prompts`` for what counts
+as an example. A finding names both ends (a case id, or a file and line) and shows a prefix of the
 normalised question's sha256, never the other file's text. A pair is reported at both ends, so
 a hook run on either file sees it.
 

@@ -36,6 +36,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import ahocorasick
+
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.quotes import not_found
@@ -159,8 +161,6 @@ def _doc_problem(doc: str, corpus: Corpus) -> tuple[str, str] | None:
 def locate_quotes(folded_quotes: list[str], corpus: Corpus) -> dict[str, set[str]]:
     """For each folded quote, the documents whose folded text contains it (one Aho-Corasick
     pass over the corpus, whatever the number of quotes)."""
-    import ahocorasick
-
     wanted = {q for q in folded_quotes if q}
     found: dict[str, set[str]] = defaultdict(set)
     if not wanted:

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from goldcase.model import Finding, Severity
+from goldcase.versioning.locking import verify
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -45,8 +46,6 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    from goldcase.versioning.locking import verify
-
     config = ctx.config
     if not config.version_file.exists() and not config.lock_file.exists():
         return  # versioning not started: lock (or init) starts it; lock --check says GC402

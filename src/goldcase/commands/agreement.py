@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.engine import load_case_set
+from goldcase.labelling.agreement import build_report, render_text
 
 
 @click.command("agreement")
@@ -18,9 +20,8 @@ def command(labeller: str | None, repo: Path | None, fmt: str) -> int:
     """Items compared, percent agreement, Cohen's kappa on answerable and agreement on expected
     answers, each with a 95% interval, and the disagreements. Exit status: 0 no unresolved
     disagreement, 1 unresolved disagreements or malformed label files, 2 could not run."""
-    from goldcase.labelling.agreement import build_report, render_text
-
-    report = build_report(open_context(repo), labeller)
+    ctx = open_context(repo)
+    report = build_report(ctx, load_case_set(ctx), labeller)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.scoring.fitting import fit, render_json, render_text, warnings
 
 
 @click.command("calibrate")
@@ -45,8 +46,6 @@ def command(
     that measures it on the eval split. Exit status: 0 a threshold was certified, 1 the target
     cannot be certified (the threshold abstains from everything), 2 could not run.
     """
-    from goldcase.scoring.fitting import fit, render_json, render_text, warnings
-
     for warning in warnings(split):
         click.echo(f"warning: {warning}", err=True)
     ctx = open_context(repo)

@@ -21,7 +21,8 @@ from goldcase.output import FORMATS, write_findings
     "--select",
     multiple=True,
     metavar="FAMILY",
-    help="Run only these check families: schema, support, leakage, version, composition, privacy.",
+    help="Run only these check families: schema, support, leakage, version, composition, "
+    "labelling, privacy.",
 )
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write .goldcase-cache/.")
 def command(

@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option
+from goldcase.scoring.compare import compare
 from goldcase.scoring.compare_render import FORMATS, render
+from goldcase.scoring.reportfile import load_report
 
 
 @click.command("compare")
@@ -36,9 +38,6 @@ def command(base: Path, head: Path, fmt: str, max_drop: float, alpha: float) -> 
     share golden_version, set_digest, corpus_digest and split (exit 2 otherwise). Exit status:
     0 the gate passes, 1 it fails, 2 could not run.
     """
-    from goldcase.scoring.compare import compare
-    from goldcase.scoring.reportfile import load_report
-
     comparison = compare(
         load_report(base, str(base)),
         load_report(head, str(head)),

@@ -46,10 +46,5 @@ def command(fmt: str, file: Path, out: Path, split: str, corpus: Path | None) ->
     for finding in outcome.findings:
         click.echo(text_line(finding))
     click.echo(f"wrote {outcome.cases} cases and {outcome.documents} documents to {out}")
-    if not outcome.locked:
-        click.echo(
-            "golden.lock not written: this goldcase has no lock module; "
-            "run goldcase lock in the new repository"
-        )
     click.echo(summary_line(outcome.findings, outcome.cases))
     return 1 if any(f.severity == "error" for f in outcome.findings) else 0

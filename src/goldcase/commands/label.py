@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import open_context, repo_option
+from goldcase.labelling.agreement import sample_labels
 
 
 @click.group("label")
@@ -35,8 +36,6 @@ def sample(n: int, seed: str, labeller: str, repo: Path | None) -> int:
     """Draw a stratified sample (answerable x slice) of golden cases and write a blank label
     file for each. Refuses to overwrite existing label files. Exit status: 0 written, 2 could
     not run (nothing written)."""
-    from goldcase.labelling.agreement import sample_labels
-
     ctx = open_context(repo)
     written = sample_labels(ctx, n, seed, labeller)
     for path in written:

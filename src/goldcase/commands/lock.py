@@ -10,6 +10,7 @@ import click
 from goldcase.authoring.editor_schema import SCHEMA_REL, refresh_copy
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
+from goldcase.versioning import locking
 
 
 @click.command("lock")
@@ -27,8 +28,6 @@ def command(check_only: bool, repo: Path | None, fmt: str) -> int:
     Exit status: 0 nothing to change, 1 files rewritten (add them and commit again) or, with
     --check, the files differ from the lock; 2 could not run.
     """
-    from goldcase.versioning import locking
-
     ctx = open_context(repo)
     if check_only:
         findings, files = locking.check_repository(ctx)

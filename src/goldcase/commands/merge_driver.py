@@ -11,7 +11,10 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.scaffold import install_merge_driver
 from goldcase.commands.common import repo_option
+from goldcase.errors import GoldcaseError
+from goldcase.versioning.merge import run_driver
 
 
 @click.command("merge-driver")
@@ -38,16 +41,11 @@ def command(
 
     Exit status: 0 merged, 1 left as a conflict (the reason on stderr), 2 could not run.
     """
-    from goldcase.errors import GoldcaseError
-
     if install:
-        from goldcase.authoring.scaffold import install_merge_driver
-
         where = install_merge_driver(repo or Path.cwd())
         click.echo(f"merge.goldcase.driver set in {where}")
         return 0
     if base is None or ours is None or theirs is None:
         raise GoldcaseError("merge-driver needs %O %A %B [%P] from git; see docs/version.md")
-    from goldcase.versioning.merge import run_driver
 
     return run_driver(base, ours, theirs, name or ours.name)

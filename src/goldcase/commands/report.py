@@ -8,6 +8,7 @@ import click
 
 from goldcase.commands.common import open_context, repo_option
 from goldcase.errors import GoldcaseError
+from goldcase.html.build import render
 
 
 @click.command("report")
@@ -39,7 +40,6 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
         if repo is not None or stats:
             raise
         ctx = None  # a report can be rendered away from its repository, without links
-    from goldcase.html.build import render
 
     written = render(ctx, report, out, base, stats)
     click.echo(f"wrote {written}")

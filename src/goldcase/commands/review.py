@@ -7,6 +7,11 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.errors import GoldcaseError
+from goldcase.review.build import review
+from goldcase.review.render import render
+from goldcase.safeio import read_regular_text
+from goldcase.writer import atomic_write_text
 
 
 @click.command("review")
@@ -36,9 +41,6 @@ def command(
     Exit status: 0 the review was written (findings are shown, not failed on; goldcase check
     is the gate), 2 could not run (not a git repository, an unknown ref).
     """
-    from goldcase.review.build import review
-    from goldcase.review.render import render
-
     ctx = open_context(repo)
     text = render(review(ctx, base, head), fmt)
     click.echo(text, nl=False)
@@ -49,10 +51,6 @@ def command(
 
 def _append(path: Path, text: str) -> None:
     """Append, as a step summary file wants (it may hold earlier steps' output)."""
-    from goldcase.errors import GoldcaseError
-    from goldcase.safeio import read_regular_text
-    from goldcase.writer import atomic_write_text
-
     try:  # never a blocking read: a FIFO given as --out would wait for a writer forever
         before = read_regular_text(path) if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:

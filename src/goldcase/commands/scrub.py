@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from goldcase.privacy import scrub
+
 
 @click.command("scrub")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -16,8 +18,6 @@ def command(paths: tuple[Path, ...], yes: bool) -> int:
     [NATIONAL_ID] or [ADDRESS], keeping comments and layout. Shows the diff first and asks on a
     terminal; without a terminal and without --yes nothing changes. Exit status: 0 nothing to
     redact, 1 redactions proposed or applied, 2 could not run."""
-    from goldcase.privacy import scrub
-
     files = scrub.expand(paths)
     keep = scrub.published_near(paths)
     proposals = [p for p in (scrub.propose(path, keep=keep) for path in files) if p is not None]

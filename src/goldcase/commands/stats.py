@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.composition import stats
 
 
 @click.command("stats")
@@ -18,8 +19,6 @@ def command(repo: Path | None, fmt: str) -> int:
     """Counts by split, slice, source, tag and answerability; each golden slice against its
     floor, synthetic cap and traffic share, with the standard error a 90% pass rate has on
     that many items. Exit status: 0 shown, 2 could not run."""
-    from goldcase.composition import stats
-
     data = stats.compute(open_context(repo))
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))

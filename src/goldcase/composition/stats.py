@@ -13,6 +13,9 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rich.console import Console
+from rich.table import Table
+
 from goldcase.composition.slices import reported_slices
 from goldcase.engine import load_case_set
 
@@ -180,9 +183,6 @@ def render_markdown(stats: dict[str, Any]) -> str:
 
 def render_text(stats: dict[str, Any], out: TextIO, color: bool) -> None:
     """Rich tables; plain text (no colour, no markup) when ``color`` is false."""
-    from rich.console import Console
-    from rich.table import Table
-
     console = Console(
         file=out,
         color_system="auto" if color else None,

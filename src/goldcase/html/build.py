@@ -7,17 +7,18 @@ import os
 from pathlib import Path
 from typing import Any
 
+from goldcase.composition import stats
 from goldcase.context import Context
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
 from goldcase.safeio import read_regular_text
+from goldcase.schemas import validator
 from goldcase.writer import atomic_write_text
 
 
 def read_report(path: Path) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
-    from goldcase.schemas import validator
-
     try:
         data = json.loads(read_regular_text(path))
     except OSError as exc:
@@ -36,8 +37,6 @@ def read_report(path: Path) -> dict[str, Any]:
 
 
 def composition_rows(ctx: Context) -> list[Composition]:
-    from goldcase.composition import stats
-
     rows = stats.compute(ctx)["slices"]
     return [
         Composition(r["slice"], r["cases"], r["set_share"] or 0.0, r["traffic_share"]) for r in rows
@@ -46,8 +45,6 @@ def composition_rows(ctx: Context) -> list[Composition]:
 
 def case_links(ctx: Context, out: Path) -> dict[str, str]:
     """Case id -> the case file, relative to the page, so the links work where it is saved."""
-    from goldcase.engine import load_case_set
-
     folder = out.resolve().parent
     links = {}
     for case in load_case_set(ctx).parsed:

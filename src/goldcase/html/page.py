@@ -241,10 +241,8 @@ def gate(c: Comparison) -> str:
     """The gate's verdict (``goldcase compare`` with its default thresholds) and its reasons."""
     verdict = "passes" if c.passed else "fails"
     reasons = "".join(f"<li>{escape(failure)}</li>" for failure in c.failures)
-    return (
-        f'<h3 id="gate">The gate {verdict}</h3>'
-        f"<p>{escape(gate_rule(c))}</p>"
-        + (f'<ul class="reasons">{reasons}</ul>' if reasons else "")
+    return f'<h3 id="gate">The gate {verdict}</h3><p>{escape(gate_rule(c))}</p>' + (
+        f'<ul class="reasons">{reasons}</ul>' if reasons else ""
     )
 
 
@@ -346,7 +344,7 @@ def attribution(report: Report) -> str:
         return ""
     stages = block.get("stages") or {}
     rows = "".join(
-        f"<tr><th scope=\"row\">{escape(STAGE_WORDS.get(stage, stage))}</th><td>{len(cases)}</td>"
+        f'<tr><th scope="row">{escape(STAGE_WORDS.get(stage, stage))}</th><td>{len(cases)}</td>'
         f"<td>{escape(', '.join(row['id'] for row in cases[:20]))}"
         f"{' …' if len(cases) > 20 else ''}</td></tr>"
         for stage, cases in stages.items()

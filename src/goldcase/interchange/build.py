@@ -16,6 +16,7 @@ from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import CASE_SCHEMA, schema_bytes
+from goldcase.writer import write_new_folder
 
 # every case lands in cases/<split>/, so one modeline fits them all
 SCHEMA_LINE = modeline(Path("cases/golden/case.yaml"), Path(".")) + "\n"
@@ -63,8 +64,6 @@ def unique(name: str, taken: set[str]) -> str:
 
 def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
     """Write the repository to ``out`` (absent or an empty folder), all at once."""
-    from goldcase.writer import write_new_folder
-
     out = out.resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise GoldcaseError(f"{out} exists and is not empty; import into a new folder")

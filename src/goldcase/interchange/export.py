@@ -20,12 +20,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from goldcase.authoring.formatting import dump_canonical
 from goldcase.context import Context
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, Split
+from goldcase.versioning.version import read_version
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
-REFERENCE_FIELDS = ("id", "question", "answerable", "expected_answer", "support", "tags", "notes")
 EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
 ABSTAIN = "I don't know."
 SYSTEM_PROMPT = (
@@ -49,9 +51,6 @@ def export_set(
     ctx: Context, fmt: str, split: Split = "golden", *, allow_private: bool = False
 ) -> Exported:
     """The chosen split in ``fmt``; refuses a private set and a set with broken case files."""
-    from goldcase.engine import load_case_set
-    from goldcase.versioning.version import read_version
-
     if fmt not in FORMATS:
         raise GoldcaseError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
     if ctx.config.private and not allow_private:
@@ -134,8 +133,6 @@ def to_openai_evals(cases: Sequence[Case], version: str | None, split: str) -> s
 
 
 def to_promptfoo(cases: Sequence[Case], version: str | None, split: str) -> str:
-    from goldcase.authoring.formatting import dump_canonical
-
     head = (
         f"# promptfoo tests exported by goldcase: the {split} split, version "
         f"{version or '(none)'}, {len(cases)} cases.\n"

@@ -29,10 +29,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, safe_name, unique
 from goldcase.interchange.export import UNANSWERABLE_RUBRIC
 from goldcase.text import fold_quote
+from goldcase.writer import load_round_trip
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
 CLAIMS = ("factuality", "context-recall")
@@ -42,8 +45,6 @@ _LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
 
 
 def read_promptfoo(path: Path) -> ImportedSet:
-    from goldcase.writer import load_round_trip
-
     try:
         loaded = load_round_trip(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -248,7 +249,6 @@ def _support(sentence: str, docs: list[str], imported: ImportedSet) -> dict[str,
     if not docs:
         imported.notes.append(f"claim {sentence!r} has no context document to be checked against")
         return {"doc": "(no context document)", "quote": sentence}
-    from rapidfuzz import fuzz
 
     best = max(docs, key=lambda d: fuzz.partial_ratio(folded, fold_quote(imported.documents[d])))
     return {"doc": best, "quote": sentence}

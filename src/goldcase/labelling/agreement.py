@@ -14,7 +14,7 @@ compared with its case. The figures, each with a 95% interval:
   when p_e is 1: both labellers gave every item the same value.
 - expected answers: among items both call answerable, the share whose label answer passes
   the case (equal after normalising, or carrying what the case's text checks ask of any right
-  answer: ``goldcase.labels.answer_failures``); a proportion, with the Wilson interval.
+  answer: ``goldcase.labelling.labels.answer_failures``); a proportion, with the Wilson interval.
 
 With several labellers and no ``--labeller``, every (case, labeller) pair is one item.
 """
@@ -131,11 +131,10 @@ def _kappa_dict(kappa: Kappa | None) -> dict[str, Any] | None:
     }
 
 
-def build_report(
-    ctx: Context, labeller: str | None = None, case_set: CaseSet | None = None
-) -> dict[str, Any]:
-    """Everything ``goldcase agreement`` prints, as one JSON-ready mapping."""
-    cases = (case_set or load_case_set(ctx)).by_id()
+def build_report(ctx: Context, case_set: CaseSet, labeller: str | None = None) -> dict[str, Any]:
+    """Everything ``goldcase agreement`` prints, as one JSON-ready mapping, for the loaded
+    ``case_set``."""
+    cases = case_set.by_id()
     label_set = labelfiles.load_labels(ctx.root, cases, labeller)
     finished = [lb for lb in label_set.labels if not lb.pending]
     tally, disagreements = _compare(cases, finished, set(ctx.config.ambiguous_slices))
@@ -152,13 +151,15 @@ def build_report(
     }
 
 
-def agreement_summary(ctx: Context, labeller: str | None = None) -> dict[str, Any] | None:
+def agreement_summary(
+    ctx: Context, case_set: CaseSet, labeller: str | None = None
+) -> dict[str, Any] | None:
     """The human ceiling a score report prints next to model scores, or None without labels.
 
     ``{"labellers": [...], "items": n, "agreements": k, "rate": k/n, "interval": [lo, hi],
     "kappa": float | None, "kappa_interval": [lo, hi] | None, "unresolved": m}``
     """
-    report = build_report(ctx, labeller)
+    report = build_report(ctx, case_set, labeller)
     if report["items"] == 0:
         return None
     kappa = report["kappa_answerable"] or {}

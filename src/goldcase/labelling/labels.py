@@ -12,7 +12,6 @@ crash.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -27,6 +26,7 @@ from goldcase.model import Case, Finding
 from goldcase.safeio import read_regular
 from goldcase.schemas import validator
 from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, failed_checks
+from goldcase.scoring.split import rank_key
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
 
@@ -294,11 +294,6 @@ def _yaml(value: bool | None) -> str:
 # -- drawing a sample to label ------------------------------------------------------------------
 
 
-def rank_key(seed: str, case_id: str) -> str:
-    """A keyed hash: the same seed and id always rank the same, whatever the file order."""
-    return hashlib.blake2b(case_id.encode(), key=seed.encode()[:64], digest_size=16).hexdigest()
-
-
 def stratum(case: Case) -> tuple[str, str]:
     return ("answerable" if case.answerable else "unanswerable", case.slice)
 
@@ -334,7 +329,7 @@ def draw_sample(cases: list[Case], n: int, seed: str) -> list[Case]:
     quota = allocate({s: len(g) for s, g in groups.items()}, n)
     chosen: list[Case] = []
     for s, group in groups.items():
-        ranked = sorted(group, key=lambda c: rank_key(seed, c.id))
+        ranked = sorted(group, key=lambda c: rank_key(c.id, seed))
         chosen.extend(ranked[: quota[s]])
     return sorted(chosen, key=lambda c: c.id)
 

@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from goldcase.errors import GoldcaseError
-from goldcase.leakage.hashes import HashedQuestion, Hashes
-from goldcase.leakage.prompts import read_prompt_file
+from goldcase.leakage.hashes import HashedQuestion, Hashes, load
+from goldcase.leakage.prompts import matching_files, read_prompt_file
 from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.model import Finding
 from goldcase.safeio import not_a_file, read_regular
@@ -161,9 +161,6 @@ def check_against(
 ) -> tuple[list[Finding], int]:
     """(findings, files scanned): ``paths`` (relative to ``root``), or when there are none,
     the files matched by the few-shot globs ``patterns``."""
-    from goldcase.leakage.hashes import load
-    from goldcase.leakage.prompts import matching_files
-
     hashes = load(hashes_file)
     rels = list(paths) if paths else matching_files(root, patterns)
     return scan_paths(hashes, root, rels), len(rels)

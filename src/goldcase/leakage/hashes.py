@@ -36,10 +36,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldcase import progress
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
 from goldcase.safeio import read_regular_text
 from goldcase.text import normalise_input
+from goldcase.versioning.version import read_version
+from goldcase.writer import atomic_write_text
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -188,10 +191,6 @@ def write_hashes(
     """Hash the golden set of ``ctx`` into ``out`` (atomically): the hashes, and the golden
     case files left out because they do not pass the schema. The salt of an existing ``out``
     is kept, so an unchanged set writes an unchanged file, unless ``fresh``."""
-    from goldcase.engine import load_case_set
-    from goldcase.versioning.version import read_version
-    from goldcase.writer import atomic_write_text
-
     salt = new_salt()
     if out.exists() and not fresh:
         with contextlib.suppress(GoldcaseError):  # not ours, or damaged: a new salt

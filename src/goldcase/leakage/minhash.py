@@ -1,5 +1,6 @@
 """MinHash signatures, LSH banding and the confirmed near-duplicate pairs (see
-``goldcase.neardup``). Kept apart because it needs numpy, which a warm check never imports."""
+``goldcase.leakage.neardup``). Kept apart because it needs numpy, which a warm check never
+imports."""
 
 from __future__ import annotations
 

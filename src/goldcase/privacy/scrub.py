@@ -1,9 +1,9 @@
 """``goldcase scrub``: replace personal data in case files with ``[EMAIL]``, ``[PHONE]``, …
 
-Each match (``goldcase.pii``) is replaced where it stands, by exact span in the file's text, so
-comments, quoting, key order and blank lines stay as they were; comments are scrubbed too. The
-result must load to exactly the original mapping with the same redactions applied to its
-strings. When a span edit would change the meaning (``[PHONE]`` at the start of a plain value
+Each match (``goldcase.privacy.pii``) is replaced where it stands, by exact span in the file's
+text, so comments, quoting, key order and blank lines stay as they were; comments are scrubbed
+too. The result must load to exactly the original mapping with the same redactions applied to
+its strings. When a span edit would change the meaning (``[PHONE]`` at the start of a plain value
 reads as a YAML list) or a value is written over several lines, the values are redacted
 through ruamel.yaml's round trip instead (``goldcase.writer``), which quotes as needed and
 keeps comments. A file that does not parse is refused: fix it first (``goldcase check``).
@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldcase.config import find_root, load_config
+from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
@@ -68,9 +70,6 @@ def expand(paths: Iterable[Path]) -> list[Path]:
 def published_near(paths: Iterable[Path]) -> frozenset[str]:
     """Contact details published by the corpus of the golden-set repository the first path is
     in (none outside a repository): GC505 lets them pass, so scrub keeps them too."""
-    from goldcase.config import find_root, load_config
-    from goldcase.corpus import load_corpus
-
     first = next(iter(paths), None)
     if first is None:
         return frozenset()

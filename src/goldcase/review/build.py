@@ -17,11 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from goldcase import gitview
 from goldcase.authoring.formatting import CASE_KEYS, EXPECT_KEYS
+from goldcase.config import load_config
 from goldcase.context import Context
+from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
+from goldcase.loader import parse_case
 from goldcase.model import Finding
 from goldcase.review.sentences import InContext, Sentences, find_quote
+from goldcase.writer import write_new_folder
 
 STATUSES = ("added", "changed", "moved", "removed")
 _CONFIG_FILES = ("goldcase.toml", "pyproject.toml", "golden.version", "golden.lock")
@@ -107,8 +112,6 @@ class State:
 
 def review(ctx: Context, base: str | None = None, head: str | None = None) -> Review:
     """Compare ``base`` (default: the merge base) with ``head`` (default: the working tree)."""
-    from goldcase import gitview
-
     root = ctx.root
     if base is None:
         base_sha, how = gitview.default_base(root)
@@ -136,9 +139,6 @@ def _names(ctx: Context) -> list[str]:
 
 
 def _state(ctx: Context, files: Mapping[str, bytes]) -> State:
-    from goldcase.engine import CASE_SUFFIXES
-    from goldcase.loader import parse_case
-
     cases_dir = PurePosixPath(ctx.config.cases)
     corpus_dir = PurePosixPath(ctx.config.corpus)
     state = State({}, {}, _version(files.get("golden.version")))
@@ -170,8 +170,6 @@ def _working_tree(ctx: Context) -> tuple[State, list[Finding], list[str]]:
 
 def _working_files(ctx: Context, *, with_config: bool = False) -> dict[str, bytes]:
     """The files of the set on disk, keyed as ``gitview.files_at`` keys them."""
-    from goldcase.engine import case_paths
-
     files = {rel: ctx.read_bytes(rel) for rel in case_paths(ctx)}
     for document in ctx.corpus.documents.values():
         files[document.rel] = document.raw
@@ -184,8 +182,6 @@ def _working_files(ctx: Context, *, with_config: bool = False) -> dict[str, byte
 
 def _checked(ctx: Context, files: Mapping[str, bytes]) -> dict[str, bytes]:
     """The files the checks read: no hidden files, only YAML under cases/."""
-    from goldcase.engine import CASE_SUFFIXES
-
     cases = PurePosixPath(ctx.config.cases)
     out: dict[str, bytes] = {}
     for rel, raw in files.items():
@@ -207,9 +203,6 @@ def _prompt_files(ctx: Context) -> list[str]:
 
 def _findings_at(ctx: Context, files: Mapping[str, bytes]) -> tuple[list[Finding], list[str]]:
     """Check the head commit's files in a scratch copy of the repository."""
-    from goldcase.config import load_config
-    from goldcase.writer import write_new_folder
-
     with tempfile.TemporaryDirectory(prefix="goldcase-review-") as scratch:
         root = Path(scratch) / "set"
         write_new_folder(root, dict(files))
@@ -217,8 +210,6 @@ def _findings_at(ctx: Context, files: Mapping[str, bytes]) -> tuple[list[Finding
 
 
 def _run_checks(ctx: Context) -> tuple[list[Finding], list[str]]:
-    from goldcase.engine import run_checks
-
     try:
         return run_checks(ctx).findings, []
     except GoldcaseError as exc:

@@ -11,7 +11,8 @@ from typing import Any
 
 from goldcase.context import Context
 from goldcase.corpus import Corpus
-from goldcase.model import Case
+from goldcase.labelling.agreement import agreement_summary
+from goldcase.model import Case, CaseSet
 from goldcase.scoring.outcomes import Graded, in_trial_order
 from goldcase.scoring.results import Result
 from goldcase.scoring.traces import has_trace, retrieval_section
@@ -61,14 +62,13 @@ def _trace_rows(
     return rows
 
 
-def ceiling(ctx: Context) -> dict[str, Any] | None:
+def ceiling(ctx: Context, case_set: CaseSet) -> dict[str, Any] | None:
     """Second-labeller agreement, the ceiling the report prints beside model scores; None when
     the repository has no ``labels/`` folder (or no finished label in it)."""
     if not (ctx.root / "labels").is_dir():
         return None
-    from goldcase.labelling.agreement import agreement_summary
 
-    return agreement_summary(ctx)
+    return agreement_summary(ctx, case_set)
 
 
 def ceiling_lines(summary: Mapping[str, Any] | None) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.scoring.calibration import Calibration, answers_from_report, calibrate
+from goldcase.scoring.scorer import score
 
 FIT_SPLITS = ("calibration", "dev", "golden", "all")
 WARN_OVERLAP = (
@@ -57,8 +58,6 @@ def fit(
     target_risk: float,
     delta: float,
 ) -> Fit:
-    from goldcase.scoring.scorer import score
-
     if split not in FIT_SPLITS:
         raise GoldcaseError(f"unknown split {split!r}; choose one of {', '.join(FIT_SPLITS)}")
     report = score(ctx, results, shown=shown, split=split, threshold=None)

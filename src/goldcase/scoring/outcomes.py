@@ -71,17 +71,6 @@ class Graded:
         return out
 
 
-def effective_outcome(result: Result | None, threshold: float | None) -> str:
-    if result is None:
-        return MISSING
-    outcome = result.outcome
-    if outcome == "answer" and threshold is not None:
-        confidence = result.confidence
-        if confidence is None or confidence < threshold:
-            return "abstain"
-    return outcome
-
-
 _MISSING = (MISSING,)
 _ERROR = ("error",)
 _ANSWERED = ("answered",)
@@ -194,7 +183,6 @@ class CaseGrader:
         worst.shown = shown
         return worst
 
-
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
         """For each failed name, what was wanted and what the result gave, in words."""
         data: Mapping[str, Any] = result.data if result is not None else {}
@@ -231,14 +219,3 @@ def explain_failures(
         lines = by_id.get(item.case_id, ())
         result = in_trial_order(lines)[item.shown] if lines else None
         item.why = CaseGrader(known[item.case_id]).explain(result, item.failed, threshold)
-
-
-def grade_one(case: Case, result: Result | None, threshold: float | None = None) -> Graded:
-    grader = CaseGrader(case)
-    return grader.graded(result, *grader.verdict(result, threshold))
-
-
-def grade(case: Case, trials: Sequence[Result], threshold: float | None = None) -> Graded:
-    """Grade a case on its result lines (none: missing; several: the worst trial, with the
-    number of trials that passed)."""
-    return CaseGrader(case).grade(trials, threshold)

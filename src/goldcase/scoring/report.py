@@ -13,8 +13,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
 from goldcase import __version__
 from goldcase.loader import set_digest
+from goldcase.scoring import traces, trials
+from goldcase.scoring.diagnostics import ceiling_lines
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import (
     answer_metrics,
@@ -226,10 +232,6 @@ def counts_line(report: Mapping[str, Any]) -> str:
 
 def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILURES) -> None:
     """Rich tables; no colour or control codes when ``out`` is not a terminal."""
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
     tty = _is_tty(out)
     buffer = out if tty else io.StringIO()
     if tty:
@@ -328,9 +330,6 @@ def _is_tty(out: TextIO) -> bool:
 
 def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> list[str]:
     """Retrieval stages and repeated trials, when the run recorded them."""
-    from goldcase.scoring import traces, trials
-    from goldcase.scoring.diagnostics import ceiling_lines
-
     lines: list[str] = []
     agreement = ceiling_lines(report.get("agreement"))
     if agreement:

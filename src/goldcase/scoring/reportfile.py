@@ -10,6 +10,8 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
+from goldcase.schemas import load_schema, validator
+from goldcase.scoring.report import cases_digest
 
 SCHEMA = "report.schema.json"
 
@@ -65,8 +67,6 @@ def _validate(data: dict[str, Any], name: str) -> None:
     """jsonschema on everything but the case list; the case list, which can hold 100,000
     entries, through the small interpreter below, and through jsonschema only when that finds
     a problem (for the message) or meets a keyword it does not know."""
-    from goldcase.schemas import load_schema
-
     cases = data.get("cases")
     case_schema = load_schema(SCHEMA).get("$defs", {}).get("case")
     if (
@@ -81,8 +81,6 @@ def _validate(data: dict[str, Any], name: str) -> None:
 
 
 def _jsonschema(data: dict[str, Any], name: str) -> None:
-    from goldcase.schemas import validator
-
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
@@ -159,8 +157,6 @@ def _in_range(value: float, schema: dict[str, Any]) -> bool:
 
 
 def _check_digest(data: dict[str, Any], name: str) -> None:
-    from goldcase.scoring.report import cases_digest
-
     computed = cases_digest(data["cases"])
     if computed != data["cases_digest"]:
         raise GoldcaseError(

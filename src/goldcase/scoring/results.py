@@ -10,7 +10,6 @@ sees all of them (up to ``MAX_SHOWN``) in one go.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,7 +19,7 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
-from goldcase.schemas import load_schema, validator
+from goldcase.schemas import load_schema, path_name, validator
 from goldcase.text import clip
 
 SCHEMA = "results.schema.json"
@@ -92,13 +91,6 @@ class Result:
         return None if value is None else str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class ResultsFile:
-    path: str  # as given on the command line
-    digest: str  # sha256 of the file's bytes
-    results: list[Result]
-
-
 def read_raw(path: Path, name: str) -> bytes:
     """The results file's bytes; a missing or unreadable file is a ``GoldcaseError``."""
     try:
@@ -109,17 +101,6 @@ def read_raw(path: Path, name: str) -> bytes:
         raise GoldcaseError(f"{name}: no such file") from None
     except OSError as exc:
         raise GoldcaseError(f"{name}: cannot read it: {exc.strerror or exc}") from None
-
-
-def read_results(path: Path, shown: str | None = None) -> ResultsFile:
-    """Read and validate a results file on its own (no case ids are checked here); raise
-    ``InvalidInput`` listing every bad line."""
-    name = shown if shown is not None else str(path)
-    raw = read_raw(path, name)
-    results, problems = parse_results(raw, name)
-    if problems:
-        raise InvalidInput(problems)
-    return ResultsFile(name, hashlib.sha256(raw).hexdigest(), results)
 
 
 def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
@@ -412,16 +393,9 @@ _TYPE_NAMES = {
 }
 
 
-def _where(path: Sequence[str | int]) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "the line"
-
-
 def _messages(error: Any) -> Iterator[str]:
     path = list(error.absolute_path)
-    name = _where(path)
+    name = path_name(path, "the line")
     kind = error.validator
     if kind == "additionalProperties":
         known = sorted(error.schema.get("properties", {}))

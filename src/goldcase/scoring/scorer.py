@@ -32,6 +32,8 @@ from goldcase.scoring.results import (
     parse_lines,
     read_raw,
 )
+from goldcase.scoring.split import select as select_half
+from goldcase.versioning.locking import read_on_disk
 
 SPLITS = ("golden", "dev", "calibration", "eval", "all")
 WARN_FITTED = (
@@ -65,8 +67,6 @@ def split_warnings(split: str, threshold: float | None) -> list[str]:
 def lock_warnings(ctx: Context, report: dict[str, Any]) -> list[str]:
     """Warnings when the version a report is stamped with does not pin what was scored: no
     golden.lock, an unreadable one, or one whose digests differ from the set and corpus."""
-    from goldcase.versioning.locking import read_on_disk
-
     disk = read_on_disk(ctx.config)
     if disk.lock_text is None:
         return [
@@ -106,17 +106,8 @@ def select(ctx: Context, case_set: CaseSet, split: str) -> Selection:
 
 
 def _seeded(ctx: Context, case_set: CaseSet, split: str) -> Selection:
-    try:
-        from goldcase.scoring.split import assign_split
-    except ImportError:  # pragma: no cover - only before the split module exists
-        raise GoldcaseError(
-            f"--split {split} needs goldcase.scoring.split, which this "
-            "installation lacks; score --split golden instead"
-        ) from None
     seed, fraction = ctx.config.split.seed, ctx.config.split.fraction
-    assignment = assign_split(case_set.golden, seed, fraction)
-    chosen = [case for case in case_set.golden if assignment.get(case.id) == split]
-    return Selection(split, chosen, seed, fraction)
+    return Selection(split, select_half(case_set.golden, split, seed, fraction), seed, fraction)
 
 
 def case_problems(ctx: Context, case_set: CaseSet) -> Iterator[Problem]:
@@ -232,7 +223,7 @@ def _score(
         result_lines=result_lines,
         outside_split=outside,
     )
-    report.update(extra, agreement=ceiling(ctx))
+    report.update(extra, agreement=ceiling(ctx, case_set))
     return report
 
 

@@ -31,9 +31,11 @@ SPLITS = (CALIBRATION, EVAL)
 Stratum = tuple[bool, str]  # (answerable, slice)
 
 
-def rank_key(case_id: str, seed: int) -> bytes:
-    """The keyed hash that orders a stratum: the same bytes everywhere for one seed and id."""
-    key = str(seed).encode("ascii")
+def rank_key(case_id: str, seed: int | str) -> bytes:
+    """The keyed hash that orders a stratum, for this split and for the second labeller's
+    sample alike: the same bytes everywhere for one seed and id (blake2b keys stop at 64
+    bytes, so a longer seed counts by its first 64)."""
+    key = str(seed).encode("utf-8")[:64]
     return hashlib.blake2b(case_id.encode("utf-8"), key=key, digest_size=16).digest()
 
 

@@ -20,13 +20,17 @@ from pathlib import Path
 from goldcase.cache import code_salt
 from goldcase.config import Config
 from goldcase.context import Context
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.gitview import committed_text, top_level
 from goldcase.loader import case_hash
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
+from goldcase.versioning.merge import merge_versions
 from goldcase.versioning.version import (
+    conflict_sides,
     highest,
     next_version,
     parse_version_text,
@@ -116,9 +120,6 @@ def read_on_disk(config: Config) -> OnDisk:
 
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
     """A golden.version left with conflict markers, resolved by the merge driver's rule."""
-    from goldcase.versioning.merge import merge_versions
-    from goldcase.versioning.version import conflict_sides
-
     try:
         sides = conflict_sides(read_regular_text(config.version_file))
     except (OSError, UnicodeDecodeError):
@@ -200,8 +201,6 @@ class Outcome:
 
 def lock_repository(ctx: Context) -> Outcome:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``."""
-    from goldcase.engine import load_case_set
-
     with serialised(ctx.config):
         outcome = update(ctx, load_case_set(ctx))
     ctx.cache.save()
@@ -210,8 +209,6 @@ def lock_repository(ctx: Context) -> Outcome:
 
 def check_repository(ctx: Context) -> tuple[list[Finding], int]:
     """``goldcase lock --check``: the GC4xx findings and the number of case files read."""
-    from goldcase.engine import load_case_set
-
     with serialised(ctx.config, shared=True, required=False):
         case_set = load_case_set(ctx)
         findings = sorted(verify(ctx, case_set))
@@ -305,15 +302,11 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
 
 
 def _committed_version(config: Config) -> str | None:
-    from goldcase.gitview import committed_text
-
     text = committed_text(config.version_file)
     return parse_version_text(text) if text is not None else None
 
 
 def _in_git(config: Config) -> bool:
-    from goldcase.gitview import top_level
-
     return top_level(config.root) is not None
 
 

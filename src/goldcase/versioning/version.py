@@ -61,12 +61,6 @@ def parse_version_text(text: str) -> str | None:
     return lines[0] if len(lines) == 1 else None
 
 
-def write_version(config: Config, version: str) -> None:
-    from goldcase.writer import atomic_write_text
-
-    atomic_write_text(config.version_file, f"{version}\n")
-
-
 _MARKER = re.compile(r"^(<{7}|\|{7}|={7}|>{7})(?: |$)")
 _SECTION = {"<": "ours", "|": "base", "=": "theirs", ">": ""}
 

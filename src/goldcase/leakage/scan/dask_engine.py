@@ -28,7 +28,7 @@ CLOSE_SECONDS = 30
 
 def _distributed() -> Any:
     try:
-        import dask  # noqa: F401
+        import dask  # noqa: F401  # optional (goldcase[dask]), and 1 s to import
         import distributed
     except ImportError:
         raise GoldcaseError(
@@ -82,6 +82,7 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
 def _check_address(address: str) -> None:
     """Raise ValueError for an address distributed cannot use, before any client (and its
     event-loop thread) exists; the messages are the ones ``Client`` itself would give."""
+    # optional (goldcase[dask]): only a scan on a Dask scheduler imports it
     from distributed.comm.addressing import parse_address
     from distributed.comm.registry import get_backend
 
@@ -106,7 +107,7 @@ def _compute(
     parts: Sequence[Partition],
     done: Done | None,
 ) -> list[PartResult]:
-    from dask import delayed
+    from dask import delayed  # optional (goldcase[dask])
 
     run = uuid.uuid4().hex  # keys of one scan never meet another's on a shared cluster
     shared = client.scatter(index, broadcast=True, hash=False)

@@ -18,14 +18,14 @@ BATCH_ROWS = 4096  # rows decoded at once: bounds memory whatever the row group'
 
 def _pyarrow() -> Any:
     try:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # optional (goldcase[dask]): only Parquet input needs it
     except ImportError:
         raise GoldcaseError(f"reading Parquet needs pyarrow: {extra_hint('dask')}") from None
     return pq
 
 
 def _is_text(kind: Any) -> bool:
-    import pyarrow as pa
+    import pyarrow as pa  # optional (goldcase[dask]), loaded by _pyarrow already
 
     return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
 

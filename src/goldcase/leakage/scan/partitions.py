@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldcase.errors import GoldcaseError
+from goldcase.leakage.scan.parquet import row_groups, text_columns
 from goldcase.leakage.scan.sources import Source, file_name, resolve
 
 GZIP_SUFFIXES = (".gz",)
@@ -74,8 +75,6 @@ def _plan_file(
     kind, jsonl = kind_of(file_name(source.where))
     where, name, size = source.where, source.name, source.size
     if kind == "parquet":
-        from goldcase.leakage.scan.parquet import row_groups, text_columns
-
         chosen = text_columns(where, columns, name)
         return [
             Partition(number, group, where, name, kind, False, group, None, chosen, weight)

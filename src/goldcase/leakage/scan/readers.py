@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import record_text
+from goldcase.leakage.scan.parquet import rows
 from goldcase.leakage.scan.partitions import Partition
 from goldcase.leakage.scan.sources import BUFFER, open_binary
 from goldcase.project import extra_hint
@@ -27,8 +28,6 @@ def records(part: Partition) -> Records:
     if part.kind == "lines":
         return _byte_range(part)
     if part.kind == "parquet":
-        from goldcase.leakage.scan.parquet import rows
-
         return enumerate(rows(part.path, part.start, part.columns))
     return _stream(part)
 
@@ -69,7 +68,7 @@ def _decompress(part: Partition, raw: BinaryIO) -> tuple[Any, tuple[type[Excepti
     if part.kind == "gzip":
         return gzip.GzipFile(fileobj=raw, mode="rb"), (OSError, EOFError, zlib.error)
     try:
-        import zstandard
+        import zstandard  # optional (goldcase[dask]): only .zst input needs it
     except ImportError:
         raise GoldcaseError(
             f"{part.name}: reading zstd needs zstandard: {extra_hint('dask')}"

@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldcase import progress
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Report
 from goldcase.leakage.scan.core import PartResult, reduce
+from goldcase.leakage.scan.dask_engine import run_dask
 from goldcase.leakage.scan.local import Done, default_workers, run_local
 from goldcase.leakage.scan.partitions import DEFAULT_PARTITION_MB, MB, Partition, plan
 from goldcase.leakage.scan.sources import Source, resolve
@@ -54,8 +56,6 @@ def _run(
     index: GramIndex, parts: list[Partition], options: ScanOptions, done: Done | None
 ) -> list[PartResult]:
     if options.engine == "dask":
-        from goldcase.leakage.scan.dask_engine import run_dask
-
         return run_dask(index, parts, options.scheduler, options.workers, done)
     return run_local(index, parts, options.workers, done)
 
@@ -64,8 +64,6 @@ def scan_golden(
     ctx: Context, inputs: Sequence[Path | str], ngram: int | None, options: ScanOptions
 ) -> Report:
     """The golden set of ``ctx`` against ``inputs``, with a progress bar on a terminal."""
-    from goldcase.engine import load_case_set
-
     index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
     sources = resolve(inputs, options.include)
     with progress.task("scanning", sum(s.size or 0 for s in sources)) as advance:

@@ -1,0 +1,284 @@
+"""goldcase new: the next free id of the slice, verified quotes, hints, prompts, and a file that
+passes goldcase check and goldcase fmt --check as written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from goldcase.authoring.new import new_prefix
+from goldcase.cli import cli
+from kit import REPO_ROOT, run_cli
+
+Maker = Callable[..., Path]
+QUOTE = "A customer has 14 days from delivery to request a credit"
+
+
+def case(case_id: str, slice_name: str) -> str:
+    return f"id: {case_id}\nquestion: question {case_id}\nanswerable: false\nslice: {slice_name}\n"
+
+
+def new(root: Path, *args: str) -> tuple[int, str, str]:
+    """``goldcase new`` in a repository that holds the case schema already (as ``init``
+    leaves it), so the output is the case alone."""
+    schema = root / "schema" / "case.schema.json"
+    if not schema.exists():
+        schema.parent.mkdir(parents=True, exist_ok=True)
+        schema.write_bytes((REPO_ROOT / "schema" / "case.schema.json").read_bytes())
+    result = run_cli("new", "--repo", root, "--no-prompt", *args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_new_writes_the_schema_its_modeline_names_when_it_is_missing(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-014.yaml": case("ret-014", "returns")})
+    result = run_cli("new", "--repo", root, "--no-prompt", "--slice", "returns", *ANSWERED)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "wrote cases/golden/ret-015.yaml",
+        "wrote schema/case.schema.json, the schema its first line names (for editors)",
+    ]
+    written = root / "cases/golden/ret-015.yaml"
+    target = written.read_text(encoding="utf-8").splitlines()[0].split("$schema=", 1)[1]
+    schema = (written.parent / target).resolve()
+    assert schema.read_bytes() == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
+
+
+ANSWERED = (
+    "--question",
+    "How long do I have to ask for a credit on a damaged parcel?",
+    "--expected-answer",
+    "14 days",
+    "--doc",
+    "returns-policy.md",
+    "--quote",
+    QUOTE,
+)
+
+
+def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", "returns"),
+            "cases/dev/ret-009.yaml": case("ret-009", "returns"),
+            "cases/golden/del-020.yaml": case("del-020", "delivery"),
+        }
+    )
+    code, out, err = new(root, "--slice", "returns", "--tag", "numeric", *ANSWERED)
+    assert (code, out, err) == (0, "wrote cases/golden/ret-015.yaml\n", "")
+    assert (root / "cases/golden/ret-015.yaml").read_text(encoding="utf-8") == (
+        "# yaml-language-server: $schema=../../schema/case.schema.json\n"
+        "id: ret-015\n"
+        "question: How long do I have to ask for a credit on a damaged parcel?\n"
+        "answerable: true\n"
+        "expected_answer: 14 days\n"
+        "support:\n"
+        "  - doc: returns-policy.md\n"
+        f"    quote: {QUOTE}\n"
+        "# expect:                        # partial checks on a free-text answer; all optional\n"
+        '#   contains: ["14", ["fourteen", "14"]]  # every entry must appear; a list: any one\n'
+        '#   not_contains: ["30 days"]    # a wrong figure an answer once carried\n'
+        '#   lead: "yes"                  # the first word, lower-cased\n'
+        "slice: returns\n"
+        "tags: [numeric]\n"
+        "# source: hand-written            # transcript | hand-written | synthetic\n"
+        "# labelled_by: your-name          # who read the source and wrote this\n"
+        "# notes: why this case exists; never used in scoring\n"
+    )
+    check = run_cli("check", "--repo", root, "--select", "schema", "--select", "support")
+    assert check.exit_code == 0, check.stdout
+    assert run_cli("fmt", "--repo", root, "--check").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("existing", "expected"),
+    [
+        (["ret-0099"], "ret-0100"),  # zero-padded like its neighbours
+        (["ret-7", "ret-8"], "ret-9"),
+        (["ret-009", "ret-010", "r2-001"], "ret-011"),  # the most common prefix of the slice
+    ],
+)
+def test_id_numbering(make_repo: Maker, existing: list[str], expected: str) -> None:
+    root = make_repo({f"cases/golden/{i}.yaml": case(i, "returns") for i in existing})
+    code, out, _ = new(root, "--slice", "returns", "--unanswerable", "--question", "Who?")
+    assert (code, out) == (0, f"wrote cases/golden/{expected}.yaml\n")
+
+
+def test_a_new_slice_gets_a_prefix_from_its_name(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-003.yaml": case("ret-003", "returns")})
+    code, out, _ = new(root, "--slice", "unanswerable", "--unanswerable", "--question", "Who?")
+    assert out == "wrote cases/golden/una-001.yaml\n"
+    code, out, _ = new(root, "--slice", "retail", "--unanswerable", "--question", "Who?", "--dev")
+    assert (code, out) == (0, "wrote cases/dev/reta-001.yaml\n")  # ret- belongs to returns
+
+
+def test_new_prefix() -> None:
+    assert new_prefix("Returns", set()) == "ret-"
+    assert new_prefix("returns", {"ret-", "retu-"}) == "retur-"
+    assert new_prefix("--", set()) == "cas-"
+
+
+def test_a_quote_not_in_the_document_is_refused_with_the_closest_passage(
+    make_repo: Maker,
+) -> None:
+    root = make_repo({})
+    args = [a.replace("14 days from", "15 days from") for a in ANSWERED]
+    code, out, err = new(root, *args)
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: quote not found verbatim in returns-policy.md; closest passage (line 5): "
+        '"A customer has 14 days from delivery to request a credit" — differs at "15" / "14"; '
+        "nothing was written\n"
+    )
+    assert list((root / "cases").rglob("*.yaml")) == []
+
+
+def test_the_document_is_found_when_only_one_holds_the_quote(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, out, _ = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "7 days",
+        "--quote",
+        "Parcels we could not deliver are held at the depot for 7 days.",
+    )
+    assert (code, out) == (0, "wrote cases/golden/cas-001.yaml\n")
+    text = (root / "cases/golden/cas-001.yaml").read_text(encoding="utf-8")
+    assert "  - doc: delivery.md\n" in text
+    assert "# slice: returns " in text  # no slice given: its hint
+
+
+def test_a_quote_in_two_documents_needs_doc(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "14 days",
+        "--quote",
+        "Items bought in a sale can be returned within 14 days.",
+    )
+    assert code == 2
+    assert err == (
+        "error: the quote is in delivery.md, returns-policy.md; name one with "
+        "--doc, or quote a longer passage\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--question", "q?"], "an answerable case needs --expected-answer"),
+        (["--question", "q?", "--expected-answer", "x"], "needs a support quote"),
+        (["--unanswerable", "--question", "q?", "--slice", "bad slice"], "slice 'bad slice'"),
+        (["--unanswerable"], "the question is blank"),
+        (
+            ["--unanswerable", "--question", "q?", "--expected-answer", "x"],
+            "has no expected answer",
+        ),
+        (
+            ["--question", "q?", "--expected-answer", "x", "--doc", "nope.md", "--quote", "x"],
+            "document 'nope.md' is not in corpus/",
+        ),
+    ],
+)
+def test_incomplete_or_wrong_input_is_refused(
+    make_repo: Maker, args: list[str], message: str
+) -> None:
+    root = make_repo({})
+    code, _, err = new(root, *args)
+    assert code == 2
+    assert message in err
+    assert list((root / "cases").rglob("*.yaml")) == []
+
+
+def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
+    root = make_repo({})
+    answers = (
+        "returns\nHow long for a damaged parcel?\n14 days\nreturns-policy.md\n"
+        "A customer has 15 days\n\n" + QUOTE + "\n"
+    )
+    result = CliRunner().invoke(cli, ["new", "--repo", str(root), "--prompt"], input=answers)
+    assert result.exit_code == 0, result.output
+    assert "error: quote not found verbatim in returns-policy.md" in result.output
+    text = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    assert "question: How long for a damaged parcel?\n" in text
+    assert f"    quote: {QUOTE}\n" in text
+    assert "  - doc: returns-policy.md\n" in text
+
+
+def test_the_new_file_gets_the_usual_permissions(make_repo: Maker) -> None:
+    import os
+
+    root = make_repo({})
+    mask = os.umask(0o022)
+    try:
+        new(root, "--unanswerable", "--question", "Who?")
+    finally:
+        os.umask(mask)
+    assert (root / "cases/golden/cas-001.yaml").stat().st_mode & 0o777 == 0o644
+
+
+def test_dev_cases_numbered_apart_keep_their_own_prefix(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": case("ret-014", "returns"),
+            "cases/dev/dev-ret-003.yaml": case("dev-ret-003", "returns"),
+        }
+    )
+    args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
+    assert new(root, "--dev", *args)[1] == "wrote cases/dev/dev-ret-004.yaml\n"
+    assert new(root, *args)[1] == "wrote cases/golden/ret-015.yaml\n"
+
+
+def test_without_doc_a_quote_found_nowhere_shows_the_nearest_document(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "7 days",
+        "--quote",
+        "Parcels we could not deliver are kept at the depot for 7 days.",
+    )
+    assert code == 2
+    assert err == (
+        'error: quote not found verbatim in delivery.md; closest passage (line 6): "Parcels we '
+        'could not deliver are held at the depot for 7 days." — differs at "kept" / "held"; '
+        "nothing was written\n"
+    )
+
+
+def test_an_empty_corpus_says_no_document_holds_the_quote(make_repo: Maker) -> None:
+    root = make_repo({}, corpus=False)
+    code, _, err = new(root, "--question", "q?", "--expected-answer", "x", "--quote", "x y")
+    assert code == 2
+    assert err == (
+        'error: no document in corpus/ holds the quote "x y"; copy it verbatim, or '
+        "name the document with --doc\n"
+    )
+
+
+def test_doc_and_quote_counts_must_agree(make_repo: Maker) -> None:
+    root = make_repo({})
+    code, _, err = new(
+        root,
+        "--question",
+        "q?",
+        "--expected-answer",
+        "x",
+        "--doc",
+        "a.md",
+        "--doc",
+        "b.md",
+        "--quote",
+        "x",
+    )
+    assert code == 2
+    assert err.startswith("error: 2 --doc for 1 --quote")

@@ -1,0 +1,331 @@
+"""goldcase check end to end: set-wide rules, hostile files, output formats, exit status."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kit import Result, run_cli
+
+GOOD = """\
+id: {id}
+question: how long do i have to ask for a credit on a damaged parcel
+expected_answer: 14 days
+support:
+  - doc: returns-policy.md
+    quote: A customer has 14 days from delivery to request a credit
+"""
+SALE = """\
+id: {id}
+question: sale returns
+expected_answer: 14 days
+support:
+  - doc: returns-policy.md
+    quote: Items bought in a sale can be returned within 14 days.
+"""
+
+Maker = Callable[..., Path]
+
+
+def check_cli(*args: str | Path) -> Result:
+    """goldcase check on the file-level families: the set-level ones (composition, version)
+    have their own tests and would only add noise to a one-case repository."""
+    return run_cli("check", "--select", "schema", "--select", "support", *args)
+
+
+def test_good_set_passes_with_summary(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    result = check_cli("--repo", root)
+    assert result.exit_code == 0
+    assert result.stdout == "all checks passed: 1 case file\n"
+
+
+def test_duplicate_id_names_the_other_file_even_when_only_one_path_is_given(
+    make_repo: Maker,
+) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-001.yaml": GOOD.format(id="ret-001"),
+            "cases/dev/ret-001.yaml": GOOD.format(id="ret-001"),
+        }
+    )
+    result = check_cli("--repo", root, root / "cases/golden/ret-001.yaml")
+    assert result.stdout.splitlines() == [
+        "cases/golden/ret-001.yaml:1:1: GC109 id 'ret-001' is also used by "
+        "cases/dev/ret-001.yaml; ids are unique across cases/",
+        "1 error in 1 case file",
+    ]
+    assert result.exit_code == 1
+    result = check_cli("--repo", root, root / "cases/dev/ret-001.yaml")
+    assert result.stdout.splitlines()[0] == (
+        "cases/dev/ret-001.yaml:1:1: GC109 id 'ret-001' is also used by "
+        "cases/golden/ret-001.yaml; ids are unique across cases/"
+    )
+
+
+def test_case_outside_golden_and_dev(make_repo: Maker) -> None:
+    root = make_repo({"cases/other/x.yaml": "id: x\nquestion: q\nanswerable: false\n"})
+    result = check_cli("--repo", root)
+    assert result.stdout.splitlines()[0].startswith("cases/other/x.yaml:1:1: GC114 ")
+
+
+def test_warning_passes_unless_strict(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
+    assert check_cli("--repo", root).exit_code == 0
+    strict = check_cli("--repo", root, "--strict")
+    assert strict.exit_code == 1
+    assert "GC205" in strict.stdout
+    assert strict.stdout.splitlines()[-1] == "1 warning in 1 case file"
+
+
+def test_severity_override_in_config(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
+    (root / "goldcase.toml").write_text('[severity]\nGC205 = "error"\n')
+    assert check_cli("--repo", root).exit_code == 1
+    (root / "goldcase.toml").write_text('[severity]\nGC205 = "off"\n')
+    result = check_cli("--repo", root, "--strict")
+    assert (result.exit_code, result.stdout) == (0, "all checks passed: 1 case file\n")
+
+
+def test_json_format(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/s.yaml": SALE.format(id="s")})
+    payload = json.loads(check_cli("--repo", root, "--format", "json").stdout)
+    assert payload["summary"] == {"errors": 0, "warnings": 1, "files": 1}
+    assert payload["findings"] == [
+        {
+            "path": "cases/golden/s.yaml",
+            "line": 6,
+            "col": 12,
+            "code": "GC205",
+            "severity": "warning",
+            "message": "quote is also in delivery.md; quote a longer passage that only the "
+            "named document holds",
+        }
+    ]
+
+
+def test_github_format_escapes(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/a,b.yaml": "id: x\nquestion: q\nanswerable: false\n"})
+    lines = check_cli("--repo", root, "--format", "github").stdout.splitlines()
+    assert lines[0] == (
+        "::error file=cases/golden/a%2Cb.yaml,line=1,col=5,title=GC108::id 'x' differs from "
+        "the file name 'a,b'; rename the file to x.yaml (ids hold letters, digits, '.', '_', '-')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stem", "case_id", "fix"),
+    [
+        ("ret-901", "ret-902", "rename the file to ret-902.yaml or set id: ret-901"),
+        (
+            "ret 901 é",
+            "ret-901",
+            "rename the file to ret-901.yaml (ids hold letters, digits, '.', '_', '-')",
+        ),
+        ("ret-901", "ret 901 é", "set id: ret-901"),
+        (
+            "ret 901 é",
+            "ret 902 é",
+            "rename the file to ret-901.yaml and set id: ret-901 (ids "
+            "hold letters, digits, '.', '_', '-')",
+        ),
+    ],
+)
+def test_gc108_suggests_only_valid_ids(make_repo: Maker, stem: str, case_id: str, fix: str) -> None:
+    root = make_repo(
+        {f"cases/golden/{stem}.yaml": f"id: {case_id}\nquestion: q\nanswerable: false\n"}
+    )
+    result = check_cli("--repo", root, "--select", "schema")
+    gc108 = [line for line in result.stdout.splitlines() if " GC108 " in line]
+    assert gc108 == [
+        f"cases/golden/{stem}.yaml:1:5: GC108 id {case_id!r} differs from the file name "
+        f"{stem!r}; {fix}"
+    ]
+
+
+def test_bad_config_exits_2(make_repo: Maker) -> None:
+    root = make_repo()
+    (root / "goldcase.toml").write_text("casess = 'x'\n")
+    result = check_cli("--repo", root)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: goldcase.toml: unknown key 'casess'")
+
+
+def test_invalid_toml_exits_2(make_repo: Maker) -> None:
+    root = make_repo()
+    (root / "goldcase.toml").write_text("[split\n")
+    result = check_cli("--repo", root)
+    assert result.exit_code == 2
+    assert "invalid TOML" in result.stderr
+
+
+def test_unknown_family_and_missing_path_exit_2(make_repo: Maker) -> None:
+    root = make_repo()
+    assert check_cli("--repo", root, "--select", "nope").exit_code == 2
+    missing = check_cli("--repo", root, root / "cases/golden/nope.yaml")
+    assert missing.exit_code == 2
+    assert "no such file" in missing.stderr
+
+
+def test_repo_found_from_current_folder(make_repo: Maker, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    monkeypatch.chdir(root / "cases" / "golden")
+    result = check_cli("ret-001.yaml")
+    assert result.stdout == "all checks passed: 1 case file\n"
+
+
+def test_warm_cache_sees_an_edit(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    assert check_cli("--repo", root).exit_code == 0
+    assert (root / ".goldcase-cache" / ".gitignore").read_text().endswith("*\n")
+    path = root / "cases/golden/ret-001.yaml"
+    path.write_text(path.read_text().replace("credit", "refund"))
+    result = check_cli("--repo", root)
+    assert result.exit_code == 1
+    assert "GC202" in result.stdout
+
+
+def test_corrupt_cache_is_ignored(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    check_cli("--repo", root)
+    for pickle_file in (root / ".goldcase-cache").rglob("*.pickle"):
+        pickle_file.write_bytes(b"\x80\x04garbage")
+    assert check_cli("--repo", root).exit_code == 0
+
+
+def _bomb(levels: int) -> str:
+    lines = ["id: bomb", 'a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        refs = ", ".join([f"*a{i - 1}"] * 9)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "code"),
+    [
+        ("bomb.yaml", _bomb(9).encode(), "GC103"),
+        ("big.yaml", b"id: big\nquestion: " + b"x" * (50 * 1024 * 1024) + b"\n", "GC112"),
+        ("binary.yaml", bytes(range(256)) * 64, "GC106"),
+        ("deep.yaml", b"id: deep\nquestion: " + b"[" * 100_000 + b"\n", "GC101"),
+        ("long-line.yaml", b"id: long-line\nquestion: " + b"y" * 900_000 + b"\n", "GC107"),
+    ],
+)
+def test_hostile_files_get_a_finding_fast(
+    make_repo: Maker, name: str, content: bytes, code: str
+) -> None:
+    root = make_repo({f"cases/golden/{name}": content})
+    started = time.perf_counter()
+    result = check_cli("--repo", root, "--select", "schema", "--no-cache")
+    elapsed = time.perf_counter() - started
+    assert result.exit_code == 1
+    assert f"cases/golden/{name}:" in result.stdout
+    assert f" {code} " in result.stdout
+    assert elapsed < 5, "a hostile file must not stall the check"
+
+
+def test_fifo_is_not_read(make_repo: Maker) -> None:
+    root = make_repo()
+    os.mkfifo(root / "cases/golden/pipe.yaml")
+    result = check_cli("--repo", root, "--select", "schema")
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/pipe.yaml:1:1: GC113 a FIFO (named pipe), not a regular file; case files "
+        "are plain files: replace it with one"
+    )
+
+
+def test_a_linked_folder_named_like_a_case_is_called_a_folder(make_repo: Maker) -> None:
+    root = make_repo()
+    (root / "elsewhere").mkdir()
+    (root / "cases/golden/more.yaml").symlink_to(root / "elsewhere")
+    result = check_cli("--repo", root, "--select", "schema")
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/more.yaml:1:1: GC113 a link to a folder, named like a case file; case "
+        "files are plain files: remove the link, or rename it without .yaml if the folder "
+        "must stay"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file whatever its mode")
+def test_unreadable_file(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/locked.yaml": "id: locked\n"})
+    (root / "cases/golden/locked.yaml").chmod(0)
+    result = check_cli("--repo", root, "--select", "schema")
+    assert "GC113 cannot read the file" in result.stdout
+
+
+def test_symlink_out_of_corpus(make_repo: Maker, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("A customer has 14 days from delivery to request a credit\n")
+    root = make_repo(
+        {
+            "cases/golden/ret-001.yaml": GOOD.format(id="ret-001").replace(
+                "returns-policy.md", "secret.md"
+            )
+        }
+    )
+    (root / "corpus" / "secret.md").symlink_to(secret)
+    result = check_cli("--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/ret-001.yaml:5:10: GC203 doc 'secret.md' is a link that leads outside "
+        "corpus/; copy the document in"
+    )
+
+
+def test_binary_corpus_document(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/ret-001.yaml": GOOD.format(id="ret-001").replace(
+                "returns-policy.md", "scan.md"
+            )
+        }
+    )
+    (root / "corpus" / "scan.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    result = check_cli("--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/ret-001.yaml:5:10: GC206 document 'scan.md' cannot be searched: "
+        "a binary file, not text"
+    )
+
+
+def test_duplicate_corpus_basenames(make_repo: Maker) -> None:
+    root = make_repo()
+    (root / "corpus" / "old").mkdir()
+    (root / "corpus" / "old" / "delivery.md").write_text("old text\n")
+    result = check_cli("--repo", root)
+    assert result.stdout.splitlines()[0].startswith(
+        "corpus/old/delivery.md:1:1: GC207 basename 'delivery.md' is also corpus/delivery.md"
+    )
+
+
+def test_nfd_quote_matches_nfc_document(make_repo: Maker) -> None:
+    root = make_repo(
+        {
+            "cases/golden/cafe.yaml": (
+                "id: cafe\nquestion: q\nexpected_answer: a\nsupport:\n"
+                "  - doc: cafe.md\n    quote: Caf\u0065\u0301 hours\n"
+            )
+        }
+    )
+    (root / "corpus" / "cafe.md").write_text("Caf\u00e9 hours are 9 to 5.\n")
+    assert check_cli("--repo", root).exit_code == 0
+
+
+def test_zero_width_space_in_quote_is_not_folded(make_repo: Maker) -> None:
+    root = make_repo(
+        {"cases/golden/zw.yaml": GOOD.format(id="zw").replace("14 days", "14\u200b days", 2)}
+    )
+    result = check_cli("--repo", root)
+    assert "GC202" in result.stdout
+
+
+def test_traceback_never_shown_for_expected_errors(make_repo: Maker) -> None:
+    result = run_cli("check", "--repo", make_repo() / "nope")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert "Traceback" not in result.stderr

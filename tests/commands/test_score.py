@@ -1,0 +1,176 @@
+"""``goldcase score`` from the command line: formats, --out, exit status, errors, warnings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kit import run_cli
+from scoring.kit import six_cases, six_results, write_repo, write_results
+
+
+@pytest.fixture
+def six(tmp_path: Path) -> Path:
+    root = write_repo(tmp_path / "six", six_cases())
+    write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # wrote golden.lock for 1.4.0
+    return root
+
+
+def test_a_set_its_lock_does_not_pin_is_scored_with_a_warning(six: Path) -> None:
+    (six / "golden.lock").unlink()
+    unlocked = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert unlocked.exit_code == 0
+    assert unlocked.stderr == (
+        "warning: the set has no golden.lock, so this report names no locked version; run "
+        "goldcase lock (and commit) before scoring runs you mean to compare\n"
+    )
+    assert run_cli("lock", "--repo", six).exit_code == 1
+    case = six / "cases" / "golden" / "E1.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("slice:", "notes: edited\nslice:"))
+    (six / "corpus" / "returns-policy.md").write_text("edited\n", encoding="utf-8")
+    stale = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert stale.exit_code == 0
+    assert stale.stderr == (
+        "warning: the golden cases and the corpus differ from golden.lock (version 1.4.0): "
+        "this report is stamped version 1.4.0 but scores other content; run goldcase lock, "
+        "then score again\n"
+    )
+
+
+def test_text_output_names_every_denominator(six: Path) -> None:
+    result = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "\x1b[" not in result.stdout
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "6 cases: 2 passed, 3 answered (1 correct), 1 error, 0 missing" in lines
+    assert any(
+        line.startswith("task success") and "33.3%" in line and "2 passed / 6 cases" in line
+        for line in lines
+    )
+    assert any(
+        line.startswith("answer coverage") and "50.0%" in line and "3 answered / 6 cases" in line
+        for line in lines
+    )
+    assert any(
+        line.startswith("answered accuracy") and "33.3%" in line and "1 correct / 3 answers" in line
+        for line in lines
+    )
+    assert any(line.startswith("E2") and line.endswith("fact") for line in lines)
+    assert all(line == line.rstrip() for line in result.stdout.splitlines())
+
+
+def test_json_output_and_out_file_hold_the_same_report(six: Path) -> None:
+    out = six / "reports" / "run.json"
+    result = run_cli("score", six / "run.jsonl", "--repo", six, "--format", "json", "--out", out)
+    assert result.exit_code == 0, result.stderr
+    printed = json.loads(result.stdout)
+    assert printed == json.loads(out.read_text(encoding="utf-8"))
+    assert (printed["total"], printed["success"], printed["results_file"]) == (
+        6,
+        2,
+        str(six / "run.jsonl"),
+    )
+
+
+def test_markdown_output_fits_a_pull_request_comment(six: Path) -> None:
+    result = run_cli("score", six / "run.jsonl", "--repo", six, "--format", "markdown")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "### goldcase score: task success 33.3% (2 / 6)"
+    assert "| exception | 0 / 2 | 0.0% | 0.0% – 65.8% |  | under its floor of 20 |" in lines
+    assert (
+        '| `E6` | exception | abstain | (no answer: abstained) | "30 days" | '
+        "abstained: wanted an answer |" in lines
+    )
+    assert "<details><summary>4 failing cases</summary>" in lines
+
+
+def test_invalid_results_exit_2_list_every_error_and_score_nothing(six: Path) -> None:
+    bad = write_results(
+        six / "bad.jsonl",
+        [
+            {"id": "E1", "outcome": "answer", "fact": "return_window_30_days"},
+            {"id": "E1", "outcome": "abstain"},
+            {"id": "E99", "outcome": "abstain"},
+            "not json",
+        ],
+    )
+    out = six / "report.json"
+    result = run_cli("score", bad, "--repo", six, "--out", out)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert not out.exists()
+    assert result.stderr.splitlines() == [
+        f"error: {bad}:2: second result for case 'E1' (first on line 1); keep one line per "
+        "case, or number repeated runs with trial",
+        f"error: {bad}:3: unknown case id 'E99'; no case under cases/ has it (was the run made "
+        "on another set, or the case renamed?)",
+        f"error: {bad}:4: malformed JSON at column 1: Expecting value; each line must be one "
+        "complete JSON object",
+    ]
+
+
+def test_a_missing_results_file_exits_2(six: Path) -> None:
+    result = run_cli("score", "nope.jsonl", "--repo", six)
+    assert (result.exit_code, result.stderr) == (2, "error: nope.jsonl: no such file\n")
+
+
+@pytest.mark.parametrize(
+    ("options", "warned"),
+    [
+        (["--split", "all"], True),
+        (["--threshold", "0.5"], True),
+        (["--split", "golden", "--threshold", "0.5"], True),
+        (["--split", "eval", "--threshold", "0.5"], False),
+        ([], False),
+    ],
+)
+def test_scoring_a_threshold_against_its_own_fit_warns(
+    six: Path, options: list[str], warned: bool
+) -> None:
+    result = run_cli("score", six / "run.jsonl", "--repo", six, *options)
+    assert result.exit_code == 0, result.stderr
+    expected = (
+        "warning: a threshold fitted on part of the set is being scored against it; "
+        "score the eval split for a number that can decide anything\n"
+    )
+    assert result.stderr == (expected if warned else "")
+
+
+def test_piped_output_has_no_escape_codes_even_with_force_color(six: Path) -> None:
+    env = {**os.environ, "FORCE_COLOR": "1", "TTY_COMPATIBLE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "goldcase", "score", "run.jsonl"],
+        cwd=six,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    assert "task success" in done.stdout
+
+
+def test_score_is_listed_in_help() -> None:
+    result = run_cli("--help")
+    assert any(line.split()[:1] == ["score"] for line in result.stdout.splitlines())
+
+
+def test_a_bad_threshold_is_refused_before_any_warning(six: Path) -> None:
+    result = run_cli("score", six / "run.jsonl", "--repo", six, "--threshold", "1.5")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "error: --threshold 1.5: expected a confidence from 0 to 1\n"
+
+
+def test_a_folder_is_not_a_results_file(six: Path) -> None:
+    result = run_cli("score", six, "--repo", six)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {six}: is a folder; give the results file (JSONL)\n"

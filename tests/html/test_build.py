@@ -1,0 +1,98 @@
+"""goldcase report on the command line: files in, one page out, clear errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kit import DATA, REPO_ROOT, run_cli
+
+SIX = DATA / "reports" / "six-case.json"
+BASE = DATA / "reports" / "six-case-base.json"
+
+
+def test_renders_away_from_any_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out" / "six.html"
+    result = run_cli("report", SIX, "--compare", BASE, "--html", out)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"wrote {out}\n"
+    page = out.read_text()
+    assert "Flipped cases (2)" in page
+    assert "<a href=" not in page.split('id="failing"')[1]  # no repository, no links
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not a report (invalid JSON"),
+        ("[1, 2]", "not a report (expected a JSON object)"),
+        ('{"total": 3}', "not a goldcase report"),
+    ],
+)
+def test_bad_report_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    result = run_cli("report", bad, "--html", tmp_path / "x.html", "--repo", tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {bad}: {message}")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_missing_report(tmp_path: Path) -> None:
+    result = run_cli("report", tmp_path / "nope.json", "--html", tmp_path / "x.html")
+    assert result.exit_code == 2
+    assert "cannot read the report" in result.stderr
+
+
+def test_sample_runs_with_stats_and_links(tmp_path: Path) -> None:
+    repo = tmp_path / "sample"
+    for name in ("cases", "corpus", "prompts", "runs"):
+        shutil.copytree(REPO_ROOT / name, repo / name)
+    for name in ("goldcase.toml", "golden.version"):
+        shutil.copyfile(REPO_ROOT / name, repo / name)
+    reports = {}
+    for run in ("baseline-k1", "baseline-k3"):
+        reports[run] = repo / f"{run}.json"
+        scored = run_cli(
+            "score",
+            repo / "runs" / f"{run}.jsonl",
+            "--repo",
+            repo,
+            "--format",
+            "json",
+            "--out",
+            reports[run],
+        )
+        assert scored.exit_code == 0, scored.stderr
+    out = repo / "site" / "report.html"
+    result = run_cli(
+        "report",
+        reports["baseline-k3"],
+        "--compare",
+        reports["baseline-k1"],
+        "--stats",
+        "--html",
+        out,
+        "--repo",
+        repo,
+    )
+    assert result.exit_code == 0, result.stderr
+    page = out.read_text()
+    head = json.loads(reports["baseline-k3"].read_text())
+    assert f"{head['success']} of {head['total']} cases" in page
+    assert "<h2>Composition</h2>" in page and "out-of-scope" in page
+    links = re.findall(r'<a href="([^"]+)">', page)
+    assert len(links) == sum(not c["passed"] for c in head["cases"])
+    assert all((out.parent / link).resolve().is_file() for link in links)
+
+
+def test_stats_needs_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("report", SIX, "--stats", "--html", tmp_path / "x.html")
+    assert result.exit_code == 2
+    assert "no golden-set repository" in result.stderr

@@ -1,0 +1,222 @@
+"""goldcase export: the reference JSONL (and back through import), promptfoo, Inspect AI and
+OpenAI evals shapes, and the private-set refusal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from goldcase.engine import load_case_set
+from goldcase.interchange.export import lead_pattern
+from goldcase.interchange.promptfoo import lead_of
+from kit import run_cli
+
+Maker = Callable[..., Path]
+QUOTE = "A customer has 14 days from delivery to request a credit"
+RET_014 = f"""\
+# a comment export ignores
+id: ret-014
+question: How many days does a customer have to request a credit for a damaged delivery?
+answerable: true
+expected_answer: 14 days
+support:
+  - doc: returns-policy.md
+    quote: {QUOTE}
+expect:
+  contains: ['14', [fourteen, '14']]
+  not_contains: [30 days]
+  lead: 'yes'
+slice: returns
+tags: [numeric, policy]
+source: transcript
+notes: a customer asked this
+"""
+UNA_006 = """\
+id: una-006
+question: What is the name of the chief executive?
+answerable: false
+tags: [unanswerable]
+notes: The corpus never names an executive.
+"""
+DEV_001 = """\
+id: dev-001
+question: Which orders ship free?
+expected_answer: orders over £50
+support:
+  - doc: delivery.md
+    quote: Orders over £50 ship free.
+"""
+
+
+@pytest.fixture
+def repo(make_repo: Maker) -> Path:
+    root = make_repo(
+        {
+            "cases/golden/ret-014.yaml": RET_014,
+            "cases/golden/una-006.yaml": UNA_006,
+            "cases/dev/dev-001.yaml": DEV_001,
+            "golden.version": "2026.2\n",
+        }
+    )
+    return root
+
+
+def export(root: Path, *args: str) -> str:
+    result = run_cli("export", "--repo", root, *args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def test_jsonl_is_the_reference_layout(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out" / "golden.jsonl"
+    export(repo, "--format", "jsonl", "--out", str(out))
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert lines == [
+        {
+            "id": "ret-014",
+            "question": "How many days does a customer have to request a credit for a damaged "
+            "delivery?",
+            "answerable": True,
+            "expected_answer": "14 days",
+            "support": [{"doc": "returns-policy.md", "quote": QUOTE}],
+            "tags": ["numeric", "policy"],
+            "notes": "a customer asked this",
+            "slice": "returns",
+            "expect": {
+                "contains": ["14", ["fourteen", "14"]],
+                "not_contains": ["30 days"],
+                "lead": "yes",
+            },
+            "source": "transcript",
+        },
+        {
+            "id": "una-006",
+            "question": "What is the name of the chief executive?",
+            "answerable": False,
+            "support": [],
+            "tags": ["unanswerable"],
+            "notes": "The corpus never names an executive.",
+        },
+    ]
+    assert list(lines[1]) == ["id", "question", "answerable", "support", "tags", "notes"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "promptfoo", "inspect", "openai-evals"])
+def test_out_writes_the_file_asked_for_and_nothing_beside_it(
+    repo: Path, tmp_path: Path, fmt: str
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "golden.version").write_text("mine\n", encoding="utf-8")
+    result = run_cli("export", "--repo", repo, "--format", fmt, "--out", folder / "set.data")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["golden.version", "set.data"]
+    assert (folder / "golden.version").read_text(encoding="utf-8") == "mine\n"
+    wanted = f"wrote 2 golden cases to {folder / 'set.data'} (golden.version 2026.2)\n"
+    assert result.stderr == wanted
+
+
+def test_jsonl_round_trip_gives_the_same_cases(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "export" / "golden.jsonl"
+    export(repo, "--format", "jsonl", "--out", str(out))
+    (out.parent / "golden.version").write_text("2026.2\n", encoding="utf-8")  # carried by hand
+    back = tmp_path / "back"
+    result = run_cli("import", "--format", "jsonl", out, "--out", back, "--corpus", repo / "corpus")
+    assert result.exit_code == 0, result.stdout
+    assert _cases(back) == _cases(repo, "golden")
+    assert (back / "golden.version").read_text(encoding="utf-8") == "2026.2\n"
+
+
+def _cases(root: Path, split: str = "golden") -> dict[str, dict[str, object]]:
+    from goldcase.config import load_config
+    from goldcase.context import Context
+
+    case_set = load_case_set(Context(load_config(root)))
+    return {c.id: {**c.data, "answerable": c.answerable} for c in case_set.split(split)}
+
+
+def test_promptfoo_tests_have_the_documented_shape(repo: Path) -> None:
+    text = export(repo, "--format", "promptfoo")
+    assert text.startswith(
+        "# promptfoo tests exported by goldcase: the golden split, version 2026.2, 2 cases.\n"
+    )
+    config = yaml.safe_load(text)
+    assert config["description"] == "goldcase golden set 2026.2"
+    first, second = config["tests"]
+    assert first["description"] == "ret-014"
+    assert first["vars"] == {
+        "question": "How many days does a customer have to request a credit for a damaged delivery?"
+    }
+    assert first["assert"] == [
+        {"type": "icontains", "value": "14"},
+        {"type": "icontains-any", "value": ["fourteen", "14"]},
+        {"type": "not-icontains", "value": "30 days"},
+        {"type": "regex", "value": r"^\W*[yY][eE][sS](?![\w])"},
+    ]
+    assert first["metadata"]["id"] == "ret-014"
+    assert second["assert"][0]["type"] == "llm-rubric"
+    assert second["metadata"]["answerable"] is False
+
+
+def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "pf" / "promptfooconfig.yaml"
+    export(repo, "--format", "promptfoo", "--out", str(out))
+    back = tmp_path / "back"
+    result = run_cli("import", "--format", "promptfoo", out, "--out", back)
+    assert "wrote 2 cases" in result.stdout
+    golden = _cases(repo)
+    for case in golden.values():
+        for key in ("source", "notes"):  # promptfoo has no place for them
+            case.pop(key, None)
+    assert _cases(back) == golden
+
+
+def test_a_case_without_checks_asserts_its_expected_answer(repo: Path) -> None:
+    config = yaml.safe_load(export(repo, "--format", "promptfoo", "--split", "dev"))
+    assert config["tests"][0]["assert"] == [{"type": "icontains", "value": "orders over £50"}]
+
+
+@pytest.mark.parametrize("word", ["yes", "no", "15", "d.c."])
+def test_lead_pattern_reads_back(word: str) -> None:
+    assert lead_of(lead_pattern(word)) == word
+
+
+def test_inspect_dataset_lines(repo: Path) -> None:
+    lines = [json.loads(x) for x in export(repo, "--format", "inspect").splitlines()]
+    assert [sorted(line) for line in lines] == [["id", "input", "metadata", "target"]] * 2
+    assert lines[0]["input"].startswith("How many days")
+    assert lines[0]["target"] == "14 days"
+    assert lines[0]["metadata"]["support"] == [{"doc": "returns-policy.md", "quote": QUOTE}]
+    assert lines[0]["metadata"]["golden_version"] == "2026.2"
+    assert (lines[1]["target"], lines[1]["metadata"]["answerable"]) == ("", False)
+
+
+def test_openai_evals_samples(repo: Path) -> None:
+    lines = [json.loads(x) for x in export(repo, "--format", "openai-evals").splitlines()]
+    assert [line["ideal"] for line in lines] == ["14 days", "I don't know."]
+    system, user = lines[1]["input"]
+    assert system["role"] == "system" and "reply exactly: I don't know." in system["content"]
+    assert user == {"role": "user", "content": "What is the name of the chief executive?"}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "promptfoo", "inspect", "openai-evals"])
+def test_a_private_set_is_not_exported_without_allow_private(repo: Path, fmt: str) -> None:
+    (repo / "goldcase.toml").write_text("private = true\n", encoding="utf-8")
+    refused = run_cli("export", "--repo", repo, "--format", fmt)
+    assert refused.exit_code == 2
+    assert refused.stdout == ""
+    assert "this set is private" in refused.stderr
+    allowed = run_cli("export", "--repo", repo, "--format", fmt, "--allow-private")
+    assert allowed.exit_code == 0
+    assert "How many days" in allowed.stdout
+
+
+def test_broken_case_files_stop_the_export(repo: Path) -> None:
+    (repo / "cases/golden/bad.yaml").write_text("id: bad\n", encoding="utf-8")
+    result = run_cli("export", "--repo", repo, "--format", "jsonl")
+    assert result.exit_code == 2
+    assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr

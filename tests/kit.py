@@ -1,0 +1,190 @@
+"""Helpers for the whole suite: the test data, ``goldcase`` run in-process, and tests on real
+git repositories (a small golden set, git with a fixed identity, and ``goldcase`` as a
+subprocess with this environment's ``bin`` first on PATH)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from goldcase.cli import main
+
+BIN = Path(sys.executable).parent
+GOLDCASE = BIN / "goldcase"
+PRE_COMMIT = BIN / "pre-commit"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_HOOKS = REPO_ROOT / "hooks"
+DATA = REPO_ROOT / "tests" / "data"
+REALDATA = REPO_ROOT.parent / "shared" / "realdata"
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str | Path) -> Result:
+    """Run ``goldcase`` in-process and return its exit status and both streams."""
+    runner = CliRunner()
+    captured: dict[str, int] = {}
+
+    def invoke() -> None:
+        captured["code"] = main([str(a) for a in args])
+
+    with runner.isolation() as (out, err, _):
+        invoke()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        stdout = out.getvalue().decode()
+        stderr = err.getvalue().decode() if err is not None else ""
+    return Result(captured["code"], stdout, stderr)
+
+
+DOCUMENT = (
+    "# Returns policy\n\n"
+    "A customer has 14 days from delivery to request a credit for a damaged delivery.\n"
+    "Credits are paid back to the original payment method within five working days.\n"
+    "Orders over 200 pounds ship free of charge.\n"
+)
+
+CASE = """\
+id: {id}
+question: {question}
+expected_answer: {answer}
+support:
+  - doc: returns-policy.md
+    quote: {quote}
+"""
+
+QUESTIONS = {
+    "ret-001": (
+        "How many days does a customer have to request a credit?",
+        "14 days",
+        "A customer has 14 days from delivery to request a credit",
+    ),
+    "ret-002": (
+        "Where are credits paid back to?",
+        "the original payment method",
+        "Credits are paid back to the original payment method",
+    ),
+    "ret-003": (
+        "Which orders ship free?",
+        "orders over 200 pounds",
+        "Orders over 200 pounds ship free of charge",
+    ),
+}
+
+
+def case_text(case_id: str, **override: str) -> str:
+    question, answer, quote = QUESTIONS.get(case_id, QUESTIONS["ret-001"])
+    values = {"id": case_id, "question": question, "answer": answer, "quote": quote}
+    values.update(override)
+    return CASE.format(**values)
+
+
+def case_data(case_id: str) -> dict[str, Any]:
+    """The mapping ``case_text`` parses to, written out by hand (``answerable`` defaults to
+    true, and the default is part of the canonical content)."""
+    question, answer, quote = QUESTIONS[case_id]
+    return {
+        "id": case_id,
+        "question": question,
+        "expected_answer": answer,
+        "answerable": True,
+        "support": [{"doc": "returns-policy.md", "quote": quote}],
+    }
+
+
+def expected_case_hash(data: dict[str, Any]) -> str:
+    """The case hash as docs/version.md defines it: sha256 of the mapping as compact JSON with
+    sorted keys."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    out.update(
+        GIT_AUTHOR_NAME="Test Author",
+        GIT_AUTHOR_EMAIL="author@example.com",
+        GIT_COMMITTER_NAME="Test Committer",
+        GIT_COMMITTER_EMAIL="committer@example.com",
+        GIT_CONFIG_NOSYSTEM="1",
+        PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
+    out.update(extra)
+    return out
+
+
+def run(
+    args: list[str | Path], cwd: Path, check: bool = True, **extra: str
+) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        env=env(**extra),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"{args} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return run(["git", *args], root, check=check)
+
+
+def goldcase(root: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    return run([GOLDCASE, *args], root, check=False)
+
+
+def commit(root: Path, message: str = "change") -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--no-verify", "--no-gpg-sign", "-m", message)
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def golden_set(root: Path, ids: tuple[str, ...] = ("ret-001", "ret-002")) -> Path:
+    """A golden-set repository (not yet locked, not a git repository)."""
+    write(root, "goldcase.toml", "")
+    write(root, "corpus/returns-policy.md", DOCUMENT)
+    (root / "cases" / "dev").mkdir(parents=True, exist_ok=True)
+    for case_id in ids:
+        write(root, f"cases/golden/{case_id}.yaml", case_text(case_id))
+    return root
+
+
+def git_set(root: Path, ids: tuple[str, ...] = ("ret-001", "ret-002")) -> Path:
+    """A golden set, locked and committed in a fresh git repository."""
+    golden_set(root, ids)
+    git(root, "init", "-q", "-b", "main")
+    goldcase(root, "lock")
+    commit(root, "golden set")
+    return root
+
+
+def read_version(root: Path) -> str:
+    return (root / "golden.version").read_text(encoding="utf-8").strip()
+
+
+def read_lock(root: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((root / "golden.lock").read_text(encoding="utf-8"))
+    return data

@@ -1,0 +1,222 @@
+"""``goldcase hashes`` and ``goldcase leakage --against``: the hashes file round-trips, holds
+no question text, and finds what the leakage check finds without the golden set."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from goldcase.leakage.hashes import load
+from kit import run_cli
+
+LONG = "Is it true that a customer who bought a damaged kettle can still ask for a credit note"
+SHORT = "Do you take American Express?"
+TINY = "Refunds?"
+
+
+def case(case_id: str, question: str) -> str:
+    return f"id: {case_id}\nquestion: {json.dumps(question)}\nanswerable: false\n"
+
+
+@pytest.fixture
+def golden_repo(make_repo: Callable[..., Path]) -> Path:
+    return make_repo(
+        {
+            "cases/golden/long.yaml": case("long", LONG),
+            "cases/golden/short.yaml": case("short", SHORT),
+            "cases/golden/tiny.yaml": case("tiny", TINY),
+            "cases/dev/dev-1.yaml": case("dev-1", "Can I pay by bank transfer?"),
+        }
+    )
+
+
+def write_hashes(root: Path, out: Path, *extra: str) -> None:
+    result = run_cli("hashes", "--repo", root, "--out", out, *extra)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"wrote {out}: 3 golden questions, 6 13-gram hashes\n"
+
+
+def salted(salt: str, text: str) -> str:
+    return hashlib.sha256(bytes.fromhex(salt) + text.encode()).hexdigest()
+
+
+def test_hashes_file_round_trips_and_holds_no_text(golden_repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "golden.hashes"
+    write_hashes(golden_repo, out)
+    raw = out.read_text("utf-8")
+    data = json.loads(raw)
+    assert data["format"] == "goldcase-hashes" and data["version"] == 1
+    assert data["ngram"] == 13 and data["min_words"] == 4
+    salt = data["salt"]
+    assert len(bytes.fromhex(salt)) == 16
+    by_id = {q["id"]: q for q in data["questions"]}
+    long_words = (
+        "is it true that a customer who bought a damaged kettle can still ask for a credit note"
+    )
+    assert by_id["long"]["sha256"] == salted(salt, long_words)
+    assert by_id["long"]["words"] == 18
+    words = long_words.split()
+    assert by_id["long"]["ngrams"] == [
+        salted(salt, " ".join(words[i : i + 13]))[:32] for i in range(18 - 13 + 1)
+    ]
+    assert by_id["short"] == {
+        "id": "short",
+        "sha256": salted(salt, "do you take american express"),
+        "words": 5,
+        "ngrams": [],
+    }
+    for word in ("kettle", "damaged", "american", "express", "refunds", "Refunds"):
+        assert word not in raw
+    loaded = load(out)
+    assert loaded.salt == salt
+    assert [(q.id, q.sha256, q.words, list(q.ngrams)) for q in loaded.questions] == [
+        (q["id"], q["sha256"], q["words"], q["ngrams"]) for q in data["questions"]
+    ]
+
+
+def test_salt_is_kept_unless_asked(golden_repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "golden.hashes"
+    write_hashes(golden_repo, out)
+    first = out.read_bytes()
+    write_hashes(golden_repo, out)
+    assert out.read_bytes() == first
+    write_hashes(golden_repo, out, "--new-salt", "--no-ids")
+    data = json.loads(out.read_text("utf-8"))
+    assert data["salt"] != json.loads(first)["salt"]
+    assert all("id" not in q for q in data["questions"])
+    assert not {q["sha256"] for q in data["questions"]} & {
+        q["sha256"] for q in json.loads(first)["questions"]
+    }
+
+
+def test_a_broken_golden_case_is_named(golden_repo: Path, tmp_path: Path) -> None:
+    (golden_repo / "cases" / "golden" / "broken.yaml").write_text("id: broken\n", "utf-8")
+    result = run_cli("hashes", "--repo", golden_repo, "--out", tmp_path / "g.hashes")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"wrote {tmp_path / 'g.hashes'}: 3 golden questions")
+    assert result.stderr == (
+        "warning: 1 golden case file(s) left out, they do not pass the schema "
+        "(first: cases/golden/broken.yaml); run goldcase check\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["not json", '{"format": "other"}', '{"format": "goldcase-hashes", "version": 9}'],
+)
+def test_a_bad_hashes_file_cannot_run(tmp_path: Path, content: str) -> None:
+    bad = tmp_path / "bad.hashes"
+    bad.write_text(content, encoding="utf-8")
+    prompt = tmp_path / "p.md"
+    prompt.write_text("hello\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", bad, prompt)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def app(golden_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An application repository that holds the hashes file and prompts, not the set."""
+    root = tmp_path / "app"
+    (root / "prompts").mkdir(parents=True)
+    write_hashes(golden_repo, root / "golden.hashes")
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_against_finds_copies_by_file_and_line(app: Path) -> None:
+    (app / "prompts" / "system.md").write_text(
+        "# Assistant\n\nAnswer briefly.\n"
+        "Example: DO YOU TAKE american express? Yes.\n"
+        "Another: is it true that a customer who bought a damaged\n"
+        "kettle can still ask for a credit note, please\n"
+        "Refunds? ask the desk.\n",
+        encoding="utf-8",
+    )
+    (app / "prompts" / "shots.jsonl").write_text(
+        json.dumps({"input": "Do you take  American-Express"})
+        + "\n"
+        + json.dumps({"input": "Refunds?"})
+        + "\n",
+        encoding="utf-8",
+    )
+    result = run_cli("leakage", "--against", "golden.hashes")
+    assert result.exit_code == 1
+    lines = [line.split(" (salted")[0] for line in result.stdout.splitlines()]
+    assert lines == [
+        "prompts/shots.jsonl:1:1: GC301 few-shot example equals the question of golden case short",
+        "prompts/shots.jsonl:2:1: GC301 few-shot example equals the question of golden case tiny",
+        "prompts/system.md:4:1: GC302 holds the question of golden case short",
+        "prompts/system.md:5:1: GC302 holds the question of golden case long",
+        "4 errors in 2 files",  # the tiny question is too short to search inside text
+    ]
+    assert "american" not in result.stdout.lower()
+
+
+def test_against_agrees_with_the_leakage_check(golden_repo: Path, app: Path) -> None:
+    text = f"Intro line\nQ: {LONG}\nQ: {SHORT}\nQ: something else entirely, four words\n"
+    (app / "prompts" / "p.md").write_text(text, encoding="utf-8")
+    (golden_repo / "prompts").mkdir()
+    (golden_repo / "prompts" / "p.md").write_text(text, encoding="utf-8")
+    against = run_cli("leakage", "--against", "golden.hashes", "prompts/p.md")
+    inside = run_cli(
+        "check", "--repo", golden_repo, "--select", "leakage", golden_repo / "prompts" / "p.md"
+    )
+    assert (against.exit_code, inside.exit_code) == (1, 1)
+
+    def places(out: str) -> list[str]:
+        return [" ".join(line.split(" ")[:2]) for line in out.splitlines()[:-1]]
+
+    assert (
+        places(against.stdout)
+        == places(inside.stdout)
+        == [
+            "prompts/p.md:2:1: GC302",
+            "prompts/p.md:3:1: GC302",
+        ]
+    )
+
+
+def test_against_on_a_clean_file(app: Path) -> None:
+    (app / "prompts" / "system.md").write_text("Be brief and kind.\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "golden.hashes", "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "findings": [],
+        "summary": {"errors": 0, "warnings": 0, "files": 1},
+    }
+
+
+def test_against_a_folder_scans_every_file_under_it(app: Path) -> None:
+    (app / "prompts" / "nested").mkdir()
+    (app / "prompts" / "nested" / "shots.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    (app / "prompts" / "system.md").write_text("Be brief.\n", encoding="utf-8")
+    (app / "prompts" / ".hidden.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "golden.hashes", "prompts/")
+    assert result.exit_code == 1, result.stderr
+    lines = [line.split(" (salted")[0] for line in result.stdout.splitlines()]
+    assert lines == [
+        "prompts/nested/shots.md:1:1: GC302 holds the question of golden case short",
+        "1 error in 2 files",
+    ]
+
+
+def test_against_says_what_a_path_is(app: Path) -> None:
+    os.mkfifo(app / "prompts" / "pipe.md")
+    fifo = run_cli("leakage", "--against", "golden.hashes", "prompts/pipe.md")
+    assert (fifo.exit_code, fifo.stdout.splitlines()[0]) == (
+        1,
+        "prompts/pipe.md:1:1: GC306 cannot read the file: not a regular file "
+        "(a FIFO, socket or device)",
+    )
+    missing = run_cli("leakage", "--against", "golden.hashes", "prompts/nope.md")
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        "error: prompts/nope.md: no such file; give prompt files or folders\n",
+    )

@@ -1,0 +1,152 @@
+"""goldcase scrub: redactions in place, comments and layout kept, consent asked."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from goldcase.loader import parse_case
+from kit import run_cli
+
+CASE = """\
+# yaml-language-server: $schema=../../schema/case.schema.json
+# transcript 2024-03-01; caller asked to be rung on 020 7946 0958
+id: t1
+question: 'parcel to 12 Acacia Avenue never came, mail me at jo.bloggs@example.co.uk'
+answerable: false     # the corpus has no tracking data
+source: transcript
+notes: card 4111 1111 1111 1111 was charged twice   # keep this note
+"""
+
+REDACTED = """\
+# yaml-language-server: $schema=../../schema/case.schema.json
+# transcript 2024-03-01; caller asked to be rung on [PHONE]
+id: t1
+question: 'parcel to [ADDRESS] never came, mail me at [EMAIL]'
+answerable: false     # the corpus has no tracking data
+source: transcript
+notes: card [CARD] was charged twice   # keep this note
+"""
+
+
+@pytest.fixture
+def case_file(tmp_path: Path) -> Path:
+    path = tmp_path / "t1.yaml"
+    path.write_text(CASE, encoding="utf-8")
+    return path
+
+
+def test_yes_applies_in_place_keeping_comments_and_layout(case_file: Path) -> None:
+    result = run_cli("scrub", "--yes", case_file)
+    assert result.exit_code == 1  # a fixer changed a file
+    assert case_file.read_text("utf-8") == REDACTED
+    assert "-notes: card 4111 1111 1111 1111 was charged twice   # keep this note" in result.stdout
+    assert "+notes: card [CARD] was charged twice   # keep this note" in result.stdout
+    assert result.stdout.rstrip().endswith("redacted 1 file; review and commit them")
+    assert run_cli("scrub", case_file).exit_code == 0
+
+
+def test_without_a_terminal_and_without_yes_nothing_changes(case_file: Path) -> None:
+    result = run_cli("scrub", case_file)
+    assert result.exit_code == 1
+    assert case_file.read_text("utf-8") == CASE
+    assert result.stdout.startswith(f"--- a/{case_file.as_posix()}\n+++ b/{case_file.as_posix()}\n")
+    assert "not applied to 1 file: no terminal to ask; rerun with --yes" in result.stderr
+
+
+def test_value_at_the_start_of_a_plain_scalar_is_quoted(tmp_path: Path) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text("id: a  # note\nexpected_answer: 020 7946 0958\n", encoding="utf-8")
+    assert run_cli("scrub", "--yes", path).exit_code == 1
+    text = path.read_text("utf-8")
+    assert text == "id: a  # note\nexpected_answer: '[PHONE]'\n"
+    assert parse_case("a.yaml", text.encode())[0] == {"id": "a", "expected_answer": "[PHONE]"}
+
+
+def test_value_folded_over_lines_goes_through_the_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        "# ring 07700 900123\nid: b\nnotes: >\n  she gave +44 20\n  7946 0958 twice\n"
+        "source: transcript  # real traffic\n",
+        encoding="utf-8",
+    )
+    assert run_cli("scrub", "--yes", path).exit_code == 1
+    text = path.read_text("utf-8")
+    data = parse_case("b.yaml", text.encode())[0]
+    assert data == {"id": "b", "notes": "she gave [PHONE] twice\n", "source": "transcript"}
+    assert text.startswith("# ring [PHONE]\n")
+    assert "source: transcript  # real traffic\n" in text
+
+
+def test_folder_and_nothing_to_redact(tmp_path: Path) -> None:
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "c.yaml").write_text("id: c\nquestion: how long\n", encoding="utf-8")
+    result = run_cli("scrub", tmp_path / "cases")
+    assert result.exit_code == 0
+    assert result.stdout == "nothing to redact in 1 file\n"
+
+
+def test_a_file_that_does_not_parse_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: [\nquestion: jo@example.com\n", encoding="utf-8")
+    result = run_cli("scrub", "--yes", path)
+    assert result.exit_code == 2
+    assert "cannot scrub a file that does not parse" in result.stderr
+    assert "jo@example.com" in path.read_text("utf-8")
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    result = run_cli("scrub", tmp_path / "nope.yaml")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+
+
+def _scrub_on_a_terminal(path: Path, answer: bytes) -> int:
+    main, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "goldcase", "scrub", str(path)],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        close_fds=True,
+    )
+    os.close(secondary)
+    output = b""
+    while b"apply these redactions" not in output:
+        ready, _, _ = select.select([main], [], [], 30)
+        if not ready:  # pragma: no cover - only when the prompt never comes
+            proc.kill()
+            raise AssertionError(f"no prompt; output so far: {output!r}")
+        output += os.read(main, 4096)
+    os.write(main, answer)
+    code = proc.wait(timeout=30)
+    os.close(main)
+    return code
+
+
+@pytest.mark.parametrize(("answer", "applied"), [(b"y\n", True), (b"n\n", False)])
+def test_on_a_terminal_it_asks(case_file: Path, answer: bytes, applied: bool) -> None:
+    assert _scrub_on_a_terminal(case_file, answer) == 1
+    assert case_file.read_text("utf-8") == (REDACTED if applied else CASE)
+
+
+def test_contact_details_the_corpus_publishes_are_kept(make_repo: Callable[..., Path]) -> None:
+    root = make_repo(
+        {
+            "cases/golden/h1.yaml": "id: h1\nquestion: what is the helpline, mine is 07700 900123\n"
+            "expected_answer: 0808 157 0420\n",
+            "corpus/contact.md": "# Contact\n\nCall 0808 157 0420 from 8am to 8pm.\n",
+        }
+    )
+    result = run_cli("scrub", "--yes", root / "cases")
+    assert result.exit_code == 1
+    assert (root / "cases" / "golden" / "h1.yaml").read_text("utf-8") == (
+        "id: h1\nquestion: what is the helpline, mine is [PHONE]\nexpected_answer: 0808 157 0420\n"
+    )

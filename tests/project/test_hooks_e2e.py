@@ -1,0 +1,291 @@
+"""The hooks end to end: real git commits through the real ``pre-commit`` and the plain hooks.
+
+The pre-commit environment is built once per session: this repository is cloned at its HEAD
+commit and used as ``repo:`` with ``rev:`` = that sha, with PRE_COMMIT_HOME under the session's
+temporary folder, so pre-commit's pip install happens once. Every repository lives under a path
+with spaces.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kit import GOLDCASE, PRE_COMMIT, REPO_ROOT, case_text, commit, git, run, write
+
+pytestmark = pytest.mark.slow
+
+BAD_QUOTE = case_text("ret-002", quote="Credits are refunded to the card within a week")
+
+
+@dataclass(frozen=True)
+class HookSource:
+    path: Path
+    sha: str
+    home: Path  # PRE_COMMIT_HOME
+
+
+def config_text(source: HookSource) -> str:
+    return (
+        "default_install_hook_types: [pre-commit, pre-merge-commit]\n"
+        "repos:\n"
+        f"  - repo: {source.path}\n"
+        f"    rev: {source.sha}\n"
+        "    hooks:\n"
+        "      - id: goldcase-version\n"
+        "      - id: goldcase-schema\n"
+        "      - id: goldcase-quotes\n"
+    )
+
+
+@pytest.fixture(scope="session")
+def hook_source(tmp_path_factory: pytest.TempPathFactory) -> HookSource:
+    base = tmp_path_factory.mktemp("hook source")
+    clone = base / "goldcase src"
+    head = git(REPO_ROOT, "rev-parse", "HEAD").stdout.strip()
+    git(base, "clone", "-q", "--no-checkout", str(REPO_ROOT), str(clone))
+    git(clone, "checkout", "-q", head)
+    source = HookSource(clone, head, base / "pre-commit home")
+    warm = new_repo(base / "warm up", source)
+    installed = pre_commit(warm, source, "install-hooks")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return source
+
+
+def pre_commit(root: Path, source: HookSource, *args: str) -> subprocess.CompletedProcess[str]:
+    return run([PRE_COMMIT, *args], root, check=False, PRE_COMMIT_HOME=str(source.home))
+
+
+def new_repo(root: Path, source: HookSource) -> Path:
+    """``goldcase init --example`` with the hooks taken from the session's clone."""
+    where = root.parent if root.parent.exists() else Path("/")
+    made = run([GOLDCASE, "init", root, "--example"], where)
+    assert made.returncode == 0
+    write(root, ".pre-commit-config.yaml", config_text(source))
+    return root
+
+
+def committed(root: Path, source: HookSource, message: str) -> subprocess.CompletedProcess[str]:
+    git(root, "add", "-A")
+    return run(
+        ["git", "commit", "--no-gpg-sign", "-m", message],
+        root,
+        check=False,
+        PRE_COMMIT_HOME=str(source.home),
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path, hook_source: HookSource) -> Path:
+    root = new_repo(tmp_path / "golden set", hook_source)
+    assert pre_commit(root, hook_source, "install").returncode == 0
+    first_commit(root, lambda: committed(root, hook_source, "first commit"))
+    return root
+
+
+def first_commit(root: Path, attempt: Callable[[], subprocess.CompletedProcess[str]]) -> None:
+    """In a repository with no commits yet, the version hook writes golden.version 1 and
+    golden.lock and refuses the commit once; the next attempt makes version 1."""
+    refused = attempt()
+    assert refused.returncode == 1
+    assert "golden.version: (none) -> 1 (first lock)" in refused.stdout + refused.stderr
+    accepted = attempt()
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == "1\n"
+
+
+def bump_flow(root: Path, source: HookSource) -> None:
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    refused = committed(root, source, "add ret-002")
+    assert refused.returncode == 1
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert "golden cases: 1 added (ret-002)" in refused.stdout + refused.stderr
+    assert "files were modified by this hook" in refused.stdout + refused.stderr
+    accepted = committed(root, source, "add ret-002")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
+    assert git(root, "status", "--porcelain").stdout == ""
+
+
+def test_a_bad_case_is_refused_with_the_finding_line(repo: Path, hook_source: HookSource) -> None:
+    write(repo, "cases/golden/ret-002.yaml", BAD_QUOTE)
+    refused = committed(repo, hook_source, "bad quote")
+    assert refused.returncode == 1
+    assert (
+        "cases/golden/ret-002.yaml:6:12: GC202 quote not found verbatim in returns-policy.md"
+        in refused.stdout + refused.stderr
+    )
+    assert git(repo, "rev-list", "--count", "HEAD").stdout == "1\n"
+
+
+def test_a_good_case_is_refused_once_with_the_bump_then_accepted(
+    repo: Path, hook_source: HookSource
+) -> None:
+    bump_flow(repo, hook_source)
+
+
+def test_detached_head(repo: Path, hook_source: HookSource) -> None:
+    git(repo, "checkout", "-q", "--detach")
+    bump_flow(repo, hook_source)
+
+
+def test_shallow_clone(repo: Path, hook_source: HookSource, tmp_path: Path) -> None:
+    write(repo, "notes.txt", "second commit\n")
+    assert committed(repo, hook_source, "notes").returncode == 0
+    clone = tmp_path / "shallow clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    assert (clone / ".git" / "shallow").exists()
+    assert pre_commit(clone, hook_source, "install").returncode == 0
+    bump_flow(clone, hook_source)
+
+
+def test_merge_of_two_bumping_branches_settles_before_the_merge_commit(
+    repo: Path, hook_source: HookSource
+) -> None:
+    trunk = git(repo, "rev-parse", "--abbrev-ref", "HEAD").stdout.strip()
+    quote = "paid back to the original payment method within five working days"
+    for branch, case_id in (("one", "ret-002"), ("two", "ret-003")):
+        git(repo, "checkout", "-q", "-b", branch, trunk)
+        write(repo, f"cases/golden/{case_id}.yaml", case_text(case_id, quote=quote))
+        assert committed(repo, hook_source, f"add {case_id}").returncode == 1  # the bump
+        assert committed(repo, hook_source, f"add {case_id}").returncode == 0
+    merged = run(
+        ["git", "merge", "--no-edit", "--no-gpg-sign", "one"],
+        repo,
+        check=False,
+        PRE_COMMIT_HOME=str(hook_source.home),
+    )
+    assert merged.returncode == 1  # the pre-merge-commit stage raised golden.version once
+    assert "CONFLICT" not in merged.stdout + merged.stderr
+    assert "golden.version: 2 -> 3" in merged.stdout + merged.stderr
+    done = committed(repo, hook_source, "merge one")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(repo, "show", "HEAD:golden.version").stdout == "3\n"
+    assert git(repo, "rev-list", "--parents", "-1", "HEAD").stdout.count(" ") == 2  # a merge
+    assert run([GOLDCASE, "lock", "--check"], repo, check=False).returncode == 0
+
+
+@pytest.fixture
+def plain(tmp_path: Path) -> Path:
+    root = tmp_path / "plain hooks"
+    assert run([GOLDCASE, "init", root, "--git-hooks", "--example"], tmp_path).returncode == 0
+    (root / ".pre-commit-config.yaml").unlink()
+    first_commit(root, lambda: plain_commit(root, "first"))
+    return root
+
+
+def plain_commit(root: Path, message: str) -> subprocess.CompletedProcess[str]:
+    git(root, "add", "-A")
+    return run(["git", "commit", "--no-gpg-sign", "-m", message], root, check=False)
+
+
+def test_plain_hooks_refuse_a_bad_commit(plain: Path) -> None:
+    write(plain, "cases/golden/ret-002.yaml", BAD_QUOTE)
+    refused = plain_commit(plain, "bad")
+    assert refused.returncode == 1
+    assert (
+        "cases/golden/ret-002.yaml:6:12: GC202 quote not found verbatim in returns-policy.md"
+        in refused.stdout + refused.stderr
+    )
+    assert git(plain, "rev-list", "--count", "HEAD").stdout == "1\n"
+
+
+def test_plain_hooks_bump_once_then_accept(plain: Path) -> None:
+    write(plain, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    refused = plain_commit(plain, "add")
+    assert refused.returncode == 1
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert "add them (git add golden.version golden.lock) and commit again" in refused.stderr
+    accepted = plain_commit(plain, "add")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(plain, "show", "HEAD:golden.version").stdout == "2\n"
+
+
+def test_plain_pre_push_refuses_a_stale_lock(plain: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(plain, "remote", "add", "origin", str(remote))
+    write(plain, "cases/golden/ret-001.yaml", case_text("ret-001", answer="two weeks"))
+    git(plain, "add", "-A")
+    git(plain, "commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "edit without a bump")
+    pushed = run(["git", "push", "-q", "origin", "HEAD:main"], plain, check=False)
+    assert pushed.returncode != 0
+    assert (
+        "cases/golden/ret-001.yaml:1:1: GC401 golden case ret-001 changed"
+        in pushed.stdout + pushed.stderr
+    )
+    run([GOLDCASE, "lock"], plain, check=False)
+    commit(plain, "bump")
+    assert run(["git", "push", "-q", "origin", "HEAD:main"], plain, check=False).returncode == 0
+
+
+def test_plain_hook_says_when_goldcase_is_missing(plain: Path) -> None:
+    write(plain, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    git(plain, "add", "-A")
+    refused = run(
+        ["git", "commit", "--no-gpg-sign", "-m", "x"], plain, check=False, PATH="/usr/bin:/bin"
+    )
+    assert refused.returncode == 1
+    assert "goldcase pre-commit hook: goldcase is not on PATH nor in .venv/bin;" in (refused.stderr)
+
+
+def test_the_installed_package_carries_the_plain_hooks(
+    hook_source: HookSource, tmp_path: Path
+) -> None:
+    """pre-commit installed goldcase from a wheel: init --git-hooks must find the hooks there."""
+    installed = sorted(hook_source.home.glob("repo*/py_env-*/bin/goldcase"))
+    assert installed, "pre-commit's environment has no goldcase"
+    root = tmp_path / "from the wheel"
+    made = run([installed[0], "init", root, "--git-hooks"], tmp_path, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    for name in ("pre-commit", "pre-merge-commit", "pre-push"):
+        assert (root / "hooks" / name).read_bytes() == (REPO_ROOT / "hooks" / name).read_bytes()
+    local = tmp_path / "local hooks from the wheel"
+    made = run([installed[0], "init", local, "--hooks", "local"], tmp_path, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr  # the wheel carries the manifest
+    assert "entry: goldcase lock" in (local / ".pre-commit-config.yaml").read_text()
+    schema = (local / "schema" / "case.schema.json").read_bytes()
+    assert schema == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
+
+
+def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Path) -> None:
+    """``init --hooks local``: the real pre-commit runs this environment's goldcase (on PATH)
+    through ``repo: local`` hooks, with nothing cloned or installed in PRE_COMMIT_HOME."""
+    root = tmp_path / "local hooks"
+    made = run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path)
+    assert made.returncode == 0
+    home = str(tmp_path / "pre-commit home")
+    assert run([PRE_COMMIT, "install"], root, PRE_COMMIT_HOME=home).returncode == 0
+
+    def attempt(message: str) -> subprocess.CompletedProcess[str]:
+        git(root, "add", "-A")
+        return run(
+            ["git", "commit", "--no-gpg-sign", "-m", message],
+            root,
+            check=False,
+            PRE_COMMIT_HOME=home,
+        )
+
+    first_commit(root, lambda: attempt("first"))
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    refused = attempt("add ret-002")
+    assert refused.returncode == 1
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert attempt("add ret-002").returncode == 0
+    assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
+    assert not list(Path(home).glob("repo*")), "pre-commit fetched a hook repository"
+
+
+def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> None:
+    doc = plain / "corpus" / "returns-policy.md"
+    doc.write_text(doc.read_text().replace("14 days", "fourteen days"), encoding="utf-8")
+    refused = plain_commit(plain, "reword the policy")
+    assert refused.returncode == 1
+    assert (
+        "cases/golden/ret-001.yaml:8:12: GC202 quote not found verbatim in returns-policy.md"
+        in refused.stdout + refused.stderr
+    )

@@ -1,0 +1,91 @@
+"""The registry, the hook manifest, the README and the docs must agree: adding a check family or
+a command without its hook, its README line or its doc fails here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from goldcase import checks
+from goldcase.cli import COMMANDS
+from kit import REPO_ROOT
+
+README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+MANIFEST = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+# The hook that runs one family; families with a hook of their own name need no entry here.
+FAMILY_HOOKS = {"support": "goldcase-quotes"}
+
+
+def readme_hook_ids() -> set[str]:
+    section = README.split("## Hooks", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(goldcase-[a-z-]+)` \|", section, re.MULTILINE))
+
+
+def test_every_manifest_hook_is_in_the_readme_and_back() -> None:
+    assert {hook["id"] for hook in MANIFEST} == readme_hook_ids()
+
+
+def test_every_family_has_its_hook() -> None:
+    entries = {hook["id"]: hook["entry"] for hook in MANIFEST}
+    for family in checks.FAMILIES:
+        hook = FAMILY_HOOKS.get(family, f"goldcase-{family}")
+        assert hook in entries, f"family {family} has no hook {hook}"
+        if family != "version":  # the version hook runs goldcase lock, which bumps too
+            assert entries[hook] == f"goldcase check --select {family}"
+
+
+def test_every_family_documents_its_codes() -> None:
+    codes = checks.all_codes()
+    assert codes, "no check family registered"
+    for code, (family, severity, summary) in codes.items():
+        assert re.fullmatch(r"GC[1-5]\d\d", code)
+        assert severity in ("error", "warning") and summary
+        assert code in (checks.family(family).__doc__ or ""), f"{code} not in {family}'s docstring"
+
+
+def test_every_command_is_in_the_readme_with_a_doc() -> None:
+    for name in COMMANDS:
+        row = re.search(
+            rf"^\| `goldcase {re.escape(name)}` \|.*\]\((docs/[a-z-]+\.md)\) \|$",
+            README,
+            re.MULTILINE,
+        )
+        assert row, f"goldcase {name} has no line in the README's command table"
+        assert (REPO_ROOT / row.group(1)).is_file(), row.group(1)
+
+
+def test_the_readme_gives_the_two_commands() -> None:
+    quick = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^(make \w+)", quick, re.MULTILINE)
+    assert commands == ["make run", "make test"]
+
+
+def cited_places() -> list[Path]:
+    """Every file that may name a document: the docs, the README and CHANGELOG, the scripts,
+    the source and the build files."""
+    return sorted(
+        [
+            REPO_ROOT / "README.md",
+            REPO_ROOT / "CHANGELOG.md",
+            REPO_ROOT / "Makefile",
+            REPO_ROOT / "pyproject.toml",
+            *(REPO_ROOT / "docs").glob("*.md"),
+            *(REPO_ROOT / "scripts").glob("*.py"),
+            *(REPO_ROOT / "src").rglob("*.py"),
+        ]
+    )
+
+
+def test_nothing_cites_a_document_the_repository_lacks() -> None:
+    for path in cited_places():
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(REPO_ROOT)
+        assert "DESIGN.md" not in text, f"{where} cites DESIGN.md, which is not in the repository"
+        for doc in re.findall(r"\bdocs/[\w-]+\.md\b", text):
+            assert (REPO_ROOT / doc).is_file(), f"{where} names {doc}, which does not exist"
+        if path.suffix == ".md":
+            for target in re.findall(r"\]\(([\w./-]+)(?:#[^)\s]*)?\)", text):
+                if not re.match(r"[a-z]+:", target):
+                    assert (path.parent / target).exists(), f"{where} links to {target}"

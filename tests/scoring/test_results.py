@@ -1,0 +1,286 @@
+"""Validating a results file before anything is scored: every kind of bad line, duplicates,
+unknown ids, broken case sets; and the fast validator agreeing with results.schema.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goldcase.errors import GoldcaseError
+from goldcase.schemas import validator
+from goldcase.scoring.results import InvalidInput, fast_valid, parse_results, read_raw
+from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
+
+
+def problems(raw: bytes | str) -> list[str]:
+    data = raw.encode() if isinstance(raw, str) else raw
+    return [str(p) for p in parse_results(data, "run.jsonl")[1]]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '{"id": "E1", "outcome": "answer", "fact": "x"',
+            "malformed JSON at column 46: "
+            "Expecting ',' delimiter; each line must be one complete JSON object",
+        ),
+        ('["E1", "answer"]', "line holds a list, not an object; write one JSON object per line"),
+        ('"E1"', "line holds a string, not an object; write one JSON object per line"),
+        ("12", "line holds a number, not an object; write one JSON object per line"),
+        ("null", "line holds null, not an object; write one JSON object per line"),
+        (
+            '{"id": "E1", "outcome": "abstain"}, {"id": "E2", "outcome": "abstain"}',
+            "malformed JSON at column 35: Extra data; each line must be one complete JSON object",
+        ),
+        (
+            '{"id": "E1", "outcome": "answered"}',
+            'outcome is "answered"; expected one of answer, abstain, error',
+        ),
+        ('{"id": "E1"}', "missing field 'outcome'"),
+        (
+            '{"id": "E1", "outcome": "answer"}',
+            "an answer needs 'answer' (the text shown) or 'fact' (a structured key)",
+        ),
+        (
+            '{"id": "E1", "outcome": "abstain", "confidnce": 0.3}',
+            "unknown field 'confidnce'; did you mean 'confidence'? "
+            "(fields of your own go under meta)",
+        ),
+        (
+            '{"id": "E1", "outcome": "abstain", "confidence": 1.5}',
+            "confidence is 1.5; expected a number from 0 to 1",
+        ),
+        (
+            '{"id": "E1", "outcome": "abstain", "confidence": "0.8"}',
+            'confidence should be a number or null, got "0.8"',
+        ),
+        (
+            '{"id": "E1", "outcome": "abstain", "confidence": NaN}',
+            "malformed JSON: NaN is not a JSON number; each line must be one complete JSON object",
+        ),
+        ('{"id": "E1", "outcome": "abstain", "trial": 0}', "trial is 0; expected at least 1"),
+        (
+            '{"id": "E1", "outcome": "abstain", "outcome": "answer"}',
+            "field 'outcome' appears twice on the line; keep one",
+        ),
+        ('{"id": "", "outcome": "abstain"}', "id is empty"),
+        ('{"id": 7, "outcome": "abstain"}', "id should be a string, got 7"),
+        (
+            '{"id": "E1", "outcome": "answer", "answer": "x", "citations": [{}]}',
+            "citations[0] is empty; a citation needs an id or a text",
+        ),
+        (
+            '{"id": "E1", "outcome": "answer", "answer": "x", '
+            '"citations": [{"id": "a", "url": "u"}]}',
+            "unknown field 'url'; known fields: id, text",
+        ),
+        (
+            '{"id": "E1", "outcome": "abstain", "retrieved": [{"doc": "a.md", "start": 3}]}',
+            "retrieved[0] should be {doc, text} or {doc, start, end}",
+        ),
+    ],
+)
+def test_each_bad_line_names_its_line_and_the_fix(line: str, message: str) -> None:
+    good = '{"id": "E0", "outcome": "abstain"}'
+    assert problems(f"{good}\n{line}\n") == [f"run.jsonl:2: {message}"]
+
+
+def test_valid_lines_keep_every_optional_field() -> None:
+    line = {
+        "id": "E1",
+        "outcome": "answer",
+        "answer": "15 feet",
+        "fact": "f",
+        "scope": "road-law",
+        "citations": [{"id": "MD-1", "text": "§ 1"}, {"text": "only text"}],
+        "confidence": 1,
+        "error": None,
+        "trial": 3,
+        "meta": {"model": "m", "tokens": [1, 2]},
+        "retrieved": [{"doc": "a.md", "text": "chunk"}, {"doc": "a.md", "start": 0, "end": 9}],
+        "context": [{"doc": "a.md", "text": "chunk"}],
+    }
+    results, found = parse_results((json.dumps(line) + "\n").encode(), "run.jsonl")
+    assert found == []
+    assert results[0].data == line
+    assert (results[0].line, results[0].trial, results[0].confidence) == (1, 3, 1.0)
+
+
+def test_blank_lines_crlf_and_a_bom_are_accepted() -> None:
+    raw = (
+        b'\xef\xbb\xbf{"id": "a", "outcome": "abstain"}\r\n\r\n  \n{"id": "b", "outcome": "error"}'
+    )
+    results, found = parse_results(raw, "run.jsonl")
+    assert found == []
+    assert [(r.id, r.line) for r in results] == [("a", 1), ("b", 4)]
+
+
+def test_non_utf8_bytes_name_their_line() -> None:
+    raw = b'{"id": "a", "outcome": "abstain"}\n{"id": "\xff", "outcome": "abstain"}\n'
+    assert problems(raw) == ["run.jsonl:2: byte 0xff is not UTF-8; write the results file as UTF-8"]
+
+
+def test_duplicates_by_id_and_by_trial() -> None:
+    lines = [
+        '{"id": "a", "outcome": "abstain"}',
+        '{"id": "a", "outcome": "error"}',
+        '{"id": "b", "outcome": "abstain", "trial": 1}',
+        '{"id": "b", "outcome": "abstain", "trial": 2}',
+        '{"id": "b", "outcome": "abstain", "trial": 2}',
+        '{"id": "b", "outcome": "abstain"}',
+    ]
+    assert problems("\n".join(lines)) == [
+        "run.jsonl:2: second result for case 'a' (first on line 1); keep one line per case, "
+        "or number repeated runs with trial",
+        "run.jsonl:5: second result for case 'b' trial 2 (first on line 4); give each trial of "
+        "a case its own number",
+        "run.jsonl:6: case 'b' has lines with and without trial (line 3); give every line of a "
+        "repeated case a trial number",
+    ]
+
+
+def test_reading_a_results_file_lists_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    path.write_text("{}\n[]\n", encoding="utf-8")
+    _, problems = parse_results(read_raw(path, "run.jsonl"), "run.jsonl")
+    assert [p.line for p in problems] == [1, 2]
+    with pytest.raises(GoldcaseError, match=r"^missing\.jsonl: no such file$"):
+        read_raw(tmp_path / "missing.jsonl", "missing.jsonl")
+
+
+def test_unknown_ids_and_line_problems_are_listed_together(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "r", six_cases())
+    lines = [*six_results(), {"id": "E9", "outcome": "abstain"}, "{oops"]
+    with pytest.raises(InvalidInput) as caught:
+        score_lines(root, lines)
+    assert caught.value.message.split("\nerror: ") == [
+        f"{root / 'results.jsonl'}:7: unknown case id 'E9'; no case under cases/ has it "
+        "(was the run made on another set, or the case renamed?)",
+        f"{root / 'results.jsonl'}:8: malformed JSON at column 2: Expecting property name "
+        "enclosed in double quotes; each line must be one complete JSON object",
+    ]
+
+
+def test_at_most_twenty_problems_are_shown_then_a_count(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "r", six_cases())
+    with pytest.raises(InvalidInput) as caught:
+        score_lines(root, ["[]"] * 23)
+    shown = caught.value.message.split("\nerror: ")
+    assert len(shown) == 21
+    assert shown[-1] == "3 more errors not shown (23 in all); nothing was scored"
+
+
+def test_two_case_files_with_one_id_stop_the_score(tmp_path: Path) -> None:
+    cases = six_cases()
+    cases["E1"] = "# the id is on line 2\n" + cases["E1"]
+    cases["cases/dev/E1.yaml"] = case_yaml("E1", "standard")
+    root = write_repo(tmp_path / "r", cases)
+    with pytest.raises(InvalidInput) as caught:
+        score_lines(root, six_results())
+    assert [str(p) for p in caught.value.problems] == [
+        "cases/golden/E1.yaml:2: case id 'E1' is also used by cases/dev/E1.yaml; ids are unique "
+        "across cases/, rename one"
+    ]
+
+
+def test_a_case_file_that_does_not_load_stops_the_score(tmp_path: Path) -> None:
+    cases = six_cases()
+    cases["E7"] = "id: E7\nquestion: q\nanswerable: false\nslice: x\nnotez: typo\n"
+    root = write_repo(tmp_path / "r", cases)
+    with pytest.raises(InvalidInput) as caught:  # E7's result is not called an unknown id
+        score_lines(root, [*six_results(), {"id": "E7", "outcome": "abstain"}])
+    assert [str(p) for p in caught.value.problems] == [
+        "cases/golden/E7.yaml:5: GC107 unknown key 'notez'; did you mean 'notes'?; fix the case "
+        "file before scoring (goldcase check lists every problem)"
+    ]
+
+
+@pytest.mark.parametrize("threshold", [-0.1, 1.5, float("nan")])
+def test_a_threshold_outside_0_to_1_is_refused(tmp_path: Path, threshold: float) -> None:
+    root = write_repo(tmp_path / "r", six_cases())
+    with pytest.raises(GoldcaseError, match="expected a confidence from 0 to 1"):
+        score_lines(root, six_results(), threshold=threshold)
+
+
+# --- the fast validator and the schema agree ------------------------------------------------------
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 3),
+    st.floats(-0.5, 1.5, allow_nan=False),
+    st.sampled_from(["", "E1", "answer", "abstain", "error", "x"]),
+)
+chunks = st.dictionaries(
+    st.sampled_from(["doc", "text", "start", "end", "score"]), scalars, max_size=4
+)
+citations = st.dictionaries(st.sampled_from(["id", "text", "url"]), scalars, max_size=3)
+values = st.one_of(
+    scalars,
+    st.lists(chunks, max_size=2),
+    st.lists(citations, max_size=2),
+    st.dictionaries(st.sampled_from(["a", "b"]), scalars, max_size=2),
+)
+keys = st.sampled_from(
+    [
+        "id",
+        "outcome",
+        "fact",
+        "answer",
+        "citations",
+        "scope",
+        "confidence",
+        "error",
+        "retrieved",
+        "context",
+        "trial",
+        "meta",
+        "typo",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(keys, values, max_size=7), st.sampled_from(["answer", "abstain", "error"]))
+def test_fast_validator_agrees_with_the_schema(data: dict[str, Any], outcome: str) -> None:
+    for candidate in (
+        data,
+        {"id": "E1", "outcome": outcome, **data},
+        {**data, "id": "E1", "outcome": outcome},
+    ):
+        expected = validator("results.schema.json").is_valid(candidate)
+        assert fast_valid(candidate) is expected, candidate
+
+
+line_texts = st.sampled_from([
+    '{"id": "a", "outcome": "abstain"}',
+    '{"id": "b", "outcome": "answer", "answer": "15 feet", "confidence": 0.5}',
+    '{"id": "c", "outcome": "error", "error": null}',
+    '{"id": "d", "outcome": "abstain"}, {"id": "e", "outcome": "abstain"}',
+    '{"id": "f", "outcome": "abstain", "id": "g"}',
+    '{"id": "h", "outcome": "abstain"',
+    "[1, 2]",
+    "",
+    "   ",
+    "\r",
+])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(line_texts, max_size=8), st.booleans())
+def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
+    lines: list[str], final_newline: bool
+) -> None:
+    from goldcase.scoring.results import _parse_each, parse_lines
+
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    fast, fast_problems = parse_lines(text.encode(), "run.jsonl")
+    slow, slow_problems = _parse_each(text, "run.jsonl")
+    assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
+    assert fast_problems == slow_problems

@@ -1,0 +1,387 @@
+"""goldcase lock [--check]: the lock's format, the version scheme and every GC4xx finding."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from goldcase.errors import GoldcaseError
+from goldcase.versioning.version import next_version
+from kit import (
+    DOCUMENT,
+    GOLDCASE,
+    case_data,
+    case_text,
+    commit,
+    env,
+    expected_case_hash,
+    git,
+    git_set,
+    golden_set,
+    read_lock,
+    read_version,
+    run_cli,
+    write,
+)
+
+
+def expected_set_digest(ids: tuple[str, ...]) -> str:
+    h = hashlib.sha256()
+    for case_id in sorted(ids):
+        h.update(f"{case_id}\t{expected_case_hash(case_data(case_id))}\n".encode())
+    return h.hexdigest()
+
+
+def expected_corpus_digest(docs: dict[str, bytes]) -> str:
+    h = hashlib.sha256()
+    for rel in sorted(docs):
+        h.update(rel.encode() + b"\0" + hashlib.sha256(docs[rel]).digest())
+    return h.hexdigest()
+
+
+def test_first_lock_writes_version_1_and_the_lock(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1  # files written: a fixer's exit status
+    assert result.stdout.splitlines() == [
+        "golden.version: (none) -> 1 (first lock)",
+        "wrote golden.version and golden.lock; add them to the commit: "
+        "git add golden.version golden.lock",
+    ]
+    assert (root / "golden.version").read_text() == "1\n"
+    doc_sha = hashlib.sha256(DOCUMENT.encode()).hexdigest()
+    assert read_lock(root) == {
+        "cases": {
+            "ret-001": expected_case_hash(case_data("ret-001")),
+            "ret-002": expected_case_hash(case_data("ret-002")),
+        },
+        "corpus": {"corpus/returns-policy.md": doc_sha},
+        "corpus_digest": expected_corpus_digest({"corpus/returns-policy.md": DOCUMENT.encode()}),
+        "format": 1,
+        "set_digest": expected_set_digest(("ret-001", "ret-002")),
+        "version": "1",
+    }
+
+
+def test_lock_text_has_sorted_keys_and_one_case_a_line(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    lines = (root / "golden.lock").read_text().splitlines()
+    h1, h2 = (expected_case_hash(case_data(i)) for i in ("ret-001", "ret-002"))
+    assert lines[:5] == [
+        "{",
+        '  "cases": {',
+        f'    "ret-001": "{h1}",',
+        f'    "ret-002": "{h2}"',
+        "  },",
+    ]
+    top = [line.split('"')[1] for line in lines if line.startswith('  "')]
+    assert top == ["cases", "corpus", "corpus_digest", "format", "set_digest", "version"]
+    assert lines[-2:] == ['  "version": "1"', "}"]
+
+
+def test_nothing_changed_exits_0(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    before = (root / "golden.lock").stat().st_mtime_ns
+    result = run_cli("lock", "--repo", root)
+    assert (result.exit_code, result.stdout) == (0, "golden.lock is up to date (version 1)\n")
+    assert (root / "golden.lock").stat().st_mtime_ns == before
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_change_bumps_and_says_what_changed(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set", ("ret-001", "ret-002"))
+    run_cli("lock", "--repo", root)
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    (root / "cases/golden/ret-002.yaml").unlink()
+    write(root, "corpus/shipping.md", "Parcels leave the warehouse on weekdays.\n")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "golden.version: 1 -> 2 (set or corpus changed)",
+        "golden cases: 1 added (ret-003), 1 changed (ret-001), 1 removed (ret-002)",
+        "corpus documents: 1 added (corpus/shipping.md)",
+        "wrote golden.version and golden.lock; add them to the commit: "
+        "git add golden.version golden.lock",
+    ]
+    assert read_version(root) == "2"
+    assert read_lock(root)["version"] == "2"
+    assert sorted(read_lock(root)["cases"]) == ["ret-001", "ret-003"]
+
+
+def test_reformatting_a_case_does_not_bump(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    reordered = (
+        "# a comment\nsupport:\n  - quote: A customer has 14 days from delivery to request a "
+        'credit\n    doc: returns-policy.md\nexpected_answer: "14 days"\nid: ret-001\n'
+        "question: How many days does a customer have to request a credit?\n"
+    )
+    write(root, "cases/golden/ret-001.yaml", reordered)
+    assert run_cli("lock", "--repo", root).exit_code == 0
+    assert read_version(root) == "1"
+
+
+def test_dev_cases_are_not_locked(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    write(root, "cases/dev/dev-001.yaml", case_text("dev-001"))
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+    assert run_cli("lock", "--repo", root).exit_code == 0
+    assert "dev-001" not in read_lock(root)["cases"]
+
+
+def test_moving_a_case_from_golden_to_dev_is_a_removal(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    (root / "cases/golden/ret-002.yaml").rename(root / "cases/dev/ret-002.yaml")
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.lock:4:5: GC401 golden case ret-002 removed (or moved out of the golden set) "
+        "since golden.lock (version 1); run goldcase lock to bump golden.version"
+    )
+
+
+def test_check_catches_a_case_edited_without_a_bump(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002", answer="the card used"))
+    commit(root, "edit without a bump")
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "cases/golden/ret-002.yaml:1:1: GC401 golden case ret-002 changed since golden.lock "
+        "(version 1); run goldcase lock to bump golden.version",
+        "1 error in 2 case files",
+    ]
+    assert read_version(root) == "1"  # --check changes nothing
+
+
+def test_check_reports_the_same_through_goldcase_check(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    result = run_cli("check", "--repo", root, "--select", "version")
+    assert (result.exit_code, result.stdout.splitlines()[0]) == (
+        1,
+        "cases/golden/ret-003.yaml:1:1: GC401 golden case ret-003 added since golden.lock "
+        "(version 1); run goldcase lock to bump golden.version",
+    )
+
+
+def test_corpus_change_is_gc403(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    write(root, "corpus/returns-policy.md", DOCUMENT + "Gift cards are not refundable.\n")
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "corpus/returns-policy.md:1:1: GC403 corpus document changed since golden.lock "
+        "(version 1); run goldcase lock to bump golden.version"
+    )
+    (root / "corpus/returns-policy.md").unlink()
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.lock:7:5: GC403 corpus document corpus/returns-policy.md removed since "
+        "golden.lock (version 1); run goldcase lock to bump golden.version"
+    )
+
+
+def test_missing_lock_is_gc402(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    result = run_cli("lock", "--check", "--repo", root)
+    assert (result.exit_code, result.stdout.splitlines()[0]) == (
+        1,
+        "golden.lock:1:1: GC402 golden.lock is missing: nothing pins the set's version to its "
+        "content; run goldcase lock",
+    )
+    assert not (root / "golden.lock").exists()
+    # goldcase check reports it as soon as the repository has a golden.version
+    assert run_cli("check", "--repo", root, "--select", "version").exit_code == 0
+    write(root, "golden.version", "1\n")
+    assert "GC402" in run_cli("check", "--repo", root, "--select", "version").stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (
+            '{"cases": {}\n  "version": "1"}',
+            "2:3",
+            "golden.lock is not JSON: Expecting ',' delimiter",
+        ),
+        ("[1]", "1:1", "golden.lock should hold a JSON object, found list"),
+        (
+            '{"version": "1"}',
+            "1:1",
+            "golden.lock: missing cases, corpus, corpus_digest, format, "
+            "set_digest; expected the keys cases, corpus, corpus_digest, format, set_digest, "
+            "version",
+        ),
+        ("<<<<<<< HEAD\n", "1:1", "golden.lock is not JSON: Expecting value"),
+    ],
+)
+def test_corrupt_lock_is_gc404(tmp_path: Path, text: str, where: str, message: str) -> None:
+    root = golden_set(tmp_path / "set")
+    write(root, "golden.version", "1\n")
+    write(root, "golden.lock", text)
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        f"golden.lock:{where}: GC404 {message}; run goldcase lock to rewrite it"
+    )
+
+
+def test_hand_edited_hash_is_gc404_and_lock_repairs_it_with_a_bump(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    text = (root / "golden.lock").read_text()
+    h1 = expected_case_hash(case_data("ret-001"))
+    write(root, "golden.lock", text.replace(h1, "0" * 64))
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.lock:11:3: GC404 golden.lock: set_digest does not match the cases it lists "
+        "(edited by hand?); run goldcase lock to rewrite it"
+    )
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == "golden.version: 1 -> 2 (golden.lock was unreadable)"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    write(root, "golden.version", "2026.1\n")
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.version:1:1: GC405 golden.version says '2026.1' but golden.lock records '1'; "
+        "run goldcase lock"
+    )
+    fixed = run_cli("lock", "--repo", root)
+    assert (fixed.exit_code, fixed.stdout.splitlines()[0]) == (
+        1,
+        "golden.version: 1 -> 2026.1 (set and corpus unchanged)",
+    )
+    assert (
+        fixed.stdout.splitlines()[1]
+        == "wrote golden.lock; add it to the commit: git add golden.lock"
+    )
+    assert read_lock(root)["version"] == "2026.1"
+
+
+def test_missing_version_file_is_gc405(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    (root / "golden.version").unlink()
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.version:1:1: GC405 golden.version is missing but golden.lock records '1'; "
+        "run goldcase lock"
+    )
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    assert read_version(root) == "1"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("1", "2"),
+        ("9", "10"),
+        ("2026.3", "2026.4"),
+        ("2026.9", "2026.10"),
+        ("v009", "v010"),
+        ("set-7", "set-8"),
+    ],
+)
+def test_next_version(before: str, after: str) -> None:
+    assert next_version(before) == after
+
+
+def test_version_without_a_trailing_number_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(GoldcaseError, match="does not end in a number"):
+        next_version("beta")
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    write(root, "golden.version", "beta\n")
+    run_cli("lock", "--repo", root)  # adopts the user's label: nothing changed
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: golden.version holds 'beta', which does not end in a number, so goldcase cannot "
+        "bump it; write a version that ends in one (1, 2026.3, v7) and run goldcase lock\n"
+    )
+
+
+def test_one_bump_per_commit(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="over 200 pounds"))
+    again = run_cli("lock", "--repo", root)
+    assert again.stdout.splitlines()[0] == (
+        "golden.version: 2 (already bumped since the last commit)"
+    )
+    assert read_version(root) == "2"
+    commit(root)
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+
+
+def test_a_hand_bump_is_kept(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    write(root, "golden.version", "5\n")
+    result = run_cli("lock", "--repo", root)
+    assert result.stdout.splitlines()[0] == (
+        "golden.version: 1 -> 5 (already bumped since the last commit)"
+    )
+    assert read_lock(root)["version"] == "5"
+
+
+def test_two_lock_runs_at_once_leave_a_consistent_version_and_lock(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    procs = [
+        subprocess.Popen(
+            [GOLDCASE, "lock"],
+            cwd=root,
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    codes = sorted(p.returncode for p in procs)
+    assert codes == [0, 0, 0, 1], outputs
+    assert read_version(root) == "2"
+    assert read_lock(root)["version"] == "2"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_lock_json_output(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    result = run_cli("lock", "--check", "--repo", root, "--format", "json")
+    payload = json.loads(result.stdout)
+    assert [f["code"] for f in payload["findings"]] == ["GC402"]
+
+
+def test_lock_in_a_repository_with_no_commits_and_a_detached_head(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    git(root, "init", "-q")
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    # never committed: no report can name version 1 yet, so the first commit keeps it
+    assert run_cli("lock", "--repo", root).stdout.startswith(
+        "golden.version: 1 (not committed yet: the first commit makes this version)"
+    )
+    commit(root)
+    git(root, "checkout", "-q", "--detach")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="big orders"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
