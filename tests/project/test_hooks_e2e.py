@@ -61,7 +61,7 @@ def pre_commit(root: Path, source: HookSource, *args: str) -> subprocess.Complet
 
 
 def new_repo(root: Path, source: HookSource) -> Path:
-    """``goldcase init --example`` with the hooks taken from the session's clone."""
+    """``goldcase init --example`` with the hooks taken from the test run's clone."""
     where = root.parent if root.parent.exists() else Path("/")
     made = run([GOLDCASE, "init", root, "--example"], where)
     assert made.returncode == 0
