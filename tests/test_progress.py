@@ -141,7 +141,7 @@ def test_import_shows_each_stage(tmp_path: Path) -> None:
     assert out.splitlines()[0] == "wrote 1500 cases and 300 documents to " + str(tmp_path / "set")
 
 
-def test_the_helper_draws_only_when_enabled_and_in_its_own_process(
+def test_progress_draws_only_when_enabled_and_in_its_own_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     screen = io.StringIO()
