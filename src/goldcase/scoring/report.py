@@ -298,9 +298,11 @@ def shown_answer(case: Mapping[str, Any]) -> str:
     answer = case.get("answer")
     if isinstance(answer, str):
         return f'"{clip(answer, SHOWN_ANSWER)}"'
-    return {"missing": "(no result line)", "error": "(an error)"}.get(
-        case["outcome"], "(no answer: abstained)" if case["outcome"] == "abstain" else "(none)"
-    )
+    return {
+        "missing": "(no result line)",
+        "error": "(an error)",
+        "abstain": "(no answer: abstained)",
+    }.get(case["outcome"], "(no free-text answer)")
 
 
 def shown_expected(case: Mapping[str, Any]) -> str:
