@@ -4,7 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench coverage fuzz-long clean
+.PHONY: run runs clients test lint bench coverage fuzz-long clean
+
+# promptfoo for the tests that run the promptfoo export through it: installed with npm into
+# .clients/ (git-ignored). 0.121.20 is the last release that runs on Node 20. Without npm,
+# or offline, the note says so and those tests skip with the reason.
+CLIENTS := .clients
+PROMPTFOO_VERSION := 0.121.20
+PROMPTFOO := $(CLIENTS)/node_modules/.bin/promptfoo
+# The sample runs' system: scripts/baseline.py as goldcase run workers (see runs/README.md).
+BASELINE_K1 := $(BIN)/python scripts/baseline.py --top-k 1 --threshold 0.35
+BASELINE_K3 := $(BIN)/python scripts/baseline.py --top-k 3 --threshold 0.2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,12 +23,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q src  # as a wheel install would; PYTHONDONTWRITEBYTECODE may be set
 	touch $(STAMP)
 
-# The main job on the sample set in this repository: check it, confirm its version, show what
-# it is made of and how far a second labeller agrees, score two runs of the baseline, gate one
-# against the other, render the report, then the split, calibration, leakage and interchange
-# tools on the same set.
+# The main job on the sample set in this repository: run the baseline over it (the committed
+# runs are complete, so nothing is asked), check it, confirm its version, show what it is made
+# of and how far a second labeller agrees, score two runs of the baseline, gate one against the
+# other, render the report, then the split, calibration, leakage and interchange tools on the
+# same set, a fresh two-trial run, and the Inspect and promptfoo loops.
 run: $(STAMP)
-	@echo "== goldcase check: schema, verbatim quotes, leakage, version, composition, personal data"
+	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
+	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
+	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
+	@echo "== goldcase check: schema, verbatim quotes, leakage of questions and facts, version, composition, personal data, probes (each case's checks tried on right and wrong answers)"
 	$(BIN)/goldcase check
 	@echo "== goldcase fmt --check: every case file in the canonical form (key order, quoting, comments kept)"
 	$(BIN)/goldcase fmt --check
@@ -53,12 +67,49 @@ run: $(STAMP)
 	$(BIN)/goldcase contamination --engine dask --workers 2 --partition-size 0.01 corpus/*.md prompts/system.md
 	@echo "== goldcase export: the golden set as promptfoo tests, in a temporary file"
 	$(BIN)/goldcase export --format promptfoo --out "$${TMPDIR:-/tmp}/goldcase-sample-promptfoo.yaml"
+	@echo "== goldcase run --trials 2 --jobs 4: the top-3 baseline asked afresh, twice a case, then scored (a deterministic system: no flaky case)"
+	rm -f reports/baseline-k3-trials.jsonl reports/baseline-k3-trials.jsonl.run.json
+	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --trials 2 --jobs 4 \
+	  --out reports/baseline-k3-trials.jsonl
+	$(BIN)/goldcase score reports/baseline-k3-trials.jsonl | sed -n '1,3p;/^repeated trials/,$$p'
+	@echo "== goldcase export --format inspect, run by Inspect (a replay solver, no model), read back: the same task success as goldcase score"
+	rm -rf reports/inspect && mkdir -p reports/inspect
+	$(BIN)/goldcase export --format inspect --out reports/inspect/golden.jsonl
+	cd reports/inspect && INSPECT_DISPLAY=none $(CURDIR)/$(BIN)/inspect eval golden_task.py --model none \
+	  --solver $(CURDIR)/scripts/inspect_replay.py@replay -S results=$(CURDIR)/runs/baseline-k3.jsonl \
+	  --log-dir logs --log-format eval >/dev/null
+	$(BIN)/goldcase score --from inspect reports/inspect/logs/*.eval | sed -n 1,3p
+	@if [ -x $(PROMPTFOO) ]; then \
+	  echo "== goldcase export --format promptfoo, run by promptfoo (echo provider), read back with score --from promptfoo"; \
+	  $(BIN)/goldcase export --format promptfoo --out reports/promptfoo.yaml && \
+	  PROMPTFOO_DISABLE_TELEMETRY=1 PROMPTFOO_DISABLE_UPDATE=1 PROMPTFOO_CONFIG_DIR=reports/.promptfoo \
+	    $(PROMPTFOO) eval -c reports/promptfoo.yaml --providers echo -o reports/promptfoo-echo.json \
+	    --no-cache --no-write --no-progress-bar >/dev/null 2>&1; \
+	  $(BIN)/goldcase score --from promptfoo reports/promptfoo-echo.json | sed -n 1,3p; \
+	else echo "(promptfoo is not installed: make clients installs it)"; fi
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"
 
+# The sample runs under runs/, made afresh: after cases/ or corpus/ change (goldcase run
+# refuses to continue a run made on another set).
+runs: $(STAMP)
+	rm -f runs/baseline-k1.jsonl runs/baseline-k1.jsonl.run.json
+	rm -f runs/baseline-k3.jsonl runs/baseline-k3.jsonl.run.json
+	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
+	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
+
+clients: $(PROMPTFOO)
+
+$(PROMPTFOO):
+	@if command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(CLIENTS) && PROMPTFOO_DISABLE_TELEMETRY=1 npm install --prefix $(CLIENTS) \
+	    --no-audit --no-fund --ignore-scripts --loglevel=error promptfoo@$(PROMPTFOO_VERSION) \
+	  || echo "note: promptfoo could not be installed; the tests that run it will be skipped"; \
+	else echo "note: npm not found: promptfoo is not installed and the tests that run it will be skipped"; fi
+
 # Lint, types, then the whole test suite. pytest's exit 5 (no tests collected) is a failure.
-test: $(STAMP) lint
+test: $(STAMP) lint clients
 	@$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
 
@@ -75,13 +126,13 @@ coverage: $(STAMP)
 		--cov-report=term:skip-covered
 
 clean:
-	rm -rf $(VENV) .goldcase-cache .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CLIENTS) .goldcase-cache .pytest_cache .mypy_cache .ruff_cache
 
 # The fuzz suite with 40 times the inputs and random seeds, and 10 times the kills (about 20
 # minutes on 2 cores); docs/robustness.md has the figures.
 fuzz-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long GOLDCASE_KILLS=60 $(BIN)/python -m pytest -q -p no:cacheprovider \
-		tests/fuzz tests/robustness/test_kill.py
+		tests/fuzz tests/robustness/test_kill.py tests/robustness/test_run_kill.py
 
 # Coverage-guided fuzzing with atheris (libFuzzer), 120 s a target; installs the fuzz extra.
 .PHONY: fuzz-atheris

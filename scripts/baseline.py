@@ -1,19 +1,23 @@
-"""A small, deterministic extractive answerer that makes the sample runs under ``runs/``.
+"""A small, deterministic extractive answerer: the system under test of the sample runs
+under ``runs/``, run as a ``goldcase run --cmd`` worker.
 
-It splits every corpus document into sentence chunks (paragraph sentences, list items, table
-rows, each indexed with the heading it sits under), ranks them for each golden question with
-BM25 (rank-bm25, Okapi variant, default parameters), and answers with the best K chunks joined,
-or abstains when its confidence is under a threshold. The confidence is the best chunk's BM25
+It reads one JSON request a line on standard input (``{"id", "question", "trial"}``) and writes
+one JSON response a line. It splits every corpus document into sentence chunks (paragraph
+sentences, list items, table rows, each indexed with the heading it sits under), ranks them for
+the question with BM25 (rank-bm25, Okapi variant, default parameters), and answers with the best
+K chunks joined, or abstains when its confidence is under a threshold. It reads the corpus only:
+the cases, and so the expected answers, are never opened. The confidence is the best chunk's BM25
 score divided by the score a chunk of average length holding every question term once would
 get (the sum of the terms' idf; a term the corpus never uses counts with the largest idf the
 corpus has), capped at 1, so it lies in 0..1 and falls when the question asks about words the
 documents do not hold.
 
-Every result line records id, outcome, answer, confidence, citations, retrieved (the top 5
-chunks) and context (the K chunks the answer was built from), in the results format of
-docs/score.md. No clock, no randomness: the same repository gives byte-identical output.
+Every response holds outcome, answer, confidence, citations, retrieved (the top 5 chunks) and
+context (the K chunks the answer was built from); goldcase adds id, trial and latency. No clock,
+no randomness: the same question always gets the same response.
 
-    python scripts/baseline.py --out runs/baseline-k1.jsonl --top-k 1 --threshold 0.35
+    goldcase run --cmd "python scripts/baseline.py --top-k 1 --threshold 0.35" \\
+        --system baseline-k1 --out runs/baseline-k1.jsonl
 """
 
 from __future__ import annotations
@@ -24,15 +28,11 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rank_bm25 import BM25Okapi
 
-from goldcase.cache import Cache
 from goldcase.config import load_config
-from goldcase.context import Context
-from goldcase.engine import load_case_set
-from goldcase.writer import atomic_write_text
 
 RETRIEVED = 5
 _STOPWORD_TEXT = (
@@ -157,49 +157,50 @@ class Retriever:
         return [self.chunks[i] for i in order], confidence
 
 
-def answer(
-    case_id: str, question: str, retriever: Retriever, k: int, threshold: float
-) -> dict[str, Any]:
+def answer(question: str, retriever: Retriever, k: int, threshold: float) -> dict[str, Any]:
+    """The response to one question: outcome, answer and citations (when it answers),
+    confidence, and the retrieval trace."""
     ranked, unrounded = retriever.rank(question)
     confidence = round(unrounded, 4)  # decided on the value the line records
     context = ranked[:k]
-    line: dict[str, Any] = {"id": case_id}
+    response: dict[str, Any] = {}
     if confidence < threshold:
-        line["outcome"] = "abstain"
+        response["outcome"] = "abstain"
     else:
-        line["outcome"] = "answer"
-        line["answer"] = yes_no(question, context[0].text) + " ".join(c.text for c in context)
-        line["citations"] = [{"id": c.id, "text": c.doc} for c in context]
-    line["confidence"] = confidence
-    line["retrieved"] = [{"doc": c.doc, "text": c.text} for c in ranked[:RETRIEVED]]
-    line["context"] = [{"doc": c.doc, "text": c.text} for c in context]
-    return line
+        response["outcome"] = "answer"
+        response["answer"] = yes_no(question, context[0].text) + " ".join(c.text for c in context)
+        response["citations"] = [{"id": c.id, "text": c.doc} for c in context]
+    response["confidence"] = confidence
+    response["retrieved"] = [{"doc": c.doc, "text": c.text} for c in ranked[:RETRIEVED]]
+    response["context"] = [{"doc": c.doc, "text": c.text} for c in context]
+    return response
 
 
-def run(repo: Path, k: int, threshold: float) -> str:
-    config = load_config(repo)
-    case_set = load_case_set(Context(config, Cache(None)))
-    chunks = load_chunks(config.corpus_dir)
-    if not chunks:
-        raise SystemExit(f"error: no Markdown documents with text under {config.corpus_dir}")
-    retriever = Retriever(chunks)
-    lines = [
-        answer(case.id, case.question, retriever, k, threshold)
-        for case in sorted(case_set.golden, key=lambda c: c.id)
-    ]
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+def serve(retriever: Retriever, k: int, threshold: float, requests: TextIO, out: TextIO) -> None:
+    """Answer one JSON request line with one JSON response line, until the input ends."""
+    for line in requests:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        response = answer(str(request["question"]), retriever, k, threshold)
+        out.write(json.dumps(response, ensure_ascii=False) + "\n")
+        out.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="results file to write (JSONL)")
     parser.add_argument("--top-k", type=int, default=1, help="chunks the answer is built from")
     parser.add_argument("--threshold", type=float, default=0.35, help="abstain under this")
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
     args = parser.parse_args(argv)
     if args.top_k < 1 or not 0 <= args.threshold <= 1:
         parser.error("--top-k must be at least 1 and --threshold between 0 and 1")
-    atomic_write_text(args.out, run(args.repo, args.top_k, args.threshold))
+    corpus = load_config(args.repo).corpus_dir
+    chunks = load_chunks(corpus)
+    if not chunks:
+        print(f"error: no Markdown documents with text under {corpus}", file=sys.stderr)
+        return 1
+    serve(Retriever(chunks), args.top_k, args.threshold, sys.stdin, sys.stdout)
     return 0
 
 

@@ -5,6 +5,7 @@
     python scripts/bench.py check --cases 2000
     python scripts/bench.py help
     python scripts/bench.py score memory leakage contamination
+    python scripts/bench.py run            # see scripts/bench_run.py
     python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
 `check` generates a synthetic set of N cases over a generated corpus (under bench-data/, kept
@@ -180,6 +181,7 @@ BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "memory": lambda a: bench_memory(100_000),
     "leakage": lambda a: __import__("bench_leakage").bench(),
     "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb),
+    "run": lambda a: __import__("bench_run").bench(),
 }
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.config import find_root, load_config
+from goldcase.config import ABSTAIN_PATTERNS, find_root, load_config
 from goldcase.errors import GoldcaseError
 
 
@@ -47,12 +47,24 @@ def test_pyproject_tool_table(tmp_path: Path) -> None:
         ('[severity]\nGC303 = "loud"\n', "severity.GC303 is 'loud'"),
         ("[slices.returns]\ntraffic = 2\n", "traffic should be between 0 and 1"),
         ("[split]\nseed = true\n", "seed should be int, got bool"),
+        ('[run]\nabstain_patterns = "x"\n', "abstain_patterns should be list, got str"),
+        ('[run]\nabstain_patterns = ["("]\n', "'(' is not a regular expression"),
+        ('[run]\nabstain_patterns = ["(?P<x>a)"]\n', "uses syntax JavaScript reads otherwise"),
+        ('[run]\nabstain_patterns = ["(?i)a"]\n', "uses syntax JavaScript reads otherwise"),
+        ('[run]\nabstain_patterns = [""]\n', "non-empty regular expressions"),
+        ("[run]\nabstain = []\n", "unknown key 'abstain'"),
     ],
 )
 def test_bad_config_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "goldcase.toml").write_text(text)
     with pytest.raises(GoldcaseError, match=message.replace("(", r"\(")):
         load_config(tmp_path)
+
+
+def test_run_abstain_patterns_default_and_configured(tmp_path: Path) -> None:
+    assert load_config(tmp_path).run.abstain_patterns == ABSTAIN_PATTERNS
+    (tmp_path / "goldcase.toml").write_text("[run]\nabstain_patterns = ['^no idea', 'n/a']\n")
+    assert load_config(tmp_path).run.abstain_patterns == ("^no idea", "n/a")
 
 
 def test_no_repository_found(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "Export the set as JSONL, promptfoo, Inspect or OpenAI evals data."),
     "import": ("importer", "Build a golden-set repository from JSONL, SQuAD or promptfoo."),
     "check": ("check", "Check case files: schema, verbatim quotes, leakage, version, composition."),
+    "run": ("run", "Ask the system under test every case and write its results file."),
     "score": ("score", "Score a run's results against the set, every rate with its denominator."),
     "stats": ("stats", "Show the set's composition: slice sizes against floors, shares, errors."),
     "label": ("label", "Draw a stratified sample of cases as blank files for a second labeller."),

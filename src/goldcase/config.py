@@ -6,6 +6,7 @@ errors: a typo in the config must not silently switch a check off.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,22 @@ class CompositionConfig:
     answer_max_words: int = 12
 
 
+# An answer given as text abstains when one of these matches it (case-insensitive, searched
+# anywhere): ``goldcase run`` for a response without an outcome, ``score --from`` for
+# promptfoo and Inspect outputs, and the exported promptfoo and Inspect graders.
+ABSTAIN_PATTERNS = (
+    r"^\W*(?:sorry\W+)?i (?:do not|don't|don’t|dont) know\b",
+    r"\b(?:can ?not|can't|can’t|am unable to|am not able to) answer\b",
+    r"\b(?:documents?|sources?|context) (?:do not|does not|don't|doesn't|don’t|doesn’t) "
+    r"(?:say|mention|contain|cover|state)\b",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    abstain_patterns: tuple[str, ...] = ABSTAIN_PATTERNS
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     root: Path
@@ -60,6 +77,7 @@ class Config:
     split: SplitConfig = SplitConfig()
     leakage: LeakageConfig = LeakageConfig()
     composition: CompositionConfig = CompositionConfig()
+    run: RunConfig = RunConfig()
     severity: Mapping[str, str] = field(default_factory=dict)  # code -> error|warning|off
 
     @property
@@ -165,6 +183,7 @@ _TOP = {
     "split": dict,
     "leakage": dict,
     "composition": dict,
+    "run": dict,
     "severity": dict,
 }
 
@@ -195,6 +214,7 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
         split=_section(SplitConfig, raw.get("split", {}), where, "split"),
         leakage=_section(LeakageConfig, raw.get("leakage", {}), where, "leakage"),
         composition=_section(CompositionConfig, raw.get("composition", {}), where, "composition"),
+        run=_section(RunConfig, raw.get("run", {}), where, "run"),
         severity=severity,
     )
     _check_values(config, where)
@@ -229,9 +249,32 @@ def _check_values(config: Config, where: str) -> None:
         if not isinstance(pattern, str) or not pattern:
             raise GoldcaseError(f"{where}: leakage.fewshot should be a list of glob patterns")
         _check_relative(pattern, f"{where}: leakage.fewshot")
+    _check_patterns(config.run.abstain_patterns, f"{where}: run.abstain_patterns")
     for name, table in config.slices.items():
         if table.floor is not None and table.floor < 0:
             raise GoldcaseError(f"{where}: slices.{name}.floor should be 0 or more")
+
+
+# Constructs Python reads and JavaScript does not (or reads otherwise): the patterns also go,
+# as written, into the promptfoo export's assertions.
+_PYTHON_ONLY = re.compile(r"\(\?P|\(\?#|\(\?[aiLmsux-]+[:)]|\\[AZ]")
+
+
+def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
+    for pattern in patterns:
+        if not isinstance(pattern, str) or not pattern:
+            raise GoldcaseError(f"{where} should be a list of non-empty regular expressions")
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            message = f"{where}: {pattern!r} is not a regular expression: {exc}"
+            raise GoldcaseError(message) from None
+        if _PYTHON_ONLY.search(pattern):
+            raise GoldcaseError(
+                f"{where}: {pattern!r} uses syntax JavaScript reads otherwise ((?P, (?#, inline "
+                "flags, \\A, \\Z); write it in the syntax both share (matching is already "
+                "case-insensitive)"
+            )
 
 
 def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -> None:

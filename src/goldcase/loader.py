@@ -373,12 +373,19 @@ def _explain(error: Any) -> Iterator[tuple[list[str | int], str, bool]]:
         yield from _forbidden(where, name, error)
     elif kind == "uniqueItems":
         yield where, f"{name} lists the same entry twice", True
-    elif kind == "anyOf" and len(where) >= 3 and where[:2] == ["expect", "contains"]:
+    elif kind == "anyOf" and (where == ["expect", "lead"] or where[:2] == ["expect", "contains"]):
         message = f"{name} should be a string or a list of strings (any one of them)"
         if not isinstance(error.instance, (list, dict)):
             got = f"{type(error.instance).__name__} {clip(repr(error.instance), 40)}"
             message += f", got {got}{_quote_hint(error.instance)}"
         yield where, message, True
+    elif kind == "anyOf" and where == ["resolution"] and isinstance(error.instance, dict):
+        for sub in error.context or ():  # the {rule, decided_by} branch says what is wrong
+            if sub.schema_path and sub.schema_path[0] == 1:
+                yield from _explain(sub)
+    elif kind == "anyOf" and where == ["resolution"]:
+        got = f"{type(error.instance).__name__} {clip(repr(error.instance), 40)}"
+        yield where, f"resolution should be {{rule: ..., decided_by: ...}}, got {got}", True
     else:
         yield where, f"{name}: {clip(error.message, 120)}", True
 

@@ -81,6 +81,9 @@ def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: M
         '#   contains: ["14", ["fourteen", "14"]]  # every entry must appear; a list: any one\n'
         '#   not_contains: ["30 days"]    # a wrong figure an answer once carried\n'
         '#   lead: "yes"                  # the first word, lower-cased\n'
+        "# probes:                        # answers to try the checks on (goldcase check)\n"
+        '#   pass: ["14 days from delivery"]      # right answers, in other words\n'
+        '#   fail: ["30 days", "within 14 weeks"]  # wrong ones: a confusable figure, a negation\n'
         "slice: returns\n"
         "tags: [numeric]\n"
         "# source: hand-written            # transcript | hand-written | synthetic\n"
@@ -202,6 +205,7 @@ def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     answers = (
         "returns\nHow long for a damaged parcel?\n14 days\nreturns-policy.md\n"
         "A customer has 15 days\n\n" + QUOTE + "\n"
+        "You have 14 days from delivery.\n30 days\n"
     )
     result = CliRunner().invoke(cli, ["new", "--repo", str(root), "--prompt"], input=answers)
     assert result.exit_code == 0, result.output
@@ -210,6 +214,7 @@ def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     assert "question: How long for a damaged parcel?\n" in text
     assert f"    quote: {QUOTE}\n" in text
     assert "  - doc: returns-policy.md\n" in text
+    assert "probes:\n  pass: [You have 14 days from delivery.]\n  fail: [30 days]\n" in text
 
 
 def test_the_new_file_gets_the_usual_permissions(make_repo: Maker) -> None:
@@ -282,3 +287,19 @@ def test_doc_and_quote_counts_must_agree(make_repo: Maker) -> None:
     )
     assert code == 2
     assert err.startswith("error: 2 --doc for 1 --quote")
+
+
+def test_probes_are_written_and_one_that_does_not_hold_is_a_warning(make_repo: Maker) -> None:
+    root = make_repo({})
+    probes = ["--pass-probe", "You have 14 days.", "--pass-probe", "Two weeks."]
+    code, out, err = new(root, *ANSWERED, *probes, "--fail-probe", "30 days")
+    assert (code, out) == (0, "wrote cases/golden/cas-001.yaml\n")
+    text = (root / "cases/golden/cas-001.yaml").read_text(encoding="utf-8")
+    assert "probes:\n  pass: [You have 14 days., Two weeks.]\n  fail: [30 days]\n" in text
+    assert err == (
+        "warning: cases/golden/cas-001.yaml: pass-probe 'Two weeks.' fails the case's checks "
+        "(expected_answer: '14 days' not in it); write an expect block that holds it "
+        "(goldcase check reports it as GC601 / GC602)\n"
+    )
+    found = run_cli("check", "--repo", root, "--select", "probes")
+    assert found.stdout.splitlines()[0].startswith("cases/golden/cas-001.yaml:14:29: GC601 ")

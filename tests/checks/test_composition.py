@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from checks.kit import Repo, brief, family_findings
 from composition.kit import case, healthy
 from goldcase.model import Finding
 from kit import run_cli
 
 
-def findings(root: Path) -> list[Finding]:
-    return family_findings(root, "composition")
+def findings(root: Path, family: str = "composition") -> list[Finding]:
+    return family_findings(root, family)
 
 
 def test_a_healthy_slice_passes(make_repo: Repo) -> None:
@@ -24,7 +26,7 @@ def test_gc501_slice_under_its_floor_points_at_the_config(make_repo: Repo) -> No
     files.update(
         {
             "cases/golden/x1.yaml": case("x1", slice_name="refunds", answerable=False),
-            "cases/golden/x2.yaml": case("x2", slice_name="refunds", answerable=False),
+            "cases/golden/x2.yaml": case("x2", slice_name="refunds"),
         }
     )
     found = findings(make_repo(files))
@@ -134,6 +136,7 @@ def test_gc508_limit_from_config_and_dev_cases_are_not_checked(make_repo: Repo) 
 def test_severity_overrides_apply(make_repo: Repo) -> None:
     files = healthy()
     files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    files["cases/golden/x2.yaml"] = case("x2", slice_name="refunds")
     root = make_repo(files)
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "error"\n', "utf-8")
     assert brief(findings(root)) == [("goldcase.toml", 1, 1, "GC501", "error")]
@@ -178,3 +181,88 @@ def test_check_paths_still_reports_set_findings_once(make_repo: Repo) -> None:
     everything = run_cli("check", "--repo", root, "--select", "composition")
     codes = [line.split(": ")[1].split()[0] for line in everything.stdout.splitlines()[:-1]]
     assert sorted(codes) == ["GC501", "GC508"]
+
+
+# -- GC510, GC511: what a slice's cases expect; GC512: who decided a resolution ---------------
+
+
+def test_gc510_a_slice_without_a_question_the_corpus_cannot_answer(make_repo: Repo) -> None:
+    files = healthy()
+    for i in range(2, 5):  # the three unanswerable cases that are not false premises
+        files[f"cases/golden/r{i:02d}.yaml"] = case(f"r{i:02d}")
+    root = make_repo(files)
+    config = '[slices.returns]\nfloor = 20\n[severity]\nGC503 = "off"  # 2 of 20 now\n'
+    (root / "goldcase.toml").write_text(config, "utf-8")
+    found = findings(root)
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC510", "warning")]
+    assert found[0].message.startswith(
+        "slice 'returns' has no unanswerable case that is not a false premise"
+    )
+
+
+def test_gc511_a_slice_whose_every_case_expects_an_abstention(make_repo: Repo) -> None:
+    files = healthy()
+    files.update(
+        {f"cases/golden/o{i:02d}.yaml": case(f"o{i:02d}", slice_name="oos", answerable=False)
+         for i in range(20)}
+    )  # fmt: skip
+    found = findings(make_repo(files))
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC511", "warning")]
+    assert "a system that always abstains passes it" in found[0].message
+    files["cases/golden/o05.yaml"] = case("o05", slice_name="oos")  # one it can answer
+    assert findings(make_repo(files)) == []
+
+
+def test_gc510_and_gc511_take_their_severity_from_the_config(make_repo: Repo) -> None:
+    files = healthy()
+    files.update(
+        {f"cases/golden/o{i:02d}.yaml": case(f"o{i:02d}", slice_name="oos", answerable=False)
+         for i in range(20)}
+    )  # fmt: skip
+    root = make_repo(files)
+    (root / "goldcase.toml").write_text('[severity]\nGC511 = "error"\n', "utf-8")
+    assert brief(findings(root)) == [("goldcase.toml", 1, 1, "GC511", "error")]
+    (root / "goldcase.toml").write_text('[severity]\nGC511 = "off"\n', "utf-8")
+    assert findings(root) == []
+
+
+def test_gc512_a_resolution_that_names_no_one(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/r10.yaml"] = case("r10", extra="resolution: counts from delivery")
+    files["cases/dev/d1.yaml"] = case("d1", extra="resolution:\n  rule: x\n  decided_by: lee")
+    found = findings(make_repo(files))
+    assert brief(found) == [("cases/golden/r10.yaml", 9, 13, "GC512", "warning")]
+    assert found[0].message == (
+        "resolution names no one who decided; write resolution: {rule: ..., decided_by: ...} "
+        "with the role that owns the decision"
+    )
+
+
+@pytest.mark.parametrize(
+    "resolution",
+    [
+        "resolution:\n  rule: counts from delivery\n",  # no one named
+        "resolution:\n  rule: x\n  decided_by: lee\n  when: today\n",  # an unknown key
+        "resolution:\n  rule: ' '\n  decided_by: lee\n",  # a blank rule
+    ],
+)
+def test_a_resolution_table_needs_its_rule_and_who_decided(
+    make_repo: Repo, resolution: str
+) -> None:
+    root = make_repo({"cases/golden/r1.yaml": case("r1", extra=resolution.rstrip())})
+    assert [f.code for f in findings(root, "schema")] == ["GC107"]
+
+
+@pytest.mark.parametrize(
+    ("resolution", "message"),
+    [
+        ("resolution:\n  rule: x", "missing required key 'decided_by' in resolution"),
+        ("resolution:\n  rule: x\n  decided_by: ' '", "resolution.decided_by is blank"),
+        ("resolution: 5", "resolution should be {rule: ..., decided_by: ...}, got int 5"),
+    ],
+)
+def test_a_malformed_resolution_is_explained(
+    make_repo: Repo, resolution: str, message: str
+) -> None:
+    root = make_repo({"cases/golden/r1.yaml": case("r1", extra=resolution)})
+    assert [f.message for f in findings(root, "schema")] == [message]

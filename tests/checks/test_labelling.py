@@ -65,7 +65,9 @@ def test_gc507_disagreement_on_expect(make_repo: Repo) -> None:
 def test_gc507_resolution_or_ambiguous_slice_silences_it(make_repo: Repo) -> None:
     files = healthy()
     files["cases/golden/r10.yaml"] = case(
-        "r10", extra="resolution: a credit request counts from delivery, not from dispatch"
+        "r10",
+        extra="resolution:\n  rule: a credit request counts from delivery, not from dispatch\n"
+        "  decided_by: returns-lead",
     )
     files["cases/golden/z1.yaml"] = case("z1", slice_name="unclear", answerable=False)
     root = make_repo(files)

@@ -85,7 +85,7 @@ def test_sample_runs_with_stats_and_links(tmp_path: Path) -> None:
     page = out.read_text()
     head = json.loads(reports["baseline-k3"].read_text())
     assert f"{head['success']} of {head['total']} cases" in page
-    assert "<h2>Composition</h2>" in page and "out-of-scope" in page
+    assert "<h2>Composition</h2>" in page and "general" in page
     links = re.findall(r'<a href="([^"]+)">', page)
     assert len(links) == sum(not c["passed"] for c in head["cases"])
     assert all((out.parent / link).resolve().is_file() for link in links)

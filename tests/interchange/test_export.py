@@ -4,6 +4,7 @@ OpenAI evals shapes, and the private-set refusal."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 import yaml
 
 from goldcase.engine import load_case_set
-from goldcase.interchange.export import lead_pattern
+from goldcase.interchange.export import lead_pattern, leads_pattern
 from goldcase.interchange.promptfoo import lead_of
 from kit import run_cli
 
@@ -152,14 +153,29 @@ def test_promptfoo_tests_have_the_documented_shape(repo: Path) -> None:
         "question": "How many days does a customer have to request a credit for a damaged delivery?"
     }
     assert first["assert"] == [
+        {"$ref": "#/assertionTemplates/answers"},
         {"type": "icontains", "value": "14"},
         {"type": "icontains-any", "value": ["fourteen", "14"]},
         {"type": "not-icontains", "value": "30 days"},
         {"type": "regex", "value": r"^\W*[yY][eE][sS](?![\w])"},
     ]
     assert first["metadata"]["id"] == "ret-014"
-    assert second["assert"][0]["type"] == "llm-rubric"
+    assert first["metadata"]["expected_answer"] == "14 days"
+    assert second["assert"] == [{"$ref": "#/assertionTemplates/abstains"}]
     assert second["metadata"]["answerable"] is False
+    assert config["prompts"] == ["{{question}}"]
+    templates = config["assertionTemplates"]
+    assert {t["type"] for t in templates.values()} == {"javascript"}  # no model-graded one
+    assert "llm-rubric" not in text
+
+
+def test_the_promptfoo_abstention_assertions_carry_the_configured_patterns(repo: Path) -> None:
+    (repo / "goldcase.toml").write_text("[run]\nabstain_patterns = ['^no idea\\b']\n")
+    templates = yaml.safe_load(export(repo, "--format", "promptfoo"))["assertionTemplates"]
+    assert templates["abstains"]["value"] == (
+        r"""new RegExp("(?:^no idea\\b)", 'i').test(String(output))"""
+    )
+    assert templates["answers"]["value"] == "!" + templates["abstains"]["value"]
 
 
 def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_path: Path) -> None:
@@ -177,7 +193,10 @@ def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_
 
 def test_a_case_without_checks_asserts_its_expected_answer(repo: Path) -> None:
     config = yaml.safe_load(export(repo, "--format", "promptfoo", "--split", "dev"))
-    assert config["tests"][0]["assert"] == [{"type": "icontains", "value": "orders over £50"}]
+    assert config["tests"][0]["assert"] == [
+        {"$ref": "#/assertionTemplates/answers"},
+        {"type": "icontains", "value": "orders over £50"},
+    ]
 
 
 @pytest.mark.parametrize("word", ["yes", "no", "15", "d.c."])
@@ -192,7 +211,22 @@ def test_inspect_dataset_lines(repo: Path) -> None:
     assert lines[0]["target"] == "14 days"
     assert lines[0]["metadata"]["support"] == [{"doc": "returns-policy.md", "quote": QUOTE}]
     assert lines[0]["metadata"]["golden_version"] == "2026.2"
-    assert (lines[1]["target"], lines[1]["metadata"]["answerable"]) == ("", False)
+    # an empty target would pass any answer under Inspect's includes(): the abstention instead
+    assert (lines[1]["target"], lines[1]["metadata"]["answerable"]) == ("I don't know.", False)
+    assert lines[0]["metadata"]["id"] == "ret-014"
+    assert lines[0]["metadata"]["expected_answer"] == "14 days"
+    assert lines[0]["metadata"]["expect"]["lead"] == "yes"
+
+
+def test_inspect_export_writes_a_task_file_beside_the_dataset(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "inspect" / "golden.jsonl"
+    result = run_cli("export", "--repo", repo, "--format", "inspect", "--out", out)
+    assert result.exit_code == 0, result.stderr
+    task = (tmp_path / "inspect" / "golden_task.py").read_text(encoding="utf-8")
+    assert "from goldcase.interchange.inspect_scorer import goldcase_scorer" in task
+    assert "json_dataset(str(Path(__file__).with_name('golden.jsonl')))" in task
+    assert "def golden() -> Task:" in task
+    compile(task, "golden_task.py", "exec")  # valid Python, whatever the patterns hold
 
 
 def test_openai_evals_samples(repo: Path) -> None:
@@ -220,3 +254,13 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
     result = run_cli("export", "--repo", repo, "--format", "jsonl")
     assert result.exit_code == 2
     assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("answer", "matches"),
+    [("No, never", True), ("nope.", True), ("**Unfortunately** not", True), ("Not now", False)],
+)
+def test_a_list_of_leads_is_one_alternation(answer: str, matches: bool) -> None:
+    pattern = leads_pattern(["no", "nope", "unfortunately"])
+    assert (re.match(pattern, answer) is not None) is matches
+    assert leads_pattern(["no"]) == lead_pattern("no")

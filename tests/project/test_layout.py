@@ -26,6 +26,7 @@ FAMILY_DOMAIN = {
     "composition": "composition",
     "labelling": "labelling",
     "privacy": "privacy",
+    "probes": "scoring",
 }
 # Cycles between domain packages that docs/architecture.md explains.
 DOCUMENTED_CYCLES = [{"labelling", "scoring"}]

@@ -1,4 +1,5 @@
-"""The sample set shipped in this repository passes its own composition and privacy rules."""
+"""The sample set shipped in this repository passes its own composition, privacy and probe
+rules."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_no_composition_or_privacy_findings() -> None:
+def test_no_composition_privacy_or_probe_findings() -> None:
+    """Every probe holds, every answerable golden case has a fail probe, every slice holds both
+    outcomes, every resolution names who decided (issue 24)."""
     ctx = Context(load_config(REPO_ROOT), Cache(None))
-    found = run_checks(ctx, ["composition", "privacy"]).findings
+    found = run_checks(ctx, ["composition", "privacy", "probes"]).findings
     assert [f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}" for f in found] == []
 
 

@@ -2,8 +2,8 @@
 
 The label and case files are read with PyYAML, not goldcase's loader; the figures asserted
 are the ones read off those files by hand: 30 labels, all finished, the same `answerable` as
-the case on every one (20 answerable, 10 not), and three bare yes/no answers where the case
-needs the condition or the reason, each resolved in its case.
+the case on every one (18 answerable, 12 not), and two bare yes/no answers where the case
+needs the condition or the reason, each resolved in its case with who decided.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "labels" / "second"
 GOLDEN = ROOT / "cases" / "golden"
 SEED = "2026"
-BARE = {"bil-011": "Yes", "ret-019": "No", "war-011": "No"}
+BARE = {"bil-011": ("Yes", "billing-lead"), "war-011": ("No", "support-lead")}
 
 
 def _yaml(path: Path) -> dict[str, Any]:
@@ -62,25 +62,25 @@ def test_every_label_is_finished_and_agrees_on_answerable(labels: dict[str, Any]
             assert label["expected_answer"], case_id
         else:
             assert not label.get("expected_answer"), case_id
-    assert answerable == 20
+    assert answerable == 18
 
 
-def test_the_three_bare_answers_are_the_disagreements_and_resolved(
+def test_the_two_bare_answers_are_the_disagreements_and_resolved(
     labels: dict[str, Any],
 ) -> None:
-    for case_id, answer in BARE.items():
+    for case_id, (answer, decided_by) in BARE.items():
         assert labels[case_id]["expected_answer"] == answer
-        assert _yaml(GOLDEN / f"{case_id}.yaml")["resolution"].startswith(
-            f"a bare {answer.lower()} is not a right answer here"
-        )
+        resolution = _yaml(GOLDEN / f"{case_id}.yaml")["resolution"]
+        assert resolution["rule"].startswith(f"a bare {answer.lower()} is not a right answer here")
+        assert resolution["decided_by"] == decided_by
     result = run_cli("agreement", "--repo", ROOT, "--format", "json")
     assert result.exit_code == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert (report["items"], report["pending"]) == (30, 0)
-    assert (report["agreement"]["agree"], report["agreement"]["of"]) == (27, 30)
-    assert (report["expected_answers"]["agree"], report["expected_answers"]["of"]) == (17, 20)
-    # every pair agrees on answerable: kappa 1, chance agreement (2/3)^2 + (1/3)^2 = 5/9
+    assert (report["agreement"]["agree"], report["agreement"]["of"]) == (28, 30)
+    assert (report["expected_answers"]["agree"], report["expected_answers"]["of"]) == (16, 18)
+    # every pair agrees on answerable: kappa 1, chance agreement (18/30)^2 + (12/30)^2 = 0.52
     assert report["kappa_answerable"]["kappa"] == pytest.approx(1.0)
-    assert report["kappa_answerable"]["expected"] == pytest.approx(5 / 9)
+    assert report["kappa_answerable"]["expected"] == pytest.approx(0.52)
     found = [(d["id"], d["fields"], d["resolved"]) for d in report["disagreements"]]
     assert found == [(case_id, ["expected_answer"], True) for case_id in sorted(BARE)]

@@ -14,7 +14,9 @@ import pytest
 from kit import DATA, run_cli
 
 EXPECTED = DATA / "review"
-QUIET = "\n".join(f'GC{n} = "off"' for n in (401, 402, 403, 404, 405, 501, 502, 503, 504, 506, 508))
+QUIET = "\n".join(
+    f'GC{n} = "off"' for n in (401, 402, 403, 404, 405, 501, 502, 503, 504, 506, 508, 510, 511, 603)
+)
 CONFIG = f"# only the case files' own findings matter in these tests\n[severity]\n{QUIET}\n"
 
 RET_001 = """\
@@ -291,3 +293,29 @@ def test_head_ref_that_is_the_working_tree_gives_the_same_review(history: Path) 
     ref_cases = json.loads(by_ref.stdout)["cases"]
     assert ref_cases == json.loads(on_disk.stdout)["cases"]
     assert [f["code"] for c in ref_cases for f in c["findings"]] == ["GC202", "GC205"]
+
+
+def test_probes_are_shown_with_their_verdicts(history: Path) -> None:
+    probed = RET_004 + (
+        "expect:\n  contains: [[7 days, seven days]]\n"
+        "probes:\n  pass: [Seven days at the depot., A week.]\n  fail: [14 days.]\n"
+    )
+    write(history, {"cases/golden/ret-004.yaml": probed})
+    text = run_cli("review", "--repo", history, "--format", "text").stdout.splitlines()
+    start = text.index("added ret-004 (golden) cases/golden/ret-004.yaml")
+    shown = [line for line in text[start:] if line.startswith(("  pass-probe", "  fail-probe"))]
+    assert shown == [
+        '  pass-probe "Seven days at the depot.": passes (holds)',
+        '  pass-probe "A week.": fails contains (does NOT hold)',
+        '  fail-probe "14 days.": fails contains (holds)',
+    ]
+    assert "cases/golden/ret-004.yaml:12:36: GC601 pass-probe 'A week.'" in "\n".join(text)
+    report = json.loads(run_cli("review", "--repo", history, "--format", "json").stdout)
+    case = next(c for c in report["cases"] if c["id"] == "ret-004")
+    assert case["probes"] == [
+        {"kind": "pass", "answer": "Seven days at the depot.", "failed": [], "holds": True},
+        {"kind": "pass", "answer": "A week.", "failed": ["contains"], "holds": False},
+        {"kind": "fail", "answer": "14 days.", "failed": ["contains"], "holds": True},
+    ]
+    markdown = run_cli("review", "--repo", history).stdout
+    assert "| pass | `A week.` | fails contains (does NOT hold) |" in markdown

@@ -94,7 +94,7 @@ def test_the_three_e2_diagnoses(repo: Path) -> None:
     assert stages["context"] == [{"id": "E2b", "slice": "returns", "missing_docs": ["policy.md"]}]
     assert stages["retrieval"] == [{"id": "E2c", "slice": "returns", "missing_docs": ["policy.md"]}]
     assert report["retrieval"]["stages_by_slice"] == {
-        "returns": {"retrieval": 1, "context": 1, "answer": 1, "unknown": 0}
+        "returns": {"tool": 0, "retrieval": 1, "context": 1, "answer": 1, "unknown": 0}
     }
     # quotes: E1 at rank 1, E2a at 2, E2b at 2, E2c never
     assert report["retrieval"]["recall_at"]["1"] == 0.25

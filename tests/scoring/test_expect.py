@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldcase.scoring.expect import answer_appears, failed_checks, first_word, fold, found
+from goldcase.scoring.expect import (
+    answer_appears,
+    failed_checks,
+    first_word,
+    fold,
+    found,
+    found_words,
+)
 from goldcase.text import normalise_answer
 
 
@@ -35,12 +42,65 @@ from goldcase.text import normalise_answer
         ("£14.95 a parcel", "4.95", False),
         ("30 days", "30 days", True),
         ("130 days", "30 days", False),
-        ("returns window", "turn", True),  # words are substrings; only numbers have edges
+        ("returns window", "turn", True),  # the cites rule: words are substrings
         ("anything", "", True),
     ],
 )
 def test_found_matches_numbers_as_numbers(hay: str, needle: str, expected: bool) -> None:
     assert found(fold(hay), fold(needle)) is expected
+
+
+# contains / not_contains: whole words and numbers, never inside a word (issue 24's examples).
+@pytest.mark.parametrize(
+    ("hay", "needle", "expected"),
+    [
+        ("if you close your account your points are kept", "lose", False),
+        ("you lose your points", "lose", True),
+        ("it starts with wr, otherwise the claim waits", "rw", False),
+        ("a reference such as rw123456", "rw", False),  # a letter-digit run is one word
+        ("a reference such as rw 123456", "rw", True),
+        ("the reference starts with rw.", "rw", True),
+        ("prices have not changed since 2015", "inc", False),
+        ("prices are inc. vat", "inc", True),
+        ("no, prices do not include vat", "include", True),
+        ("no, prices do not include vat", "includes", False),
+        ("you can't cancel it", "can", False),  # an apostrophe between letters joins a word
+        ("you can cancel it", "can", True),
+        ("don't worry", "do", False),
+        ("the 'rw' prefix", "rw", True),  # a quotation mark is not inside a word
+        ("a 14-day window", "14", True),  # hyphens separate words
+        ("a 14-day window", "day", True),
+        ("(£19)", "£19", True),
+        ("£190", "£19", False),
+        ("a £19 charge", "19", True),
+        ("it is 10%.", "10%", True),
+        ("it is 110%.", "10%", False),
+        ("48 hours", "48 hour", False),  # whole words: list the plural
+        ("within 12 months, not 24 months", "12 months", True),
+        ("within 12 months, not 24 months", "2 months", False),
+        ("park 15. then go", "15", True),
+        ("15,000 feet", "15", False),
+        ("about 1.5 car lengths", "15", False),
+        ("in café terms", "caf", False),
+        ("in café terms", "café", True),
+        ("zwölf monate", "zwölf monate", True),
+        ("anything", "", True),
+        ("x", "-", False),
+        ("a - b", "-", True),
+    ],
+)
+def test_found_words_matches_whole_words_and_numbers(hay: str, needle: str, expected: bool) -> None:
+    assert found_words(fold(hay), fold(needle)) is expected
+
+
+@given(st.integers(0, 10**6), st.integers(0, 10**6))
+def test_a_number_is_found_as_a_word_only_as_itself(shown: int, wanted: int) -> None:
+    assert found_words(f"it is {shown} days", str(wanted)) is (shown == wanted)
+
+
+@given(st.text("abc ", max_size=12), st.text("abc", min_size=1, max_size=4))
+def test_a_word_is_found_only_where_the_answer_has_it_as_a_token(hay: str, needle: str) -> None:
+    assert found_words(hay, needle) is (needle in hay.split())
 
 
 @given(st.integers(0, 10**6), st.integers(0, 10**6))
@@ -95,9 +155,17 @@ def result(answer: str | None = None, **fields: Any) -> dict[str, Any]:
         ({"scope": "road-law"}, result("x"), ["scope"]),
         ({"lead": "no"}, result("No."), []),
         ({"lead": "no"}, result(fact="no"), ["lead"]),  # no text, no first word
+        ({"lead": ["no", "nope", "unfortunately"]}, result("Unfortunately not."), []),
+        ({"lead": ["no", "nope"]}, result("Nope - never."), []),
+        ({"lead": ["no", "nope"]}, result("Not for a change of mind."), ["lead"]),
+        ({"lead": ["yes", "yep"]}, result("No problem: yes."), ["lead"]),
         ({"contains": ["15", ["feet", "ft"]]}, result("15 ft"), []),
         ({"contains": ["15", ["feet", "ft"]]}, result("15 metres"), ["contains"]),
         ({"not_contains": ["500", "five hundred"]}, result("Five Hundred feet"), ["not_contains"]),
+        ({"contains": [["lost", "lose"]]}, result("Close it: points kept"), ["contains"]),
+        ({"contains": [["include", "inc"]]}, result("Fixed since 2020"), ["contains"]),
+        ({"not_contains": ["24 months"]}, result("12 months"), []),
+        ({"not_contains": ["no"]}, result("Nope, not now"), []),
         ({"cites": "§ 21-1003(m)"}, result("x", citations=[{"id": "a"}]), ["cites"]),
         ({"cites": "§ 21-1003(m)"}, result("x", citations=[{"text": "§ 21–1003(m)"}]), []),
         ({"cites_id": "MD-P-16"}, result("x", citations=[{"text": "MD-P-16-1"}]), ["cites_id"]),

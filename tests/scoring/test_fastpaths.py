@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from goldcase.model import Case
 from goldcase.scoring.expect import (
     _finder,
+    _word_finder,
     compile_checks,
     failed_checks,
     fold,
     found,
+    found_words,
 )
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import _tokens
@@ -59,10 +61,22 @@ def test_a_prepared_needle_finds_what_found_finds(hay: str, needle: str) -> None
     assert _finder(needle)(hay) is found(hay, needle)
 
 
+@settings(max_examples=500)
+@given(texts, needles)
+def test_a_prepared_word_needle_finds_what_found_words_finds(hay: str, needle: str) -> None:
+    assert _word_finder(needle)(hay) is found_words(hay, needle)
+
+
 @pytest.mark.parametrize("needle", ["1", "15", "1.5", "1,", ".5", "5a", "a1"])
 def test_a_numeric_needle_finds_what_found_finds_in_every_short_text(needle: str) -> None:
     hays = ["".join(p) for n in range(7) for p in itertools.product("15.,a", repeat=n)]
     assert [_finder(needle)(hay) for hay in hays] == [found(hay, needle) for hay in hays]
+
+
+@pytest.mark.parametrize("needle", ["1", "15", "a", "a'", "'a", "a1", "1.5", "-"])
+def test_a_word_needle_finds_what_found_words_finds_in_every_short_text(needle: str) -> None:
+    hays = ["".join(p) for n in range(7) for p in itertools.product("15.a' ", repeat=n)]
+    assert [_word_finder(needle)(hay) for hay in hays] == [found_words(hay, needle) for hay in hays]
 
 
 entries = st.one_of(needles, st.lists(needles, min_size=1, max_size=3))
@@ -71,7 +85,7 @@ well_formed = st.fixed_dictionaries(
     optional={
         "contains": st.lists(entries, min_size=1, max_size=3),
         "not_contains": st.lists(needles, min_size=1, max_size=2),
-        "lead": needles,
+        "lead": st.one_of(needles, st.lists(needles, min_size=1, max_size=3)),
         "cites": needles,
         "cites_id": needles,
         "scope": needles,
@@ -139,7 +153,7 @@ def _plain_grade_one(case: Case, result: Result | None, threshold: float | None)
             outcome = "abstain"
     if outcome in (MISSING, "error"):
         failed = [outcome]
-    elif not case.answerable:
+    elif not case.answerable and not (case.false_premise and case.expect and outcome == "answer"):
         failed = [] if outcome == "abstain" else ["answered"]
     elif outcome == "abstain" or result is None:
         failed = ["abstained"]
@@ -184,6 +198,7 @@ lines = st.fixed_dictionaries(
 @given(
     well_formed,
     st.booleans(),
+    st.booleans(),
     st.one_of(st.none(), texts),
     st.lists(lines, max_size=4),
     st.one_of(st.none(), st.floats(0, 1)),
@@ -191,11 +206,14 @@ lines = st.fixed_dictionaries(
 def test_a_case_grader_grades_as_the_pass_rule_says(
     expect: dict[str, Any],
     answerable: bool,
+    false_premise: bool,
     expected_answer: str | None,
     rows: list[dict[str, Any]],
     threshold: float | None,
 ) -> None:
     data: dict[str, Any] = {"id": "c-1", "question": "q?", "answerable": answerable}
+    if false_premise:
+        data["tags"] = ["false_premise"]
     if expect:
         data["expect"] = expect
     if expected_answer is not None:

@@ -221,10 +221,16 @@ chunks = st.dictionaries(
     st.sampled_from(["doc", "text", "start", "end", "score"]), scalars, max_size=4
 )
 citations = st.dictionaries(st.sampled_from(["id", "text", "url"]), scalars, max_size=3)
+tool_calls = st.dictionaries(
+    st.sampled_from(["name", "input", "output", "error", "args"]), scalars, max_size=4
+)
 values = st.one_of(
     scalars,
+    st.floats(-1, 1e6, allow_nan=False),
+    st.just(float("inf")),  # what json reads 1e999 as
     st.lists(chunks, max_size=2),
     st.lists(citations, max_size=2),
+    st.lists(tool_calls, max_size=2),
     st.dictionaries(st.sampled_from(["a", "b"]), scalars, max_size=2),
 )
 keys = st.sampled_from(
@@ -241,6 +247,8 @@ keys = st.sampled_from(
         "context",
         "trial",
         "meta",
+        "tool_calls",
+        "latency_ms",
         "typo",
     ]
 )

@@ -13,8 +13,11 @@ from goldcase.corpus import Corpus, load_corpus
 from goldcase.model import Case
 from goldcase.scoring.traces import (
     attribute,
+    render_lines,
     retrieval_metrics,
+    retrieval_section,
     stages_by_slice,
+    tool_errors,
     trace_case,
     unanswerable_context,
 )
@@ -95,6 +98,38 @@ def test_no_trace_is_unknown(corpus: Corpus) -> None:
     assert grouped["unknown"] == [{"id": "E2", "slice": "exception", "missing_docs": []}]
 
 
+def test_a_failure_after_a_tool_error_is_the_tool_stage(corpus: Corpus) -> None:
+    calls = [
+        {"name": "search", "input": "x", "output": [], "error": None},
+        {"name": "lookup_order", "input": {"id": 7}, "error": "HTTP 500 " + "x" * 200},
+    ]
+    line = {"retrieved": [STANDARD, EXCEPTION], "context": [EXCEPTION], "tool_calls": calls}
+    failed = tool_errors(line)
+    assert failed == [{"name": "lookup_order", "error": "HTTP 500 " + "x" * 70 + "…"}]
+    assert tool_errors({"tool_calls": calls[:1]}) == [] and tool_errors(None) == []
+    trace = trace_case(E2, line, corpus)
+    grouped = attribute([("E2", "exception", trace), ("E3", "x", None)], {"E2": failed})
+    assert grouped["tool"] == [
+        {"id": "E2", "slice": "exception", "missing_docs": [], "tools": failed}
+    ]
+    assert grouped["answer"] == [] and len(grouped["unknown"]) == 1
+    section = retrieval_section(
+        [(E2, {"outcome": "answer", "answer": "x", **line}, False, "answer")], corpus
+    )
+    assert section is not None
+    assert [row["id"] for row in section["stages"]["tool"]] == ["E2"]
+    text = "\n".join(render_lines(section))
+    assert "failed at tool (1):\n    E2 (lookup_order failed: HTTP 500 xxx" in text
+
+
+def test_tool_calls_alone_make_a_section_without_retrieval_metrics(corpus: Corpus) -> None:
+    line = {"outcome": "answer", "answer": "x", "tool_calls": [{"name": "t", "error": "down"}]}
+    section = retrieval_section([(E2, line, False, "answer")], corpus)
+    assert section is not None
+    assert section["cases_with_trace"] == 0 and section["mrr"] is None
+    assert section["stages"]["tool"][0]["tools"] == [{"name": "t", "error": "down"}]
+
+
 def test_retrieval_metrics_name_their_denominators(corpus: Corpus) -> None:
     at_two = trace_case(E2, {"retrieved": [STANDARD, EXCEPTION], "context": [EXCEPTION]}, corpus)
     missed = trace_case(E2, {"retrieved": [STANDARD], "context": [STANDARD]}, corpus)
@@ -106,7 +141,7 @@ def test_retrieval_metrics_name_their_denominators(corpus: Corpus) -> None:
     assert metrics["all_support_in_context"] == 0.5
     grouped = attribute([("E2", "exception", missed), ("E9", "exception", at_two)])
     assert stages_by_slice(grouped) == {
-        "exception": {"retrieval": 1, "context": 0, "answer": 1, "unknown": 0}
+        "exception": {"tool": 0, "retrieval": 1, "context": 0, "answer": 1, "unknown": 0}
     }
 
 

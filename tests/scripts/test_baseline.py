@@ -1,18 +1,21 @@
-"""scripts/baseline.py: byte-identical output from a fresh process, results that goldcase score
-accepts, and every line carrying what issue 3 asks (confidence, retrieved, context)."""
+"""scripts/baseline.py as goldcase run workers: the same answers from fresh processes, results
+that goldcase score accepts, every line carrying confidence, citations, retrieved and context,
+and a worker that reads the corpus only."""
 
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from kit import REPO_ROOT, run_cli
+from kit import REPO_ROOT, Result, run_cli
 
 SCRIPT = REPO_ROOT / "scripts" / "baseline.py"
 pytest.importorskip("rank_bm25")
@@ -35,23 +38,26 @@ CASES = {
 }
 
 
-def baseline(repo: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), "--repo", str(repo), "--out", str(out), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def baseline(repo: Path, out: Path, *args: str) -> Result:
+    """scripts/baseline.py as ``goldcase run --cmd`` workers over ``repo``'s golden set."""
+    command = shlex.join([sys.executable, str(SCRIPT), "--repo", str(repo), *args])
+    return run_cli("run", "--repo", repo, "--out", out, "--cmd", command, "--jobs", "2")
 
 
-def test_the_same_input_gives_byte_identical_output(
+def answers(path: Path) -> dict[str, dict[str, Any]]:
+    """Each line by id, without what changes from run to run (the latency)."""
+    lines = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+    return {line["id"]: {k: v for k, v in line.items() if k != "latency_ms"} for line in lines}
+
+
+def test_the_same_input_gives_the_same_answers(
     make_repo: Callable[..., Path], tmp_path: Path
 ) -> None:
     repo = make_repo(CASES)
     first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    assert baseline(repo, first, "--top-k", "2", "--threshold", "0.3").returncode == 0
-    assert baseline(repo, second, "--top-k", "2", "--threshold", "0.3").returncode == 0
-    assert first.read_bytes() == second.read_bytes()
+    assert baseline(repo, first, "--top-k", "2", "--threshold", "0.3").exit_code == 0
+    assert baseline(repo, second, "--top-k", "2", "--threshold", "0.3").exit_code == 0
+    assert answers(first) == answers(second)
 
 
 def test_lines_carry_confidence_citations_retrieved_and_context(
@@ -60,9 +66,9 @@ def test_lines_carry_confidence_citations_retrieved_and_context(
     repo = make_repo(CASES)
     out = tmp_path / "run.jsonl"
     done = baseline(repo, out, "--top-k", "1", "--threshold", "0.2")
-    assert done.returncode == 0, done.stderr
-    lines = {line["id"]: line for line in map(json.loads, out.read_text().splitlines())}
-    assert sorted(lines) == ["oos-001", "ret-001", "ret-002"]  # one line per case, id order
+    assert done.exit_code == 0, done.stderr
+    lines = answers(out)
+    assert sorted(lines) == ["oos-001", "ret-001", "ret-002"]  # one line per case
     credit = lines["ret-001"]
     assert credit["outcome"] == "answer"
     assert "14 days from delivery to request a credit" in credit["answer"]
@@ -81,21 +87,47 @@ def test_lines_carry_confidence_citations_retrieved_and_context(
 def test_top_k_and_threshold_change_the_run(make_repo: Callable[..., Path], tmp_path: Path) -> None:
     repo = make_repo(CASES)
     wide, strict = tmp_path / "wide.jsonl", tmp_path / "strict.jsonl"
-    assert baseline(repo, wide, "--top-k", "3", "--threshold", "0").returncode == 0
-    assert baseline(repo, strict, "--top-k", "1", "--threshold", "1").returncode == 0
-    wide_lines = [json.loads(line) for line in wide.read_text().splitlines()]
-    strict_lines = [json.loads(line) for line in strict.read_text().splitlines()]
-    assert all(len(line["context"]) == 3 for line in wide_lines)
-    assert {line["outcome"] for line in wide_lines} == {"answer"}
-    assert {line["outcome"] for line in strict_lines} == {"abstain"}
+    assert baseline(repo, wide, "--top-k", "3", "--threshold", "0").exit_code == 0
+    assert baseline(repo, strict, "--top-k", "1", "--threshold", "1").exit_code == 0
+    assert all(len(line["context"]) == 3 for line in answers(wide).values())
+    assert {line["outcome"] for line in answers(wide).values()} == {"answer"}
+    assert {line["outcome"] for line in answers(strict).values()} == {"abstain"}
+
+
+def test_the_worker_reads_the_corpus_and_never_the_cases(
+    make_repo: Callable[..., Path], tmp_path: Path
+) -> None:
+    repo = make_repo(CASES)
+    shutil.rmtree(repo / "cases")
+    request = {"id": "ret-001", "question": "how many days to ask for a credit", "trial": 1}
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--repo", str(repo), "--threshold", "0"],
+        input=json.dumps(request) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    response = json.loads(done.stdout)
+    assert response["outcome"] == "answer"
+    assert "id" not in response  # goldcase adds it
 
 
 def test_bad_arguments_and_an_empty_corpus(make_repo: Callable[..., Path], tmp_path: Path) -> None:
     repo = make_repo(CASES)
-    bad = baseline(repo, tmp_path / "x.jsonl", "--top-k", "0")
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), "--top-k", "0"], capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 2
     assert "--top-k must be at least 1" in bad.stderr
     shutil.rmtree(repo / "corpus")
-    done = baseline(repo, tmp_path / "y.jsonl")
-    assert done.returncode == 1
-    assert "no Markdown documents with text" in done.stderr
+    (repo / "corpus").mkdir()
+    out = tmp_path / "y.jsonl"
+    done = baseline(repo, out, "--threshold", "0.3")
+    assert done.exit_code == 0
+    lines = answers(out)
+    assert {line["outcome"] for line in lines.values()} == {"error"}
+    assert (
+        "the worker exited with status 1: error: no Markdown documents with text"
+        in (lines["ret-001"]["error"])
+    )

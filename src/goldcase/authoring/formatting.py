@@ -49,6 +49,7 @@ CASE_KEYS = (
     "expected_answer",
     "support",
     "expect",
+    "probes",
     "slice",
     "tags",
     "source",
@@ -58,6 +59,8 @@ CASE_KEYS = (
     "notes",
 )
 SUPPORT_KEYS = ("doc", "quote")
+PROBE_KEYS = ("pass", "fail")
+RESOLUTION_KEYS = ("rule", "decided_by")
 EXPECT_KEYS = ("contains", "not_contains", "lead", "cites", "cites_id", "scope", "fact")
 # Findings that mean the file did not parse to a mapping: fmt leaves such a file alone.
 PARSE_CODES = frozenset(
@@ -146,7 +149,12 @@ def _child(key: Any, value: Any, parent_order: Sequence[str], flow: bool) -> Any
     if key is None:
         order = parent_order  # an item of a sequence: the entries of support keep its order
     elif parent_order is CASE_KEYS:
-        order = {"support": SUPPORT_KEYS, "expect": EXPECT_KEYS}.get(key, ())
+        order = {
+            "support": SUPPORT_KEYS,
+            "expect": EXPECT_KEYS,
+            "probes": PROBE_KEYS,
+            "resolution": RESOLUTION_KEYS,
+        }.get(key, ())
     else:
         order = ()
     return canonicalise(value, order)

@@ -25,9 +25,10 @@ from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
 from goldcase.engine import case_paths, load_case_set
 from goldcase.errors import GoldcaseError
-from goldcase.loader import load_case_file
+from goldcase.loader import load_case_file, parse_case
 from goldcase.model import Case, Split
 from goldcase.quotes import not_found
+from goldcase.scoring.probes import grade_probes, why_failed
 from goldcase.text import clip, fold_quote
 from goldcase.writer import atomic_write_text
 
@@ -43,6 +44,11 @@ HINTS: dict[str, tuple[str, ...]] = {
         '#   contains: ["14", ["fourteen", "14"]]  # every entry must appear; a list: any one',
         '#   not_contains: ["30 days"]    # a wrong figure an answer once carried',
         '#   lead: "yes"                  # the first word, lower-cased',
+    ),
+    "probes": (
+        "# probes:                        # answers to try the checks on (goldcase check)",
+        '#   pass: ["14 days from delivery"]      # right answers, in other words',
+        '#   fail: ["30 days", "within 14 weeks"]  # wrong ones: a confusable figure, a negation',
     ),
     "slice": ("# slice: returns                  # the subset this case is reported in",),
     "tags": (
@@ -67,6 +73,8 @@ class NewCase:
     slice: str | None = None
     tags: list[str] = field(default_factory=list)
     source: str | None = None
+    pass_probes: list[str] = field(default_factory=list)
+    fail_probes: list[str] = field(default_factory=list)
 
 
 def id_prefix(
@@ -186,6 +194,12 @@ def case_data(spec: NewCase, case_id: str, docs: Sequence[str]) -> dict[str, Any
         data["support"] = [
             {"doc": d, "quote": q.strip()} for d, (_, q) in zip(docs, spec.support, strict=True)
         ]
+    probes = {
+        kind: [a.strip() for a in answers if a.strip()]
+        for kind, answers in (("pass", spec.pass_probes), ("fail", spec.fail_probes))
+    }
+    if any(probes.values()):
+        data["probes"] = {kind: answers for kind, answers in probes.items() if answers}
     if spec.slice:
         data["slice"] = spec.slice
     if spec.tags:
@@ -243,6 +257,27 @@ def create_case(ctx: Context, spec: NewCase) -> Path:
     _check_rendered(ctx, path, text)
     atomic_write_text(path, text)
     return path
+
+
+def unheld_probes(ctx: Context, path: Path) -> list[str]:
+    """What ``goldcase check`` will say about the new case's probes that do not hold (a
+    probe that fails the expected answer calls for an ``expect`` block, which ``new`` does not
+    write)."""
+    rel = ctx.rel(path)
+    data, _ = parse_case(rel, path.read_bytes())
+    if not isinstance(data, dict):
+        return []
+    case = Case(rel, "golden", data)
+    out = []
+    for probe in grade_probes(case):
+        if probe.holds:
+            continue
+        if probe.kind == "pass":
+            why = why_failed(case, probe.answer, probe.failed)
+            out.append(f"pass-probe {clip(probe.answer, 60)!r} fails the case's checks ({why})")
+        else:
+            out.append(f"fail-probe {clip(probe.answer, 60)!r} passes the case's checks")
+    return out
 
 
 def _check_rendered(ctx: Context, path: Path, text: str) -> None:

@@ -27,6 +27,7 @@ FAMILIES: dict[str, str] = {
     "composition": "goldcase.checks.composition",
     "labelling": "goldcase.checks.labelling",
     "privacy": "goldcase.checks.privacy",
+    "probes": "goldcase.checks.probes",
 }
 
 

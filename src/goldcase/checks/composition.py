@@ -13,6 +13,13 @@ Codes (default severity):
 - GC504 (warning): no unanswerable golden case has a false premise (tag ``false_premise``).
 - GC506 (warning): a slice has a traffic share in the config but no golden case.
 - GC508 (warning): an expected answer longer than ``answer_max_words`` (12) words.
+- GC510 (warning): a reported slice has no unanswerable case other than false premises: no
+  question in it that the corpus says nothing about, so nothing in it rewards abstaining (a
+  false premise may be passed by correcting it).
+- GC511 (warning): every case of a reported slice expects an abstention: a system that always
+  abstains passes it.
+- GC512 (warning): a ``resolution`` does not name who decided (a plain string, the rule alone):
+  write ``resolution: {rule: ..., decided_by: ...}``.
 
 GC505 (personal data) is in the ``privacy`` family: it applies to every case file. GC507 and
 GC509 (a second labeller's labels) are in the ``labelling`` family.
@@ -25,7 +32,7 @@ folder when there is no config file), line 1, column 1: the set, not any one cas
 problem, so it is reported once, and ``goldcase check PATHS`` reports it whatever the paths.
 
 Passes: a slice of 20 golden cases, 4 of them synthetic, 6 unanswerable of which 2 have a false
-premise, every expected answer a short phrase.
+premise, every expected answer a short phrase, every resolution naming who decided.
 
 Fails (``GC501 slice 'refunds' has 4 golden cases; a reported slice needs at least 20 …``): a
 slice of 4 cases that is not listed in ``ambiguous_slices``.
@@ -52,6 +59,9 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC504": ("warning", "no false-premise cases among the unanswerable ones"),
     "GC506": ("warning", "slice with a traffic share but no cases"),
     "GC508": ("warning", "expected answer too long to be a fact"),
+    "GC510": ("warning", "reported slice without a question the corpus cannot answer"),
+    "GC511": ("warning", "reported slice whose every case expects an abstention"),
+    "GC512": ("warning", "resolution that names no one who decided"),
 }
 
 
@@ -60,6 +70,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _slices(golden, ctx)
     yield from _unanswerable(golden, ctx)
     yield from _long_answers(golden, ctx)
+    yield from _unnamed_resolutions(case_set, ctx)
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
@@ -91,6 +102,7 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
                 "ambiguous_slices"
             ),
         )
+    yield from _outcome_mix(name, cases)
     cap = ctx.config.composition.synthetic_cap
     synthetic = sum(c.source == "synthetic" for c in cases)
     if n and synthetic / n > cap:
@@ -101,6 +113,43 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
                 f"at most {cap:.0%} may be: add transcript or hand-written cases"
             ),
         )
+
+
+def _outcome_mix(name: str, cases: list[Case]) -> Iterator[tuple[str, str]]:
+    """GC510 / GC511: a slice with no question its corpus is silent on cannot tell a system
+    that never abstains from one that abstains where it should; a slice whose cases all expect
+    an abstention cannot tell one that always abstains."""
+    if not cases:
+        return
+    if not any(not c.answerable and not c.false_premise for c in cases):
+        yield (
+            "GC510",
+            f"slice {name!r} has no unanswerable case that is not a false premise: nothing "
+            "in it asks what the corpus does not say; add questions on its topic the corpus "
+            "cannot answer",
+        )
+    if not any(c.answerable for c in cases):
+        yield (
+            "GC511",
+            f"every case of slice {name!r} expects an abstention: a system that always "
+            "abstains passes it; add questions on its topic the corpus does answer",
+        )
+
+
+def _unnamed_resolutions(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    """GC512: a resolution is a decision; it says who made it."""
+    for case in case_set.cases:
+        if isinstance(case.data.get("resolution"), str):
+            line, col = ctx.locate(case.path, ["resolution"])
+            yield Finding(
+                case.path,
+                line,
+                col,
+                "GC512",
+                "warning",
+                "resolution names no one who decided; write resolution: {rule: ..., "
+                "decided_by: ...} with the role that owns the decision",
+            )
 
 
 def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:

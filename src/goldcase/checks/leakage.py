@@ -28,6 +28,13 @@ question is in the golden set or the dev set, never both``)::
 | GC304 | error | two golden cases ask the same normalised question |
 | GC305 | error | a synthetic case derived from a golden case, from an unknown id, or from nothing |
 | GC306 | error | a prompt file cannot be read as text or does not parse as YAML / JSON |
+| GC307 | error | a prompt file states a golden fact: a golden support quote, or a sentence of it |
+| GC308 | warning | a dev case and a golden case share a support quote (or a sentence of one) |
+
+GC307 and GC308 compare facts, not questions: a few-shot answer that says "Saturday is not
+available" teaches the answer of the golden case whose quote says it, whatever its question.
+A quote and each of its sentences of four words or more are searched, normalised, on word
+boundaries.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from goldcase.leakage.prompts import ScannedPrompt, load_prompts
 from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
+from goldcase.sentences import Sentences
 from goldcase.text import normalise_input
 
 if TYPE_CHECKING:
@@ -57,8 +65,10 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC304": ("error", "two golden cases with the same question"),
     "GC305": ("error", "synthetic case not derived from a dev case"),
     "GC306": ("error", "prompt file cannot be read or parsed"),
+    "GC307": ("error", "prompt file states a golden support quote"),
+    "GC308": ("warning", "dev case shares a support quote with a golden case"),
 }
-MIN_SUBSTRING_WORDS = 4  # shorter golden questions are not searched inside prompt text
+MIN_SUBSTRING_WORDS = 4  # shorter golden questions (and quote sentences) are not searched
 
 
 class End(NamedTuple):
@@ -115,6 +125,9 @@ def _check(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> Ite
     yield from _inside(golden, prompts, norm, ctx, places, leaked)
     yield from _near(golden, dev, prompts, norm, ctx, places, leaked)
     yield from _derived(case_set, places)
+    facts = _golden_facts(golden)
+    yield from _stated(facts, prompts, places)
+    yield from _shared(facts, dev, places)
 
 
 class _Places:
@@ -136,6 +149,14 @@ class _Places:
                 return quick
             locator = self._locators[case.path] = Locator(raw)
         return locator.value([key])
+
+    def located(self, case: Case, key_path: list[str | int], code: str, message: str) -> Finding:
+        """A finding at a nested value of a case (a support quote)."""
+        try:
+            line, col = Locator(self._ctx.read_bytes(case.path)).value(key_path)
+        except OSError:
+            line, col = 1, 1
+        return Finding(case.path, line, col, code, CODES[code][0], message)
 
     def finding(self, end: End, code: str, message: str, key: str = "question") -> Finding:
         line, col = self.at(end.case, key) if end.case is not None else (end.line, 1)
@@ -414,3 +435,129 @@ def _derived(case_set: CaseSet, places: _Places) -> Iterator[Finding]:
         else:
             continue
         yield places.finding(end, "GC305", message, key="derived_from")
+
+
+# --- GC307, GC308: facts, not questions -------------------------------------------------------
+
+
+class Quoted(NamedTuple):
+    """One support quote of one case."""
+
+    path: str  # the case file: sorts like the findings
+    at: int  # the quote's index in the case's support list
+    case: Case
+
+    @property
+    def text(self) -> str:
+        return self.case.support[self.at].quote
+
+    def key(self) -> tuple[str, int]:
+        return self.path, self.at
+
+
+def fact_units(quote: str) -> list[str]:
+    """What of a support quote counts as its fact: the whole quote and each of its sentences
+    of ``MIN_SUBSTRING_WORDS`` words or more, normalised."""
+    ends = Sentences(quote).ends
+    pieces = [quote, *(quote[a:b] for a, b in zip([0, *ends], [*ends, len(quote)], strict=True))]
+    units = (normalise_input(piece) for piece in pieces)
+    return list(dict.fromkeys(u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS))
+
+
+def _facts_of(cases: list[Case]) -> dict[str, list[Quoted]]:
+    """Normalised fact unit -> the quotes it comes from."""
+    facts: dict[str, list[Quoted]] = {}
+    for case in cases:
+        for at, support in enumerate(case.support):
+            for unit in fact_units(support.quote):
+                facts.setdefault(unit, []).append(Quoted(case.path, at, case))
+    return facts
+
+
+def _golden_facts(golden: list[Case]) -> dict[str, list[Quoted]]:
+    return _facts_of(golden)
+
+
+def _stated(
+    facts: Mapping[str, list[Quoted]], prompts: list[ScannedPrompt], places: _Places
+) -> Iterator[Finding]:
+    """GC307: a golden quote, or a sentence of it, inside a prompt file's text."""
+    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in facts)
+    for prompt in prompts:
+        found: dict[tuple[str, int], tuple[Quoted, str, set[int]]] = {}
+        for start, _end, units in index.find(prompt.text.text):
+            for unit in units:
+                for quoted in facts[unit]:
+                    entry = found.setdefault(quoted.key(), (quoted, unit, set()))
+                    entry[2].add(prompt.text.line_of(start))
+        for _, (quoted, unit, lines) in sorted(found.items()):
+            yield from _stated_pair(places, quoted, prompt.path, sorted(lines), fingerprint(unit))
+
+
+def _stated_pair(
+    places: _Places, quoted: Quoted, path: str, lines: list[int], digest: str
+) -> Iterator[Finding]:
+    fix = "reword the example, or use one whose fact no golden case tests"
+    yield places.located(
+        quoted.case,
+        ["support", quoted.at, "quote"],
+        "GC307",
+        f"support quote {quoted.at + 1} is stated in {path}:{lines[0]} (sha256 {digest}); a "
+        f"prompt that states a golden fact scores that case by memory: {fix}",
+    )
+    for line in lines:
+        yield places.finding(
+            End(path, line),
+            "GC307",
+            f"states the fact of golden case {quoted.case.id} (its support quote "
+            f"{quoted.at + 1}, sha256 {digest}); {fix}",
+        )
+
+
+def _shared(
+    facts: Mapping[str, list[Quoted]], dev: list[Case], places: _Places
+) -> Iterator[Finding]:
+    """GC308: a dev quote that holds a golden quote's fact unit, or the other way round."""
+    dev_facts = _facts_of(dev)
+    pairs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[Quoted, Quoted, str]] = {}
+    for mine, theirs, unit in _holding(facts, dev_facts):
+        pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
+    for theirs, mine, unit in _holding(dev_facts, facts):
+        pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
+    for _, (mine, theirs, unit) in sorted(pairs.items()):
+        yield from _shared_pair(places, mine, theirs, fingerprint(unit))
+
+
+def _holding(
+    units: Mapping[str, list[Quoted]], quotes: Mapping[str, list[Quoted]]
+) -> Iterator[tuple[Quoted, Quoted, str]]:
+    """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit."""
+    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in units)
+    seen: set[tuple[str, int]] = set()
+    for owners in quotes.values():
+        for quoted in owners:
+            if quoted.key() in seen:
+                continue
+            seen.add(quoted.key())
+            for _start, _end, found in index.find(normalise_input(quoted.text)):
+                for unit in found:
+                    for other in units[unit]:
+                        yield quoted, other, unit
+
+
+def _shared_pair(places: _Places, mine: Quoted, theirs: Quoted, digest: str) -> Iterator[Finding]:
+    fix = "a dev case that tests a golden fact lets prompt authors tune on it: test another fact"
+    yield places.located(
+        mine.case,
+        ["support", mine.at, "quote"],
+        "GC308",
+        f"support quote {mine.at + 1} shares a sentence with support quote {theirs.at + 1} of "
+        f"golden case {theirs.case.id} (sha256 {digest}); {fix}",
+    )
+    yield places.located(
+        theirs.case,
+        ["support", theirs.at, "quote"],
+        "GC308",
+        f"support quote {theirs.at + 1} shares a sentence with support quote {mine.at + 1} of "
+        f"dev case {mine.case.id} (sha256 {digest}); {fix}",
+    )

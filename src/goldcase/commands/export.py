@@ -8,6 +8,7 @@ import click
 
 from goldcase.commands.common import open_context, repo_option
 from goldcase.interchange.export import FORMATS, export_set
+from goldcase.interchange.inspect_task import task_file, task_path
 from goldcase.writer import atomic_write_text
 
 
@@ -36,8 +37,9 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
     """Export one split as JSONL (reference layout), promptfoo tests, Inspect AI or OpenAI
     evals samples.
 
-    --out writes FILE and nothing else. Exit status: 0 exported, 2 refused (a private set,
-    broken case files) or could not run.
+    --out writes FILE and nothing else but, with --format inspect, the task file
+    (NAME_task.py) whose scorer is goldcase's pass rule. Exit status: 0 exported, 2 refused (a
+    private set, broken case files) or could not run.
     """
     ctx = open_context(repo)
     exported = export_set(
@@ -49,4 +51,9 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
     atomic_write_text(out, exported.text)
     version = f"golden.version {exported.version}" if exported.version else "no golden.version"
     click.echo(f"wrote {exported.cases} {split} cases to {out} ({version})", err=True)
+    if fmt == "inspect":
+        task = task_path(out)
+        text = task_file(out, split, exported.version, ctx.config.run.abstain_patterns)
+        atomic_write_text(task, text)
+        click.echo(f"wrote {task} (the Inspect task: goldcase's pass rule as its scorer)", err=True)
     return 0

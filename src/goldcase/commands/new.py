@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from goldcase.authoring.editor_schema import SCHEMA_REL, copy_state, write_copy
-from goldcase.authoring.new import NewCase, create_case, verify_quote
+from goldcase.authoring.new import NewCase, create_case, unheld_probes, verify_quote
 from goldcase.commands.common import open_context, repo_option
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -46,6 +46,20 @@ from goldcase.errors import GoldcaseError
 )
 @click.option("--tag", "tags", multiple=True, metavar="T", help="A tag; repeatable.")
 @click.option(
+    "--pass-probe",
+    "pass_probes",
+    multiple=True,
+    metavar="A",
+    help="A right answer the case's checks must pass; repeatable.",
+)
+@click.option(
+    "--fail-probe",
+    "fail_probes",
+    multiple=True,
+    metavar="A",
+    help="A wrong answer the case's checks must fail; repeatable.",
+)
+@click.option(
     "--prompt/--no-prompt",
     "prompt",
     default=None,
@@ -62,6 +76,8 @@ def command(
     quotes: tuple[str, ...],
     source: str | None,
     tags: tuple[str, ...],
+    pass_probes: tuple[str, ...],
+    fail_probes: tuple[str, ...],
     prompt: bool | None,
     repo: Path | None,
 ) -> int:
@@ -69,7 +85,8 @@ def command(
 
     Every quote is checked against its document first: a quote that is not there verbatim is
     refused with the closest passage, and nothing is written. --doc may be left out when
-    exactly one document holds the quote. Exit status: 0 written, 2 refused or could not run.
+    exactly one document holds the quote. A probe that does not hold is a warning (the case
+    may need an expect block). Exit status: 0 written, 2 refused or could not run.
     """
     ctx = open_context(repo, cache=False)
     if docs and len(docs) != len(quotes):
@@ -86,6 +103,8 @@ def command(
         slice=slice_name,
         tags=list(tags),
         source=source,
+        pass_probes=list(pass_probes),
+        fail_probes=list(fail_probes),
     )
     if sys.stdin.isatty() if prompt is None else prompt:
         _ask(ctx, spec)
@@ -94,6 +113,12 @@ def command(
     if copy_state(ctx.root) == "missing":  # the new file's first line names it
         write_copy(ctx.root)
         click.echo(f"wrote {SCHEMA_REL}, the schema its first line names (for editors)")
+    for problem in unheld_probes(ctx, path):
+        click.echo(
+            f"warning: {ctx.rel(path)}: {problem}; write an expect block that holds it "
+            "(goldcase check reports it as GC601 / GC602)",
+            err=True,
+        )
     return 0
 
 
@@ -110,6 +135,17 @@ def _ask(ctx: Context, spec: NewCase) -> None:
         spec.expected_answer = answer or None
     if spec.answerable and not spec.support:
         spec.support.append(_ask_quote(ctx))
+    if spec.answerable and not spec.pass_probes:
+        spec.pass_probes = _ask_probe("a right answer, worded as a system might (empty: none)")
+    if spec.answerable and not spec.fail_probes:
+        spec.fail_probes = _ask_probe(
+            "a wrong answer the checks must fail: a confusable figure, a negation (empty: none)"
+        )
+
+
+def _ask_probe(text: str) -> list[str]:
+    answer = click.prompt(text, default="", show_default=False).strip()
+    return [answer] if answer else []
 
 
 def _ask_quote(ctx: Context) -> tuple[str | None, str]:

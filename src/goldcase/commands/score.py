@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.interchange.sources import SOURCES, score_from
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
 from goldcase.scoring.scorer import (
     SPLITS,
     check_threshold,
     lock_warnings,
-    score,
     split_warnings,
 )
 from goldcase.writer import atomic_write_text
@@ -21,6 +21,15 @@ from goldcase.writer import atomic_write_text
 
 @click.command("score")
 @click.argument("results", type=click.Path(path_type=Path, dir_okay=True))
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(SOURCES),
+    default="results",
+    show_default=True,
+    help="What RESULTS is: a goldcase results file, promptfoo's output (-o OUTPUT.json) "
+    "or an Inspect log (.json or .eval), converted to result lines first.",
+)
 @repo_option
 @click.option(
     "--split",
@@ -47,13 +56,15 @@ from goldcase.writer import atomic_write_text
 )
 def command(
     results: Path,
+    source: str,
     repo: Path | None,
     split: str,
     threshold: float | None,
     fmt: str,
     out: Path | None,
 ) -> int:
-    """Score RESULTS (JSONL, one object per case) against the golden set.
+    """Score RESULTS (JSONL, one object per case; or, with --from, promptfoo's output or an
+    Inspect log) against the golden set.
 
     Every line is validated first; any problem stops the run with exit status 2 and nothing is
     scored. Exit status: 0 scored, 2 could not score.
@@ -62,7 +73,9 @@ def command(
     ctx = open_context(repo, cache=True)
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
-    report = score(ctx, results, shown=str(results), split=split, threshold=threshold)
+    report, warnings = score_from(ctx, results, source=source, split=split, threshold=threshold)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     as_json = render_json(report) if out is not None or fmt == "json" else ""
     if out is not None:
         atomic_write_text(out, as_json)

@@ -2,9 +2,11 @@
 
 - ``jsonl``: the golden-set reference layout, one case a line: id, question, answerable,
   expected_answer, support, tags, notes, then goldcase's own fields when the case sets them;
-- ``promptfoo``: a promptfoo config holding ``tests:``, one test a case, assertions made from
-  ``expect``;
-- ``inspect``: Inspect AI dataset JSONL: input, target, id, metadata;
+- ``promptfoo``: a promptfoo config holding ``tests:``, one test a case, deterministic
+  assertions made from ``expect``, and the abstention rule (``[run] abstain_patterns``) as a
+  JavaScript assertion: no assertion needs a grading model;
+- ``inspect``: Inspect AI dataset JSONL: input, target, id, metadata (with ``--out``, a task
+  file beside it whose scorer is goldcase's pass rule: ``inspect_task``);
 - ``openai-evals``: OpenAI evals samples JSONL: a system and a user message, and the ideal
   answer.
 
@@ -21,23 +23,37 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldcase.authoring.formatting import dump_canonical
+from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case, Split
+from goldcase.scoring.abstain import javascript_test
 from goldcase.versioning.version import read_version
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
-EXTRA_FIELDS = ("slice", "expect", "source", "derived_from", "labelled_by", "resolution")
+EXTRA_FIELDS = (
+    "slice",
+    "expect",
+    "probes",
+    "source",
+    "derived_from",
+    "labelled_by",
+    "resolution",
+)
 ABSTAIN = "I don't know."
 SYSTEM_PROMPT = (
     "Answer the question from the documents you were given, as briefly as the fact allows. "
     f"If the documents do not say, reply exactly: {ABSTAIN}"
 )
+# What exports before this one wrote for an unanswerable case; the promptfoo import still
+# reads it as answerable: false.
 UNANSWERABLE_RUBRIC = (
     "The output declines to answer, or says the documents do not contain the answer. "
     "It does not state a substantive answer to the question."
 )
+# The metric names of the abstention assertions, by which the import knows them.
+ABSTAINS_METRIC, ANSWERS_METRIC = "goldcase-abstains", "goldcase-answers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +83,10 @@ def export_set(
         )
     cases = sorted(case_set.split(split), key=lambda c: c.id)
     version = read_version(ctx.config)
-    text = _WRITERS[fmt](cases, version, split)
+    if fmt == "promptfoo":
+        text = to_promptfoo(cases, version, split, ctx.config.run.abstain_patterns)
+    else:
+        text = _WRITERS[fmt](cases, version, split)
     return Exported(text, len(cases), version)
 
 
@@ -94,15 +113,23 @@ def to_jsonl(cases: Sequence[Case], version: str | None, split: str) -> str:
 
 
 def to_inspect(cases: Sequence[Case], version: str | None, split: str) -> str:
+    """One sample a case. An unanswerable case's target is the abstention the system prompt
+    asks for (an empty target would make Inspect's ``includes()`` pass any answer); the
+    exported task's scorer grades by goldcase's pass rule from the metadata, whatever the
+    target."""
     return _jsonl(
         {
             "id": c.id,
             "input": c.question,
-            "target": c.expected_answer or "",
-            "metadata": _metadata(c, version, split),
+            "target": c.expected_answer if c.answerable and c.expected_answer else ABSTAIN,
+            "metadata": {"id": c.id, **_metadata(c, version, split), **_expected(c)},
         }
         for c in cases
     )
+
+
+def _expected(case: Case) -> dict[str, Any]:
+    return {} if case.expected_answer is None else {"expected_answer": case.expected_answer}
 
 
 def _metadata(case: Case, version: str | None, split: str) -> dict[str, Any]:
@@ -132,23 +159,47 @@ def to_openai_evals(cases: Sequence[Case], version: str | None, split: str) -> s
     )
 
 
-def to_promptfoo(cases: Sequence[Case], version: str | None, split: str) -> str:
+def to_promptfoo(
+    cases: Sequence[Case],
+    version: str | None,
+    split: str,
+    patterns: Sequence[str] = ABSTAIN_PATTERNS,
+) -> str:
     head = (
         f"# promptfoo tests exported by goldcase: the {split} split, version "
         f"{version or '(none)'}, {len(cases)} cases.\n"
-        "# Your prompt reads the question as {{question}}.\n"
+        "# Add a provider (and a prompt reading the question as {{question}}), then run\n"
+        "# promptfoo eval -c THIS_FILE -o OUTPUT.json and goldcase score --from promptfoo\n"
+        "# OUTPUT.json. Every assertion is deterministic: no grading model is needed.\n"
     )
     config = {
         "description": f"goldcase {split} set {version or ''}".strip(),
+        "prompts": ["{{question}}"],
+        "assertionTemplates": abstention_templates(patterns),
         "tests": [_promptfoo_test(c, version, split) for c in cases],
     }
     return head + dump_canonical(config, ())
 
 
+def abstention_templates(patterns: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The abstention rule as two promptfoo assertions, written once and referenced by each
+    test: the output abstains (by ``[run] abstain_patterns``), and it does not."""
+    return {
+        "abstains": {
+            "type": "javascript",
+            "value": javascript_test(patterns),
+            "metric": ABSTAINS_METRIC,
+        },
+        "answers": {
+            "type": "javascript",
+            "value": javascript_test(patterns, negate=True),
+            "metric": ANSWERS_METRIC,
+        },
+    }
+
+
 def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, Any]:
-    meta = {"id": case.id, **_metadata(case, version, split)}
-    if case.expected_answer is not None:
-        meta["expected_answer"] = case.expected_answer
+    meta = {"id": case.id, **_metadata(case, version, split), **_expected(case)}
     return {
         "description": case.id,
         "vars": {"question": case.question},
@@ -159,11 +210,14 @@ def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, An
 
 def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
     """The case's checks as promptfoo assertions (matching is case-insensitive, as in
-    ``goldcase score``). ``scope`` and ``fact`` need a structured output and stay in metadata."""
+    ``goldcase score``). An unanswerable case passes when the output abstains, by the same
+    patterns ``goldcase score --from promptfoo`` reads; an answerable one fails when it does
+    (the templates of ``abstention_templates``). ``scope`` and ``fact`` need a structured
+    output and stay in metadata."""
     if not case.answerable:
-        return [{"type": "llm-rubric", "value": UNANSWERABLE_RUBRIC}]
+        return [{"$ref": "#/assertionTemplates/abstains"}]
     expect = case.expect
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = [{"$ref": "#/assertionTemplates/answers"}]
     for entry in expect.get("contains") or ():
         if isinstance(entry, list):
             out.append({"type": "icontains-any", "value": [str(e) for e in entry]})
@@ -171,25 +225,37 @@ def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
             out.append({"type": "icontains", "value": str(entry)})
     out.extend({"type": "not-icontains", "value": str(e)} for e in expect.get("not_contains") or ())
     if "lead" in expect:
-        out.append({"type": "regex", "value": lead_pattern(str(expect["lead"]))})
+        out.append({"type": "regex", "value": leads_pattern(expect["lead"])})
     for key in ("cites", "cites_id"):
         if key in expect:
             out.append({"type": "icontains", "value": str(expect[key])})
-    if not out and case.expected_answer:
+    if len(out) == 1 and case.expected_answer:
         out.append({"type": "icontains", "value": case.expected_answer})
     return out
+
+
+def leads_pattern(value: Any) -> str:
+    """``lead_pattern`` for one first word, or for any one of a list of them."""
+    words = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    if len(words) == 1:
+        return lead_pattern(words[0])
+    return r"^\W*(?:" + "|".join(map(_any_case, words)) + r")(?![\w])"
 
 
 def lead_pattern(word: str) -> str:
     """A JavaScript regular expression for "the first word, lower-cased, is ``word``":
     promptfoo's starts-with is case-sensitive and has no flags, so each letter is a class."""
+    return r"^\W*" + _any_case(word) + r"(?![\w])"
+
+
+def _any_case(word: str) -> str:
     parts = []
     for ch in word:
         if ch.isalpha() and ch.lower() != ch.upper():
             parts.append(f"[{ch.lower()}{ch.upper()}]")
         else:
             parts.append(re.escape(ch))
-    return r"^\W*" + "".join(parts) + r"(?![\w])"
+    return "".join(parts)
 
 
 _WRITERS: dict[str, Callable[[Sequence[Case], str | None, str], str]] = {

@@ -1,7 +1,8 @@
 """Import the golden-set reference JSONL (the layout ``goldcase export --format jsonl`` writes).
 
 Each line is one case: id, question, answerable, expected_answer, support, tags, notes, and
-goldcase's own fields (slice, expect, source, derived_from, labelled_by, resolution) when set.
+goldcase's own fields (slice, expect, probes, source, derived_from, labelled_by, resolution) when
+set.
 The corpus comes from ``--corpus DIR``, or from a ``corpus/`` folder beside the file; the
 version from a ``golden.version`` beside the file.
 """

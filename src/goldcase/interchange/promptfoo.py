@@ -7,8 +7,9 @@
 - Assertions: ``equals`` gives ``expected_answer``; ``contains`` / ``icontains`` give
   ``expect.contains``; ``contains-any`` / ``icontains-any`` a list entry of it (any one);
   ``contains-all`` / ``icontains-all`` one entry each; ``not-contains`` / ``not-icontains``
-  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; ``llm-rubric`` with the
-  text goldcase exports for unanswerable cases gives ``answerable: false``.
+  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; goldcase's abstention
+  assertion (``$ref: "#/assertionTemplates/abstains"``), or the ``llm-rubric`` text earlier
+  exports wrote, gives ``answerable: false``.
 - Claims (the values of ``factuality`` and ``context-recall``) must be supported by the context:
   each sentence of a claim becomes a support quote on the document that holds it, or on the
   closest document when none does, so that ``goldcase check`` reports it (GC202, with the
@@ -38,6 +39,7 @@ from goldcase.text import fold_quote
 from goldcase.writer import load_round_trip
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
+ABSTENTION_REFS = ("#/assertionTemplates/abstains", "#/assertionTemplates/answers")
 CLAIMS = ("factuality", "context-recall")
 MAX_VALUES = 1_000_000  # a real config holds thousands; a string counts 1 per 100 characters
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -182,6 +184,11 @@ def _assertions(
     claims: list[str] = []
     skipped: list[str] = []
     for item in asserts:
+        template = item.get("$ref") if isinstance(item, dict) else None
+        if template in ABSTENTION_REFS:  # goldcase's own abstention assertions
+            if template == ABSTENTION_REFS[0]:
+                case["answerable"] = False
+            continue
         kind = str(item.get("type", "")) if isinstance(item, dict) else ""
         value = item.get("value") if isinstance(item, dict) else None
         if not _apply(case, expect, claims, kind, value):

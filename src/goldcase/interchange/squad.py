@@ -25,7 +25,7 @@ from typing import Any
 from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, cut, safe_name, unique
-from goldcase.review.sentences import Sentences
+from goldcase.sentences import Sentences
 from goldcase.text import clip
 
 

@@ -25,7 +25,8 @@ from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
 from goldcase.safeio import read_regular
 from goldcase.schemas import validator
-from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, failed_checks
+from goldcase.scoring.expect import DEFAULT_CHECK
+from goldcase.scoring.outcomes import text_failures
 from goldcase.scoring.split import rank_key
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
@@ -237,8 +238,7 @@ def answer_failures(case: Case, label: Label) -> list[str] | None:
     answer = label.expected_answer or ""
     if normalise_answer(case.expected_answer or "") == normalise_answer(answer):
         return []
-    expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
-    return failed_checks(expect, case.expected_answer, {"answer": answer})
+    return list(text_failures(case, answer))
 
 
 def answers_agree(case: Case, label: Label) -> bool | None:

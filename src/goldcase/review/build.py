@@ -24,8 +24,10 @@ from goldcase.context import Context
 from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
-from goldcase.model import Finding
-from goldcase.review.sentences import InContext, Sentences, find_quote
+from goldcase.model import Case, Finding
+from goldcase.schemas import is_valid
+from goldcase.scoring.probes import Probe, grade_probes
+from goldcase.sentences import InContext, Sentences, find_quote
 from goldcase.writer import write_new_folder
 
 STATUSES = ("added", "changed", "moved", "removed")
@@ -57,6 +59,7 @@ class CaseChange:
     changes: list[FieldChange] = field(default_factory=list)
     quotes: list[QuoteView] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)  # in the head state, with verdicts
 
     @property
     def split(self) -> str:
@@ -229,8 +232,18 @@ def compare(old: State, new: State, findings: Iterable[Finding] = ()) -> list[Ca
         data = (new.cases.get(case_id) or old.cases[case_id])[2]
         change.quotes = [_quote(side.documents, s) for s in _support(data)]
         change.findings = sorted(by_path.get(change.path, [])) if change.status != "removed" else []
+        change.probes = _probes(new.cases[case_id]) if change.status != "removed" else []
         out.append(change)
     return out
+
+
+def _probes(entry: tuple[str, str, dict[str, Any]]) -> list[Probe]:
+    """The case's probes graded with its checks; none for a case the schema refuses (the
+    findings say what is wrong with it)."""
+    path, split, data = entry
+    if not data.get("probes") or not is_valid("case.schema.json", data):
+        return []
+    return grade_probes(Case(path, "dev" if split == "dev" else "golden", data))
 
 
 def _change(

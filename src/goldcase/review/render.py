@@ -13,6 +13,7 @@ from typing import Any
 
 from goldcase.output import text_line
 from goldcase.review.build import CaseChange, FieldChange, QuoteView, Review, Side
+from goldcase.scoring.probes import Probe
 
 MAX_MARKDOWN = 60_000  # GitHub refuses comments over 65,536 characters
 _NONE = "—"
@@ -136,6 +137,14 @@ def _md_case(case: CaseChange) -> Iterator[str]:
         for quote in case.quotes:
             yield from _md_quote(quote)
         yield ""
+    if case.probes:
+        yield "Probes:"
+        yield ""
+        yield "| probe | answer | verdict |"
+        yield "|---|---|---|"
+        for probe in case.probes:
+            yield f"| {probe.kind} | {_md_code(probe.answer)} | {_verdict(probe)} |"
+        yield ""
     if case.findings:
         yield "Findings:"
         yield ""
@@ -216,7 +225,17 @@ def text_lines(review: Review) -> Iterator[str]:
         yield f"{case.status} {case.id} ({case.split}) {where}"
         yield from (f"  {_text_change(c)}" for c in case.changes)
         yield from (f"  {_text_quote(q)}" for q in case.quotes)
+        yield from (
+            f"  {probe.kind}-probe {_text_value(probe.answer)}: {_verdict(probe)}"
+            for probe in case.probes
+        )
         yield from (f"  {text_line(f)}" for f in case.findings)
+
+
+def _verdict(probe: Probe) -> str:
+    """``passes`` or ``fails lead, contains``, and whether that is what the probe expects."""
+    graded = "fails " + ", ".join(probe.failed) if probe.failed else "passes"
+    return f"{graded} (holds)" if probe.holds else f"{graded} (does NOT hold)"
 
 
 def _text_change(change: FieldChange) -> str:
@@ -265,6 +284,10 @@ def _case_dict(case: CaseChange) -> dict[str, Any]:
         "changes": [{"field": c.field, "old": c.old, "new": c.new} for c in case.changes],
         "support": [_quote_dict(q) for q in case.quotes],
         "findings": [f.as_dict() for f in case.findings],
+        "probes": [
+            {"kind": p.kind, "answer": p.answer, "failed": list(p.failed), "holds": p.holds}
+            for p in case.probes
+        ],
     }
 
 

@@ -29,7 +29,11 @@ def diagnostics(
     ids = [case.id for case in cases]
     lines = [by_id.get(case_id, ()) for case_id in ids]
     repeated = any(len(rows) > 1 for rows in lines)
-    traced = any(result.traced and has_trace(result.data) for rows in lines for result in rows)
+    traced = any(
+        result.traced and (has_trace(result.data) or "tool_calls" in result.data)
+        for rows in lines
+        for result in rows
+    )
     out: dict[str, Any] = {"retrieval": None, "trials": None}
     if not repeated and not traced:
         return out

@@ -1,17 +1,27 @@
 """The partial checks a case declares under ``expect``, applied to one free-text answer.
 
 Matching is case-insensitive and folds white space, Unicode compatibility forms (NFKC), curly
-apostrophes and quotes, and dashes. Numbers match as numbers: a needle that starts or ends with
-a digit matches only where the answer's number starts or ends too, so "15" is not found in
-"150", "1.5" or "15,000", while "15." at the end of a sentence is. Separators are not folded:
-"1,000" and "1000" are different strings, and a case that accepts both lists both
-(``contains: [["1,000", "1000"]]``).
+apostrophes and quotes, and dashes.
+
+``contains`` and ``not_contains`` match whole words: an entry is found only as a run of whole
+words and numbers of the answer, never inside a word. "lose" is not in "close", "inc" is not
+in "since", "RW" is not in "otherwise", and "can" is not in "can't" (an apostrophe between
+letters joins a word). Punctuation, symbols and hyphens separate words, so "14" is in "14-day"
+and "£19" in "(£19)". A needle's edge that is not a letter or digit needs no boundary: "£5"
+is found after any character, "10%" before any.
+
+Numbers match as numbers, in ``cites`` too: a needle that starts or ends with a digit matches
+only where the answer's number starts or ends, so "15" is not found in "150", "1.5" or
+"15,000", while "15." at the end of a sentence is. Separators are not folded: "1,000" and
+"1000" are different strings, and a case that accepts both lists both
+(``contains: [["1,000", "1000"]]``). ``cites`` keeps substring matching for words: a citation's
+text "returns-and-credits-policy.md" contains "returns-and-credits".
 
 | check | passes when |
 |---|---|
-| contains | every entry appears in the answer; an entry that is a list is met by any one of it |
-| not_contains | no entry appears in the answer |
-| lead | the answer's first word, lower-cased, punctuation stripped, equals it |
+| contains | every entry appears as whole words; a list entry is met by any one of it |
+| not_contains | no entry appears as whole words |
+| lead | the answer's first word, lower-cased, punctuation stripped, equals it (a list: any one) |
 | cites | some shown citation's text contains it |
 | cites_id | some shown citation's id starts with it |
 | scope | the result's scope equals it (case-insensitive) |
@@ -88,7 +98,8 @@ def _number_edge_ok(hay: str, start: int, end: int, needle: str) -> bool:
 
 
 def found(hay: str, needle: str) -> bool:
-    """Whether folded ``needle`` occurs in folded ``hay``, numbers matching as numbers."""
+    """Whether folded ``needle`` occurs in folded ``hay``, numbers matching as numbers (the
+    ``cites`` rule)."""
     if not needle:
         return True
     if not (needle[0].isdigit() or needle[-1].isdigit()):
@@ -96,6 +107,40 @@ def found(hay: str, needle: str) -> bool:
     start = hay.find(needle)
     while start >= 0:
         if _number_edge_ok(hay, start, start + len(needle), needle):
+            return True
+        start = hay.find(needle, start + 1)
+    return False
+
+
+def _inside_word(hay: str, at: int, step: int) -> bool:
+    """Whether ``hay[at]`` continues a word across the edge it touches: a letter or digit, or
+    an apostrophe with a letter or digit beyond it (``can't``). ``step`` is -1 looking back
+    from a match's start, +1 looking on from its end."""
+    ch = hay[at]
+    if ch.isalnum():
+        return True
+    beyond = at + step
+    return ch == "'" and 0 <= beyond < len(hay) and hay[beyond].isalnum()
+
+
+def _word_edges_ok(hay: str, start: int, end: int, needle: str) -> bool:
+    if needle[0].isalnum() and start > 0 and _inside_word(hay, start - 1, -1):
+        return False
+    if needle[-1].isalnum() and end < len(hay) and _inside_word(hay, end, 1):
+        return False
+    return _number_edge_ok(hay, start, end, needle)
+
+
+def found_words(hay: str, needle: str) -> bool:
+    """Whether folded ``needle`` occurs in folded ``hay`` as whole words and numbers (the
+    ``contains`` and ``not_contains`` rule): never inside a word, numbers as numbers."""
+    if not needle:
+        return True
+    if not (needle[0].isalnum() or needle[-1].isalnum()):
+        return needle in hay
+    start = hay.find(needle)
+    while start >= 0:
+        if _word_edges_ok(hay, start, start + len(needle), needle):
             return True
         start = hay.find(needle, start + 1)
     return False
@@ -112,8 +157,8 @@ _first_word_needle = lru_cache(maxsize=1024)(first_word)
 def _option_found(hay: str, entry: Any) -> bool:
     """One ``contains`` entry: a string, or a list met by any one of its strings."""
     if isinstance(entry, list):
-        return any(found(hay, _needle(option)) for option in entry)
-    return found(hay, _needle(entry))
+        return any(found_words(hay, _needle(option)) for option in entry)
+    return found_words(hay, _needle(entry))
 
 
 def _citations(result: Mapping[str, Any], key: str) -> list[str]:
@@ -127,7 +172,7 @@ def _unmet(hay: str, value: Any) -> list[Any]:
 
 def _forbidden(hay: str, value: Any) -> list[Any]:
     """The ``not_contains`` entries the answer holds (the rule: none may be held)."""
-    return [entry for entry in value if found(hay, _needle(entry))]
+    return [entry for entry in value if found_words(hay, _needle(entry))]
 
 
 def _lead_word(hay: str) -> str:
@@ -143,8 +188,14 @@ def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
     return not _forbidden(hay, value)
 
 
+def _leads(value: Any) -> list[str]:
+    """The first words ``lead`` accepts: one, or any one of a list."""
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
 def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return _lead_word(hay) == _first_word_needle(str(value))
+    first = _lead_word(hay)
+    return any(first == _first_word_needle(word) for word in _leads(value))
 
 
 def _cites(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
@@ -228,7 +279,9 @@ def _why_not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
 
 def _why_lead(hay: str, value: Any, result: Mapping[str, Any]) -> str:
     seen = _lead_word(hay)
-    return f"{_q(seen) if seen else 'no first word'}, wanted {_q(_first_word_needle(str(value)))}"
+    wanted = [_first_word_needle(word) for word in _leads(value)]
+    want = _q(wanted[0]) if len(wanted) == 1 else "one of [" + ", ".join(wanted) + "]"
+    return f"{_q(seen) if seen else 'no first word'}, wanted {want}"
 
 
 def _shown_citations(result: Mapping[str, Any], key: str) -> str:
@@ -346,7 +399,10 @@ def _well_formed(expect: Mapping[str, Any]) -> bool:
     for name, value in expect.items():
         if value is None or name not in _RULES:
             continue
-        if name in ("contains", "not_contains"):
+        if name == "lead" and isinstance(value, list):
+            if not value or not all(type(word) is str for word in value):
+                return False
+        elif name in ("contains", "not_contains"):
             if not isinstance(value, list):
                 return False
             for entry in value:
@@ -368,10 +424,22 @@ def _finder(needle: str) -> Callable[[str], bool]:
     return lambda hay: found(hay, needle)
 
 
+def _word_finder(needle: str) -> Callable[[str], bool]:
+    """``found_words(hay, needle)`` as a function of ``hay``: a needle with no letter or digit
+    at either end is a plain substring test, and a needle absent from the answer costs one
+    substring test."""
+    if not needle:
+        return lambda hay: True
+    if not (needle[0].isalnum() or needle[-1].isalnum()):
+        return lambda hay: needle in hay
+    return lambda hay: needle in hay and found_words(hay, needle)
+
+
 def _compile_contains(value: list[Any]) -> _Rule:
     groups = [
         tuple(
-            _finder(_needle(option)) for option in (entry if isinstance(entry, list) else [entry])
+            _word_finder(_needle(option))
+            for option in (entry if isinstance(entry, list) else [entry])
         )
         for entry in value
     ]
@@ -389,16 +457,16 @@ def _compile_contains(value: list[Any]) -> _Rule:
 
 
 def _compile_not_contains(value: list[str]) -> _Rule:
-    finders = [_finder(_needle(entry)) for entry in value]
+    finders = [_word_finder(_needle(entry)) for entry in value]
     return lambda hay, result: not any(finds(hay) for finds in finders)
 
 
-def _compile_lead(value: str) -> _Rule:
-    want = _first_word_needle(value)
+def _compile_lead(value: str | list[str]) -> _Rule:
+    want = frozenset(_first_word_needle(word) for word in _leads(value))
 
     def rule(hay: str, result: Mapping[str, Any]) -> bool:
         match = _FIRST_WORD.search(hay)
-        return (match.group(0) if match else "") == want
+        return (match.group(0) if match else "") in want
 
     return rule
 

@@ -2,14 +2,17 @@
 
 A case passes when it expects an abstention (``answerable: false``) and the outcome is
 ``abstain``, or when it expects an answer and the outcome is an answer that meets every check
-the case declares (see ``goldcase.scoring.expect``). A failing case names what failed:
+the case declares (see ``goldcase.scoring.expect``). A false-premise case (``answerable:
+false``, tag ``false_premise``) that declares an ``expect`` block describing the correction
+also passes with an answer that meets it: correcting the premise passes as abstaining does. A
+failing case names what failed:
 
 | name | meaning |
 |---|---|
 | missing | no result line for the case |
 | error | the system reported an error |
 | abstained | the case expects an answer and the system abstained |
-| answered | the case expects an abstention and the system answered |
+| answered | it expects an abstention and the system answered (a correction: its failed checks) |
 | fact, scope, lead, contains, not_contains, cites, cites_id | the answer failed that check |
 | expected_answer | no check declared, and the answer lacks the expected answer |
 
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import Checker, compile_checks, explain, failed_checks
+from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, explain, failed_checks
 from goldcase.scoring.results import Result
 from goldcase.text import clip
 
@@ -105,6 +108,7 @@ class CaseGrader:
         "_expect",
         "answerable",
         "case_id",
+        "corrects",
         "expected_answer",
         "slice",
     )
@@ -113,6 +117,7 @@ class CaseGrader:
         self.case_id = case.id
         self.slice = case.slice
         self.answerable = case.answerable
+        self.corrects = accepts_correction(case)
         self.expected_answer = case.expected_answer
         self._expect = case.expect
         self._checker: Checker | None = None
@@ -129,7 +134,7 @@ class CaseGrader:
                 confidence = data.get("confidence")
                 if confidence is None or float(confidence) < threshold:
                     return "abstain", _ABSTAINED if self.answerable else ()
-            if not self.answerable:
+            if not (self.answerable or self.corrects):
                 return outcome, _ANSWERED
             return outcome, self._check(data)
         if outcome == "error":
@@ -219,3 +224,20 @@ def explain_failures(
         lines = by_id.get(item.case_id, ())
         result = in_trial_order(lines)[item.shown] if lines else None
         item.why = CaseGrader(known[item.case_id]).explain(result, item.failed, threshold)
+
+
+def accepts_correction(case: Case) -> bool:
+    """Whether an answer can pass this unanswerable case: a false premise whose ``expect``
+    block describes the correction."""
+    return not case.answerable and case.false_premise and bool(case.expect)
+
+
+def text_failures(case: Case, answer: str) -> Failed:
+    """The pass rule for an answer known only by its text (a probe, a second label): what it
+    fails (empty: it passes). The checks that need a system's citations, scope or fact
+    (``cites``, ``cites_id``, ``scope``, ``fact``) are left out; a case with no text check is
+    graded by its expected answer, as ``score`` grades a case that declares no check."""
+    if not (case.answerable or accepts_correction(case)):
+        return _ANSWERED
+    expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
+    return tuple(failed_checks(expect, case.expected_answer, {"answer": answer}))

@@ -66,6 +66,7 @@ def build_report(
     slices = slice_stats(graded, ctx.config)
     em, f1, free_text = answer_metrics(graded)
     intervals = counts.intervals()
+    abstained, corrected = unanswerable_passes(graded)
     cases = [g.as_dict() for g in graded]
     return {
         "goldcase_version": __version__,
@@ -86,6 +87,9 @@ def build_report(
         "correct_answers": counts.correct_answers,
         "errors": counts.errors,
         "missing": counts.missing,
+        "unanswerable": sum(not g.answerable for g in graded),
+        "correct_abstentions": abstained,
+        "corrections": corrected,
         **counts.rates(),
         "intervals": {k: None if v is None else list(v) for k, v in intervals.items()},
         "free_text_answers": free_text,
@@ -96,6 +100,19 @@ def build_report(
         "cases": cases,
         "cases_digest": cases_digest(cases),
     }
+
+
+def unanswerable_passes(graded: Iterable[Graded]) -> tuple[int, int]:
+    """Unanswerable cases that passed by abstaining, and false-premise cases that passed by an
+    answer meeting their correction checks."""
+    abstained = corrected = 0
+    for g in graded:
+        if not g.answerable and g.passed:
+            if g.outcome == "answer":
+                corrected += 1
+            else:
+                abstained += 1
+    return abstained, corrected
 
 
 def render_json(report: Mapping[str, Any]) -> str:
@@ -227,6 +244,18 @@ def counts_line(report: Mapping[str, Any]) -> str:
     return line
 
 
+def unanswerable_line(report: Mapping[str, Any]) -> str | None:
+    """How the unanswerable cases passed: abstentions apart from corrected premises (None for
+    a report without unanswerable cases, or one written before the two were counted)."""
+    if not report.get("unanswerable") or "corrections" not in report:
+        return None
+    return (
+        f"{_plural(report['unanswerable'], 'unanswerable case')}: "
+        f"{report['correct_abstentions']} passed by abstaining, "
+        f"{report['corrections']} by correcting the false premise"
+    )
+
+
 # --- text ---------------------------------------------------------------------------------------
 
 
@@ -250,6 +279,9 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
     console.print(f"goldcase score: {report['results_file']}", markup=False)
     console.print(stamp(report), markup=False)
     console.print(counts_line(report), markup=False)
+    unanswerable = unanswerable_line(report)
+    if unanswerable is not None:
+        console.print(unanswerable, markup=False)
     table = Table("metric", "value", "of", "95% interval", box=box.SIMPLE_HEAD)
     for row in headline_rows(report):
         table.add_row(*row)
@@ -365,12 +397,17 @@ def _md_rows(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
     return lines
 
 
+def _md_optional(line: str | None) -> list[str]:
+    return [] if line is None else ["", f"{_md(line)}."]
+
+
 def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
     lines = [
         f"### goldcase score: task success {pct(report['task_success'])} "
         f"({report['success']} / {report['total']})",
         "",
         f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
+        *_md_optional(unanswerable_line(report)),
         "",
         *_md_table(("metric", "value", "of", "95% interval"), headline_rows(report)),
     ]

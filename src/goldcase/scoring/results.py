@@ -28,6 +28,7 @@ OUTCOMES = ("answer", "abstain", "error")
 FIELDS = frozenset(load_schema(SCHEMA)["properties"])
 _CHUNK_FIELDS = frozenset(("doc", "text", "start", "end"))
 _CITATION_FIELDS = frozenset(("id", "text"))
+_TOOL_CALL_FIELDS = frozenset(("name", "input", "output", "error"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ class Result:
         trial = data.get("trial")
         self.trial: int | None = None if trial is None else int(trial)
         # looked up while the line is at hand, so the report need not visit every line again
-        self.traced: bool = "retrieved" in data or "context" in data
+        self.traced: bool = "retrieved" in data or "context" in data or "tool_calls" in data
 
     def __repr__(self) -> str:
         return f"Result(line={self.line}, data={self.data!r})"
@@ -295,6 +296,19 @@ def _is_chunk(value: Any) -> bool:
     return all(k in value and _is_int(value[k]) and value[k] >= 0 for k in ("start", "end"))
 
 
+def _is_tool_call(value: Any) -> bool:
+    if not isinstance(value, dict) or not _TOOL_CALL_FIELDS.issuperset(value):
+        return False
+    name, error = value.get("name"), value.get("error")
+    return type(name) is str and bool(name) and (error is None or type(error) is str)
+
+
+def _is_latency(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return not math.isnan(value) and value >= 0
+
+
 _FIELD_TESTS: dict[str, Any] = {
     "id": None,  # checked first
     "outcome": None,
@@ -308,6 +322,8 @@ _FIELD_TESTS: dict[str, Any] = {
     "citations": _are_citations,
     "retrieved": lambda v: _is_list_of(v, _is_chunk),
     "context": lambda v: _is_list_of(v, _is_chunk),
+    "tool_calls": lambda v: _is_list_of(v, _is_tool_call),
+    "latency_ms": _is_latency,
 }
 assert set(_FIELD_TESTS) == FIELDS, "results.schema.json and the fast validator disagree"
 

@@ -167,10 +167,13 @@ def score(
     shown: str | None = None,
     split: str = "golden",
     threshold: float | None = None,
+    raw: bytes | None = None,
 ) -> dict[str, Any]:
-    """Validate, grade and count: the report as a dict (see ``schema/report.schema.json``)."""
+    """Validate, grade and count: the report as a dict (see ``schema/report.schema.json``).
+    ``raw``: the results' bytes when they were not read from ``results_path`` as they are
+    (``score --from`` converts another tool's output)."""
     with _no_cyclic_gc():
-        return _score(ctx, results_path, shown, split, threshold)
+        return _score(ctx, results_path, shown, split, threshold, raw)
 
 
 @contextlib.contextmanager
@@ -195,13 +198,19 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 
 def _score(
-    ctx: Context, results_path: Path, shown: str | None, split: str, threshold: float | None
+    ctx: Context,
+    results_path: Path,
+    shown: str | None,
+    split: str,
+    threshold: float | None,
+    raw: bytes | None,
 ) -> dict[str, Any]:
     check_threshold(threshold)
     if split not in SPLITS:
         raise GoldcaseError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
     name = shown if shown is not None else str(results_path)
-    raw = read_raw(results_path, name)
+    if raw is None:
+        raw = read_raw(results_path, name)
     case_set = load_case_set(ctx)
     ctx.cache.save()  # the next score (or check) of an unchanged set skips parsing
     by_id, result_lines = validated(ctx, case_set, raw, name)

@@ -9,10 +9,15 @@ quote (the folding of the quote check: NFC, white space runs alike) or its span 
 quote's span. When a line records ``context`` but no ``retrieved``, the context is taken as what
 was retrieved.
 
+Agents record ``tool_calls`` (``{name, input, output, error}``): a failing answerable case
+whose line has a tool call with an error is attributed to the ``tool`` stage, whatever its
+retrieval trace says: the failure came after a tool failed.
+
 Stages of a failing answerable case:
 
 | stage | meaning |
 |---|---|
+| tool | a tool call failed (the tools and their errors are named) |
 | retrieval | a support quote was never retrieved (the documents missed are named) |
 | context | every quote was retrieved, but one was left out of the context |
 | answer | every quote reached the context and the answer was still wrong |
@@ -30,10 +35,10 @@ from typing import Any
 
 from goldcase.corpus import Corpus
 from goldcase.model import Case
-from goldcase.text import fold_quote
+from goldcase.text import clip, fold_quote
 
 KS = (1, 3, 5, 10)
-STAGES = ("retrieval", "context", "answer", "unknown")
+STAGES = ("tool", "retrieval", "context", "answer", "unknown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,18 @@ class CaseTrace:
 
 def has_trace(data: Mapping[str, Any]) -> bool:
     return isinstance(data.get("retrieved"), list) or isinstance(data.get("context"), list)
+
+
+def tool_errors(data: Mapping[str, Any] | None) -> list[dict[str, str]]:
+    """The failed tool calls of a line: ``{name, error}``, the error cut to 80 characters."""
+    calls = data.get("tool_calls") if data is not None else None
+    if not isinstance(calls, list):
+        return []
+    return [
+        {"name": str(call.get("name")), "error": clip(call["error"])}
+        for call in calls
+        if isinstance(call, Mapping) and isinstance(call.get("error"), str)
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -147,10 +164,17 @@ def _rate(numerator: int, denominator: int) -> float | None:
 
 def attribute(
     failing: Iterable[tuple[str, str, CaseTrace | None]],
+    tools: Mapping[str, list[dict[str, str]]] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """Failing answerable cases (id, slice, trace) grouped by stage, with what was missing."""
+    """Failing answerable cases (id, slice, trace) grouped by stage, with what was missing;
+    a case in ``tools`` (id -> its failed tool calls) goes to the tool stage."""
     out: dict[str, list[dict[str, Any]]] = {stage: [] for stage in STAGES}
     for case_id, slice_name, trace in failing:
+        failed_tools = (tools or {}).get(case_id)
+        if failed_tools:
+            row = {"id": case_id, "slice": slice_name, "missing_docs": [], "tools": failed_tools}
+            out["tool"].append(row)
+            continue
         if trace is None:
             out["unknown"].append({"id": case_id, "slice": slice_name, "missing_docs": []})
             continue
@@ -212,18 +236,23 @@ def retrieval_section(
     rows: Sequence[tuple[Case, Mapping[str, Any] | None, bool, str]], corpus: Corpus
 ) -> dict[str, Any] | None:
     """The report's ``retrieval`` block from (case, the line scored, passed, outcome) rows;
-    None when no line records a trace."""
-    if not any(data is not None and has_trace(data) for _, data, _, _ in rows):
+    None when no line records a trace or a tool call."""
+    if not any(
+        data is not None and (has_trace(data) or "tool_calls" in data) for _, data, _, _ in rows
+    ):
         return None
     traces: list[CaseTrace] = []
     failing: list[tuple[str, str, CaseTrace | None]] = []
+    tools: dict[str, list[dict[str, str]]] = {}
     for case, data, passed, _ in rows:
         trace = trace_case(case, data, corpus) if data is not None else None
         if trace is not None:
             traces.append(trace)
         if case.answerable and not passed:
             failing.append((case.id, case.slice, trace))
-    stages = attribute(failing)
+            if errors := tool_errors(data):
+                tools[case.id] = errors
+    stages = attribute(failing, tools)
     unanswerable = unanswerable_context(
         ((case, data, outcome) for case, data, _, outcome in rows if data is not None), corpus
     )
@@ -253,8 +282,7 @@ def render_lines(section: Mapping[str, Any], limit: int = 50) -> list[str]:
             continue
         lines.append(f"  failed at {stage} ({len(rows)}):")
         for row in rows[:limit]:
-            missing = f" (missing {', '.join(row['missing_docs'])})" if row["missing_docs"] else ""
-            lines.append(f"    {row['id']}{missing}")
+            lines.append(f"    {row['id']}{_detail(row)}")
         if len(rows) > limit:
             lines.append(f"    … and {len(rows) - limit} more")
     by_slice = section["stages_by_slice"]
@@ -270,6 +298,12 @@ def render_lines(section: Mapping[str, Any], limit: int = 50) -> list[str]:
             f"system answered anyway in {una['answered_with_contradiction_in_context']}"
         )
     return lines
+
+
+def _detail(row: Mapping[str, Any]) -> str:
+    if row.get("tools"):
+        return " (" + "; ".join(f"{t['name']} failed: {t['error']}" for t in row["tools"]) + ")"
+    return f" (missing {', '.join(row['missing_docs'])})" if row["missing_docs"] else ""
 
 
 def _pct(value: float | None) -> str:

@@ -1,0 +1,115 @@
+"""Results another tool wrote, converted to goldcase result lines for ``score --from``.
+
+Each converter reads the other tool's output as data (bounded size, JSON only: no pickle, no
+code) and turns every record into a result line by the rule ``goldcase run`` uses for a
+response (``goldcase.run.protocol.to_answer``): a text output is an ``answer``, or an
+``abstain`` when it matches ``[run] abstain_patterns``; an output that is an object (or the
+JSON text of one) holding goldcase's response fields (``outcome``, ``answer`` or ``fact``,
+with ``citations``, ``confidence``, …) is read as a response; an error stays an ``error``.
+A case with no record is absent, so ``score`` counts it ``missing``. The lines then go
+through the same validation as any results file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
+from goldcase.safeio import read_regular
+
+FORMATS = ("promptfoo", "inspect")
+MAX_BYTES = 1024**3  # a promptfoo output or an Inspect JSON log read whole, at most this
+
+
+@dataclass(slots=True)
+class Converted:
+    """Result lines in the order the tool listed them, what could not be read, and the
+    ``golden_version`` each record's metadata carried (what the export was made from)."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    versions: set[str] = field(default_factory=set)
+
+    def raw(self) -> bytes:
+        """The lines as a results file."""
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines).encode()
+
+    def check(self, shown: str) -> None:
+        if self.problems:
+            shown_problems = [f"{shown}: {p}" for p in self.problems[:20]]
+            more = len(self.problems) - len(shown_problems)
+            if more:
+                shown_problems.append(f"{shown}: {more} more not shown; nothing was scored")
+            raise GoldcaseError("\nerror: ".join(shown_problems))
+        if not self.lines:
+            raise GoldcaseError(f"{shown}: holds no results to score")
+
+    def add(
+        self,
+        case_id: str,
+        trial: int,
+        output: Any,
+        latency_ms: float,
+        patterns: Sequence[str],
+        error: str | None = None,
+    ) -> None:
+        """One record: its error, or its output (text, or goldcase's response fields)."""
+        if error is not None:
+            answer = Answer(error_line(case_id, trial, error, latency_ms))
+        else:
+            structured = _structured(output)
+            response = structured if structured is not None else {"answer": _text(output)}
+            answer = to_answer(case_id, trial, response, latency_ms, patterns)
+        self.lines.append(answer.line)
+
+
+RESPONSE_KEYS = frozenset(("outcome", "answer", "fact"))
+
+
+def _structured(output: Any) -> dict[str, Any] | None:
+    """goldcase's response fields, when the output is an object holding them, or text that is
+    one such object in JSON (what a command-line provider prints)."""
+    if isinstance(output, str) and output.lstrip().startswith("{"):
+        try:
+            output = parse_response(output)
+        except ValueError:
+            return None
+    if isinstance(output, dict) and RESPONSE_KEYS & output.keys():
+        return output
+    return None
+
+
+def _text(output: Any) -> str:
+    if output is None:
+        return ""
+    return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+
+
+def read_bounded(path: Path, shown: str, what: str) -> bytes:
+    try:
+        return read_regular(path, MAX_BYTES)
+    except FileNotFoundError:
+        raise GoldcaseError(f"{shown}: no such file") from None
+    except IsADirectoryError:
+        raise GoldcaseError(f"{shown}: is a folder; give the {what}") from None
+    except OSError as exc:
+        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+
+
+def parse_json(data: bytes, shown: str, what: str) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise GoldcaseError(f"{shown}: not {what} (not JSON: {exc})") from None
+
+
+def latency(value: Any, scale: float = 1.0) -> float:
+    """A latency in milliseconds from a tool's number (None or nonsense: 0)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        return 0.0
+    return round(float(value) * scale, 1)

@@ -1,0 +1,195 @@
+"""Inspect AI logs (``.json``, and ``.eval`` zip archives) as goldcase results.
+
+A log is read as data: a JSON log whole (at most 1 GiB), an ``.eval`` log member by member
+(``samples/*.json``, each at most 256 MiB once decompressed, stored, deflated or
+zstd-compressed as Inspect writes them), never unpickled or run.
+
+- The case is the sample's ``metadata.id``, else its ``id`` (``goldcase export --format
+  inspect`` writes both); the trial is its ``epoch``.
+- A sample with an ``error`` is an ``error`` line with Inspect's message.
+- The answer is the sample's output text (``output.completion``, else the text of its first
+  choice's message); a solver may instead leave goldcase's response fields (``outcome``,
+  ``answer``, ``citations``, …) in the sample's store under ``goldcase``, and they are read as a
+  response.
+- Samples the log does not hold (an interrupted eval) are absent, and so ``missing``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import struct
+import zipfile
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from goldcase.errors import GoldcaseError
+from goldcase.interchange.converted import Converted, latency, parse_json, read_bounded
+
+WHAT = "an Inspect log (.json or .eval)"
+MAX_MEMBER = 256 * 1024**2
+MAX_MEMBERS = 1_000_000
+STORE = "goldcase"  # the sample store key a solver may leave a structured response under
+_LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, (version … sizes), name and extra lengths
+_ZSTD = 93  # the zip method number Inspect writes
+
+
+def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
+    converted = Converted()
+    for index, sample in enumerate(_samples(path, shown), 1):
+        _add(converted, index, sample, patterns)
+    return converted
+
+
+def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
+    with _open_log(path, shown) as fh:
+        if fh.read(4) == b"PK\x03\x04":
+            yield from _eval_samples(fh, shown)
+            return
+    log = parse_json(read_bounded(path, shown, WHAT), shown, WHAT)
+    if not isinstance(log, dict) or "eval" not in log:
+        raise GoldcaseError(f"{shown}: not {WHAT}: no 'eval' header")
+    samples = log.get("samples")
+    if not isinstance(samples, list):
+        raise GoldcaseError(f"{shown}: the log holds no samples (was it written without them?)")
+    for sample in samples:
+        yield _object(sample, shown)
+
+
+def _open_log(path: Path, shown: str) -> BinaryIO:
+    """The log, opened without blocking on a FIFO and only when it is a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise GoldcaseError(f"{shown}: no such file") from None
+    except OSError as exc:
+        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise GoldcaseError(f"{shown}: not a regular file; give {WHAT}")
+    return os.fdopen(fd, "rb")
+
+
+def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:
+    try:
+        with zipfile.ZipFile(fh) as archive:
+            members = [i for i in archive.infolist() if _is_sample(i.filename)]
+            if len(members) > MAX_MEMBERS:
+                raise GoldcaseError(f"{shown}: more than {MAX_MEMBERS:,} samples")
+            for info in members:
+                data = _member(fh, info, shown)
+                yield _object(parse_json(data, f"{shown}:{info.filename}", "a sample"), shown)
+    except (zipfile.BadZipFile, OSError, EOFError, struct.error) as exc:
+        raise GoldcaseError(f"{shown}: not {WHAT}: {exc}") from None
+
+
+def _is_sample(name: str) -> bool:
+    return name.startswith("samples/") and name.endswith(".json") and "/" not in name[8:]
+
+
+def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str) -> bytes:
+    """A member's bytes, decompressed, at most ``MAX_MEMBER`` of them."""
+    raw.seek(info.header_offset)
+    signature, name_length, extra_length = _LOCAL_HEADER.unpack(raw.read(_LOCAL_HEADER.size))
+    if signature != b"PK\x03\x04":
+        raise GoldcaseError(f"{shown}: {info.filename}: damaged archive (no local header)")
+    raw.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+    packed = raw.read(min(info.compress_size, MAX_MEMBER + 1))
+    if info.compress_type == zipfile.ZIP_STORED:
+        data = packed
+    elif info.compress_type == zipfile.ZIP_DEFLATED:
+        data = zlib.decompressobj(-15).decompress(packed, MAX_MEMBER + 1)
+    elif info.compress_type == _ZSTD:
+        data = _unzstd(packed, shown)
+    else:
+        raise GoldcaseError(
+            f"{shown}: {info.filename}: compression method {info.compress_type} is not one "
+            "Inspect writes (stored, deflate, zstd)"
+        )
+    if len(data) > MAX_MEMBER:
+        raise GoldcaseError(f"{shown}: {info.filename} is larger than {MAX_MEMBER:,} bytes")
+    return data
+
+
+def _unzstd(packed: bytes, shown: str) -> bytes:
+    try:
+        # lazy: an optional dependency (installed with Inspect, and with goldcase[dask])
+        import zstandard
+    except ImportError:
+        raise GoldcaseError(
+            f"{shown}: this .eval log is zstd-compressed; install zstandard "
+            "(pip install zstandard), or write the log with --log-format json"
+        ) from None
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(packed), read_across_frames=True)
+    out = bytearray()
+    try:
+        while len(out) <= MAX_MEMBER and (chunk := reader.read(1 << 20)):
+            out += chunk
+    except zstandard.ZstdError as exc:
+        raise GoldcaseError(f"{shown}: damaged zstd data: {exc}") from None
+    return bytes(out)
+
+
+def _object(value: Any, shown: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise GoldcaseError(f"{shown}: not {WHAT}: a sample is not an object")
+    return value
+
+
+def _add(converted: Converted, index: int, sample: dict[str, Any], patterns: Sequence[str]) -> None:
+    meta = _mapping(sample.get("metadata"))
+    case_id = meta.get("id", sample.get("id"))
+    if isinstance(case_id, int) and not isinstance(case_id, bool):
+        case_id = str(case_id)
+    if not isinstance(case_id, str) or not case_id:
+        converted.problems.append(f"sample {index}: no id")
+        return
+    if isinstance(meta.get("golden_version"), str):
+        converted.versions.add(meta["golden_version"])
+    epoch = sample.get("epoch")
+    trial = epoch if isinstance(epoch, int) and not isinstance(epoch, bool) and epoch >= 1 else 1
+    structured = _mapping(sample.get("store")).get(STORE)
+    converted.add(
+        case_id,
+        trial,
+        structured if isinstance(structured, dict) else output_text(sample.get("output")),
+        latency(sample.get("total_time"), 1000.0),
+        patterns,
+        error=_error(sample.get("error")),
+    )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def output_text(output: Any) -> str:
+    """The text of a model output: its ``completion``, else its first choice's message."""
+    if not isinstance(output, dict):
+        return ""
+    if isinstance(output.get("completion"), str):
+        return str(output["completion"])
+    choices = output.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    return ""
+
+
+def _error(error: Any) -> str | None:
+    if not error:
+        return None
+    message = error.get("message") if isinstance(error, dict) else error
+    first = str(message).strip().splitlines()[0] if str(message).strip() else ""
+    return f"inspect: {first}" if first else "inspect: the sample failed"

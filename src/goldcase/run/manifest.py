@@ -1,0 +1,193 @@
+"""The run's provenance: a sidecar file beside the results, ``RESULTS.jsonl.run.json``.
+
+    {
+      "format": "goldcase-run", "version": 1, "goldcase_version": "0.1.0",
+      "golden_version": "2", "set_digest": "<sha256>", "corpus_digest": "<sha256>",
+      "split": "golden", "trials": 1, "cases": 137,
+      "system": {"name": "baseline-k1", "kind": "cmd", "digest": "<sha256>"},
+      "sessions": [{"started": "2026-12-01T07:00:00+00:00", "ended": "…",
+                    "asked": 137, "written": 137, "errors": 0, "ended_by": "complete"}]
+    }
+
+The system is known by its name (``--system``) and the sha256 of its kind and its command,
+URL or ``module:function``: the command itself may hold a token, so it is never written. A
+session is one invocation that asked anything: ``ended_by`` is ``complete``, ``interrupted``
+(Ctrl-C), ``leak`` (a prompt held another golden question), ``failed``, or ``running`` when it
+was killed before it could say.
+
+A run refuses to resume a file begun on another set, corpus, split or system: its lines would
+mix two runs. ``goldcase score`` reads the manifest and warns when the set has changed since.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from goldcase import __version__
+from goldcase.errors import GoldcaseError
+from goldcase.safeio import read_regular
+from goldcase.writer import atomic_write_text
+
+FORMAT = "goldcase-run"
+VERSION = 1
+SUFFIX = ".run.json"
+MAX_BYTES = 16 * 1024 * 1024  # a manifest is a few hundred bytes a session
+# keys that must agree for a run to continue in the same file: (key, what it is called)
+_SAME = (
+    ("set_digest", "set"),
+    ("corpus_digest", "corpus"),
+    ("split", "split"),
+)
+
+
+def manifest_path(results: Path) -> Path:
+    return results.with_name(results.name + SUFFIX)
+
+
+def system_digest(kind: str, identity: str) -> str:
+    return hashlib.sha256(f"{kind}\0{identity}".encode()).hexdigest()
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    golden_version: str | None
+    set_digest: str
+    corpus_digest: str
+    split: str
+    trials: int
+    cases: int
+    system_name: str
+    system_kind: str
+    system_digest: str
+
+    def head(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "goldcase_version": __version__,
+            "golden_version": self.golden_version,
+            "set_digest": self.set_digest,
+            "corpus_digest": self.corpus_digest,
+            "split": self.split,
+            "trials": self.trials,
+            "cases": self.cases,
+            "system": {
+                "name": self.system_name,
+                "kind": self.system_kind,
+                "digest": self.system_digest,
+            },
+        }
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    """The manifest at ``path``; None when there is none; ``GoldcaseError`` when it is not
+    one goldcase wrote."""
+    try:
+        data = json.loads(read_regular(path, MAX_BYTES))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise GoldcaseError(
+            f"{path}: cannot read the run manifest: {exc.strerror or exc}"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise GoldcaseError(f"{path}: not a run manifest (not JSON: {exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GoldcaseError(f'{path}: not a run manifest (no "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        raise GoldcaseError(
+            f"{path}: run manifest version {data.get('version')!r}; this goldcase reads "
+            f"version {VERSION}"
+        )
+    return data
+
+
+class Manifest:
+    """The manifest of one results file, kept up to date during a session."""
+
+    def __init__(self, path: Path, provenance: Provenance, earlier: dict[str, Any] | None):
+        self.path = path
+        self.data = provenance.head()
+        sessions = earlier.get("sessions") if earlier else None
+        self.data["sessions"] = list(sessions) if isinstance(sessions, list) else []
+        if earlier and isinstance(earlier.get("trials"), int):
+            self.data["trials"] = max(provenance.trials, earlier["trials"])
+
+    def start(self) -> None:
+        self.data["sessions"].append(
+            {"started": now(), "ended": None, "asked": 0, "written": 0, "errors": 0,
+             "ended_by": "running"}
+        )  # fmt: skip
+        self.save()
+
+    def end(self, ended_by: str, asked: int, written: int, errors: int) -> None:
+        session = self.data["sessions"][-1]
+        session.update(ended=now(), asked=asked, written=written, errors=errors, ended_by=ended_by)
+        self.save()
+
+    def save(self) -> None:
+        atomic_write_text(self.path, json.dumps(self.data, indent=2, ensure_ascii=False) + "\n")
+
+
+def open_manifest(results: Path, shown: str, provenance: Provenance) -> Manifest:
+    """The manifest for a run into ``results``; refuses to go on with a file begun on another
+    set, corpus, split or system, or one with no manifest."""
+    if results.is_dir():
+        raise GoldcaseError(f"{shown}: is a folder; give the results file to write (JSONL)")
+    path = manifest_path(results)
+    earlier = read_manifest(path)
+    if not results.exists() or results.stat().st_size == 0:
+        return Manifest(path, provenance, None)
+    if earlier is None:
+        raise GoldcaseError(
+            f"{shown} has no manifest ({path.name}): goldcase run did not make it, so it cannot "
+            "tell what the lines were made on; give a new --out"
+        )
+    new = provenance.head()
+    for key, what in _SAME:
+        if earlier.get(key) != new[key]:
+            raise GoldcaseError(_mismatch(shown, what, earlier.get(key), new[key], earlier))
+    if (earlier.get("system") or {}).get("digest") != provenance.system_digest:
+        raise GoldcaseError(
+            f"{shown} was begun with another system (its command, URL or callable differs): "
+            "its lines would mix two systems; give a new --out"
+        )
+    return Manifest(path, provenance, earlier)
+
+
+def _mismatch(shown: str, what: str, was: Any, now_: Any, earlier: dict[str, Any]) -> str:
+    if what == "set":
+        was = f"version {earlier.get('golden_version')} ({str(was)[:12]})"
+        now_ = f"{str(now_)[:12]}"
+    elif what == "corpus":
+        was, now_ = str(was)[:12], str(now_)[:12]
+    return (
+        f"{shown} was begun on another {what} ({was}; now {now_}): its lines would mix two "
+        "runs; give a new --out (or delete the file and its manifest to start again)"
+    )
+
+
+def stale_warning(results: Path, golden_version: str | None, set_digest: str) -> str | None:
+    """A warning when the manifest beside ``results`` says it was made on another version of
+    the set than the one being scored; None when it agrees or there is no manifest."""
+    try:
+        made = read_manifest(manifest_path(results))
+    except GoldcaseError as exc:
+        return f"{exc.message}; its provenance is not known"
+    if made is None or made.get("set_digest") == set_digest:
+        return None
+    return (
+        f"{results} was made on golden version {made.get('golden_version')} (set "
+        f"{str(made.get('set_digest'))[:12]}); the set is now version {golden_version} "
+        f"({set_digest[:12]}): cases added since are missing and changed cases are graded "
+        "on their new expectations; run goldcase run again into a new file"
+    )

@@ -1,0 +1,180 @@
+"""GC307 and GC308: golden facts (support quotes and their sentences), not questions, leaking
+into prompt files and the dev set; both ends named, no text printed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from goldcase.checks.leakage import fact_units
+from kit import run_cli
+
+Repo = Callable[..., Path]
+QUOTE = (
+    "Nominated-day delivery lets you choose a weekday, up to 21 days ahead, for £6.95. "
+    "Saturday is not available."
+)
+
+
+def answered(case_id: str, question: str, quote: str, doc: str = "delivery.md") -> str:
+    return (
+        f"id: {case_id}\nquestion: {json.dumps(question)}\nexpected_answer: 'No'\n"
+        f"support:\n  - doc: {doc}\n    quote: {json.dumps(quote)}\n"
+    )
+
+
+def leakage(root: Path) -> tuple[int, list[str]]:
+    result = run_cli("check", "--repo", root, "--select", "leakage")
+    return result.exit_code, result.stdout.splitlines()[:-1]
+
+
+def repo(make_repo: Repo, files: dict[str, str]) -> Path:
+    root = make_repo(files)
+    (root / "corpus" / "delivery.md").write_text(f"# Delivery\n\n{QUOTE}\n", encoding="utf-8")
+    return root
+
+
+def test_fact_units_are_the_quote_and_its_sentences_of_four_words() -> None:
+    assert fact_units(QUOTE) == [
+        "nominated day delivery lets you choose a weekday up to 21 days ahead for 6 95 "
+        "saturday is not available",
+        "nominated day delivery lets you choose a weekday up to 21 days ahead for 6 95",
+        "saturday is not available",
+    ]
+    assert fact_units("Closed on Sunday.") == []  # three words: too common to search
+    assert fact_units("£5 per order") == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "£6.95 per order. Saturday is not available (Delivery guide, 4.3).",
+        "SATURDAY  IS  NOT  AVAILABLE",
+        "No: saturday is not available!",
+    ],
+)
+def test_gc307_a_fewshot_answer_that_states_a_golden_sentence(make_repo: Repo, answer: str) -> None:
+    fewshot = f"- question: how much is nominated day\n  answer: {json.dumps(answer)}\n"
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "prompts/fewshot.yaml": fewshot,
+        },
+    )
+    code, lines = leakage(root)
+    assert code == 1
+    assert [line.split("sha256")[0] for line in lines] == [
+        "cases/golden/del-013.yaml:6:12: GC307 support quote 1 is stated in "
+        "prompts/fewshot.yaml:2 (",
+        "prompts/fewshot.yaml:2:1: GC307 states the fact of golden case del-013 (its support "
+        "quote 1, ",
+    ]
+    assert "saturday" not in " ".join(lines).lower()
+
+
+def test_gc307_in_a_text_prompt_at_every_line(make_repo: Repo) -> None:
+    prompt = "# System\n\nSaturday is\nnot available.\n\nAlso: saturday is not available.\n"
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "prompts/system.md": prompt,
+        },
+    )
+    _, lines = leakage(root)
+    assert [line.split(" GC307")[0] for line in lines] == [
+        "cases/golden/del-013.yaml:6:12:",
+        "prompts/system.md:3:1:",
+        "prompts/system.md:6:1:",
+    ]
+
+
+def test_no_gc307_for_a_paraphrase_or_a_word_inside_a_word(make_repo: Repo) -> None:
+    prompt = "You cannot choose a Saturday.\nSaturday is unavailable; saturdays is not available\n"
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "prompts/system.md": prompt,
+        },
+    )
+    assert leakage(root) == (0, [])
+
+
+def test_a_dev_quote_is_not_a_prompt_fact(make_repo: Repo) -> None:
+    root = repo(
+        make_repo,
+        {
+            "cases/dev/dev-001.yaml": answered("dev-001", "can i pick saturday", QUOTE),
+            "prompts/system.md": "Saturday is not available.\n",
+        },
+    )
+    assert leakage(root) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("dev_quote", "golden_quote"),
+    [
+        (QUOTE, QUOTE),  # the same quote
+        ("Saturday is not available.", QUOTE),  # a sentence of the golden quote
+        (QUOTE, "Saturday is not available."),  # the golden quote is a sentence of the dev one
+        ("lets you choose a weekday, up to 21 days ahead", QUOTE),  # a fragment inside it
+    ],
+)
+def test_gc308_a_dev_case_that_shares_a_golden_quote(
+    make_repo: Repo, dev_quote: str, golden_quote: str
+) -> None:
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", golden_quote),
+            "cases/dev/dev-001.yaml": answered("dev-001", "nominated day price", dev_quote),
+        },
+    )
+    code, lines = leakage(root)
+    assert code == 0  # a warning
+    assert [line.split(" (sha256")[0] for line in lines] == [
+        "cases/dev/dev-001.yaml:6:12: GC308 support quote 1 shares a sentence with support "
+        "quote 1 of golden case del-013",
+        "cases/golden/del-013.yaml:6:12: GC308 support quote 1 shares a sentence with support "
+        "quote 1 of dev case dev-001",
+    ]
+
+
+def test_no_gc308_for_quotes_of_different_sentences(make_repo: Repo) -> None:
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered(
+                "del-013", "can i pick saturday", "Saturday is not available."
+            ),
+            "cases/dev/dev-001.yaml": answered(
+                "dev-001",
+                "nominated day price",
+                "Nominated-day delivery lets you choose a weekday, up to 21 days ahead, for £6.95.",
+            ),
+        },
+    )
+    assert leakage(root) == (0, [])
+
+
+def test_gc307_and_gc308_severities_come_from_the_config(make_repo: Repo) -> None:
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "cases/dev/dev-001.yaml": answered("dev-001", "nominated day price", QUOTE),
+            "prompts/system.md": "Saturday is not available.\n",
+        },
+    )
+    (root / "goldcase.toml").write_text('[severity]\nGC307 = "warning"\nGC308 = "error"\n')
+    result = run_cli("check", "--repo", root, "--select", "leakage", "--format", "json")
+    found = json.loads(result.stdout)["findings"]
+    assert sorted({(f["code"], f["severity"]) for f in found}) == [
+        ("GC307", "warning"),
+        ("GC308", "error"),
+    ]

@@ -1,0 +1,347 @@
+"""goldcase run --cmd: the requests, the results file, errors, retries, resuming, trials, jobs,
+and the manifest, against a real worker process (tests/run/fake_system.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from kit import run_cli
+from run.kit import (
+    CASES,
+    EXPECTED,
+    IDS,
+    QUOTE,
+    by_id,
+    lines,
+    make_set,
+    requests,
+    run_goldcase,
+    script,
+    worker_command,
+)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_set(tmp_path / "repo")
+
+
+def test_every_case_is_asked_once_and_written_as_a_valid_line(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, script(tmp_path, {"oos-001": "abstain"}))
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert sorted(written) == IDS
+    assert written["ret-001"] == {
+        **written["ret-001"],
+        "id": "ret-001",
+        "trial": 1,
+        "outcome": "answer",
+        "answer": "30 days",
+        "confidence": 0.9,
+    }
+    assert all(isinstance(line["latency_ms"], float) for line in written.values())
+    assert written["oos-001"]["outcome"] == "abstain"
+    assert "run: 4 lines written to" in done.stderr
+    scored = run_cli("score", out, "--repo", repo, "--format", "json")
+    assert scored.exit_code == 0, scored.stderr
+    assert json.loads(scored.stdout)["success"] == 4
+
+
+def test_a_request_carries_the_id_question_and_trial_and_nothing_of_the_expectations(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {}), "--trials", "2").exit_code == 0
+    received = requests(tmp_path)
+    assert len(received) == 8
+    for request in received:
+        assert set(request) == {"id", "question", "trial"}
+        assert request["question"] in CASES[request["id"]]
+    raw = (tmp_path / "requests.log").read_text(encoding="utf-8")
+    for secret in (EXPECTED, QUOTE, "14 days", "returns-policy.md", "answerable", "expect"):
+        assert secret not in raw
+    assert sorted((r["id"], r["trial"]) for r in received) == [
+        (case_id, trial) for case_id in IDS for trial in (1, 2)
+    ]
+
+
+def test_an_answer_matching_an_abstain_pattern_is_an_abstention(repo: Path, tmp_path: Path) -> None:
+    actions = {"oos-001": "answer:I don't know.", "ret-001": "answer:Sorry, I can't answer that."}
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, actions)).exit_code == 0
+    written = by_id(out)
+    assert written["oos-001"]["outcome"] == written["ret-001"]["outcome"] == "abstain"
+    assert written["oos-001"]["answer"] == "I don't know."  # kept, for the record
+    assert written["ret-002"]["outcome"] == "answer"
+
+
+def test_configured_abstain_patterns_replace_the_defaults(tmp_path: Path) -> None:
+    repo = make_set(tmp_path / "repo", config='[run]\nabstain_patterns = ["^no idea"]\n')
+    actions = {"oos-001": "answer:No idea, sorry", "ret-001": "answer:I don't know."}
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, actions)).exit_code == 0
+    written = by_id(out)
+    assert (written["oos-001"]["outcome"], written["ret-001"]["outcome"]) == ("abstain", "answer")
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("crash", "the worker exited with status 3: boom: the index is gone"),
+        ("raw:this is not json", "malformed response: not JSON"),
+        ("raw:[1, 2]", "malformed response: expected a JSON object, got list"),
+        ('json:{"answer": "x", "confidnce": 1}', "unknown field 'confidnce'"),
+        ('json:{"id": "ret-003", "answer": "x"}', "it answers id 'ret-003'"),
+        ("error:the index is rebuilding", "the index is rebuilding"),
+        ('json:{"answer": "x", "tool_calls": [{"input": 1}]}', "tool_calls"),
+    ],
+)
+def test_a_failed_request_is_an_error_line_and_the_run_goes_on(
+    repo: Path, tmp_path: Path, action: str, reason: str
+) -> None:
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, script(tmp_path, {"ret-002": action}), "--retries", "0")
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-002"]["outcome"] == "error"
+    assert reason in written["ret-002"]["error"]
+    assert {written[i]["outcome"] for i in ("ret-001", "ret-003")} == {"answer"}
+    assert "1 error" in done.stderr
+
+
+def test_a_worker_that_hangs_is_stopped_at_the_timeout_and_replaced(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    actions = {"ret-001": "hang"}
+    done = run_goldcase(repo, out, script(tmp_path, actions), "--timeout", "0.5", "--retries", "0")
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-001"]["error"] == "no response within 0.5 s"
+    assert written["ret-002"]["outcome"] == "answer"  # asked of a new worker
+
+
+def test_a_worker_that_answers_twice_is_replaced_before_the_next_request(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, script(tmp_path, {IDS[0]: "twice"}))
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written[IDS[0]]["answer"] == "30 days"
+    assert written[IDS[1]]["answer"] == "30 days"  # not the stray line: a new worker answered it
+    assert all(line.get("answer") != "stray" for line in written.values())
+
+
+def test_a_crash_is_retried_and_a_retryable_error_is_asked_again(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    actions = {"ret-001": "busy-once", "ret-002": "crash"}
+    done = run_goldcase(repo, out, script(tmp_path, actions), "--retries", "1")
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-001"]["outcome"] == "answer"
+    assert "exited with status 3" in written["ret-002"]["error"]
+    asked = [r["id"] for r in requests(tmp_path)]
+    assert asked.count("ret-001") == 2 and asked.count("ret-002") == 2
+
+
+def test_a_tool_trace_is_kept_and_scored_as_a_tool_failure(repo: Path, tmp_path: Path) -> None:
+    calls = [
+        {"name": "search", "input": {"q": "returns"}, "output": ["doc"], "error": None},
+        {"name": "lookup_order", "input": {"id": 7}, "error": "timeout after 5 s"},
+    ]
+    response = json.dumps({"answer": "I think 14 days", "tool_calls": calls})
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {"ret-001": f"json:{response}"})).exit_code == 0
+    assert by_id(out)["ret-001"]["tool_calls"] == calls
+    scored = run_cli("score", out, "--repo", repo)
+    assert scored.exit_code == 0, scored.stderr
+    assert "failed at tool (1):" in scored.stdout
+    assert "ret-001 (lookup_order failed: timeout after 5 s)" in scored.stdout
+
+
+def test_a_second_run_asks_nothing_and_a_torn_last_line_is_asked_again(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    again = run_goldcase(repo, out, env)
+    assert again.exit_code == 0
+    assert "nothing to ask: all 4 (id, trial) pairs are in" in again.stderr
+    assert len(requests(tmp_path)) == 4
+    whole = out.read_bytes()
+    last = whole.rstrip(b"\n").rsplit(b"\n", 1)[1]
+    out.write_bytes(whole[: len(whole) - len(last) // 2 - 1])  # half of the last line, no newline
+    repaired = run_goldcase(repo, out, env)
+    assert repaired.exit_code == 0, repaired.stderr
+    assert "dropped an unfinished last line" in repaired.stderr
+    assert len(requests(tmp_path)) == 5
+    assert sorted(line["id"] for line in lines(out)) == IDS
+
+
+def test_more_trials_later_asks_only_the_new_ones(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    assert run_goldcase(repo, out, env, "--trials", "3").exit_code == 0
+    pairs = sorted((line["id"], line["trial"]) for line in lines(out))
+    assert pairs == [(case_id, t) for case_id in IDS for t in (1, 2, 3)]
+    assert len(requests(tmp_path)) == 12
+    manifest = json.loads(out.with_name("run.jsonl.run.json").read_text(encoding="utf-8"))
+    assert manifest["trials"] == 3
+    assert [s["asked"] for s in manifest["sessions"]] == [4, 8]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"id": "zzz-9", "trial": 1, "outcome": "abstain"}\n', "case 'zzz-9' is not in the split"),
+        ('{"id": "ret-001", "outcome": "abstain"}\n', "no trial number"),
+        ('{"id": "ret-001", "trial": 1, "outcome": "maybe"}\n', 'outcome is "maybe"'),
+    ],
+)
+def test_a_file_it_did_not_write_is_left_alone(
+    repo: Path, tmp_path: Path, content: str, message: str
+) -> None:
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    out.write_text(content, encoding="utf-8")
+    refused = run_goldcase(repo, out, env)
+    assert refused.exit_code == 2
+    assert message in refused.stderr
+    assert "goldcase run resumes only a file it wrote for this split" in refused.stderr
+    assert out.read_text(encoding="utf-8") == content
+
+
+def test_a_file_without_a_manifest_another_system_or_another_set_is_refused(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    other = run_goldcase(repo, out, env, cmd=worker_command() + " --other")
+    assert other.exit_code == 2
+    assert "was begun with another system" in other.stderr
+    (repo / "cases" / "golden" / "ret-004.yaml").write_text(
+        CASES["ret-002"].replace("ret-002", "ret-004").replace("shoes", "boots"), encoding="utf-8"
+    )
+    changed = run_goldcase(repo, out, env)
+    assert changed.exit_code == 2
+    assert "was begun on another set (version 3" in changed.stderr
+    out.with_name("run.jsonl.run.json").unlink()
+    bare = run_goldcase(repo, out, env)
+    assert bare.exit_code == 2
+    assert "has no manifest" in bare.stderr
+    assert len(requests(tmp_path)) == 4
+
+
+def test_the_manifest_records_provenance_and_never_the_command(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {}), "--system", "rag-v2").exit_code == 0
+    text = out.with_name("run.jsonl.run.json").read_text(encoding="utf-8")
+    manifest = json.loads(text)
+    report = json.loads(run_cli("score", out, "--repo", repo, "--format", "json").stdout)
+    assert manifest["golden_version"] == "3" == report["golden_version"]
+    assert manifest["set_digest"] == report["set_digest"]
+    assert manifest["corpus_digest"] == report["corpus_digest"]
+    digest = hashlib.sha256(f"cmd\0{worker_command()}".encode()).hexdigest()
+    assert manifest["system"] == {"name": "rag-v2", "kind": "cmd", "digest": digest}
+    assert (manifest["split"], manifest["trials"], manifest["cases"]) == ("golden", 1, 4)
+    [session] = manifest["sessions"]
+    assert session["ended_by"] == "complete"
+    assert (session["asked"], session["written"], session["errors"]) == (4, 4, 0)
+    assert session["started"] <= session["ended"]
+    assert "fake_system" not in text
+
+
+def test_score_warns_when_the_set_changed_since_the_run(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {})).exit_code == 0
+    quiet = run_cli("score", out, "--repo", repo)
+    assert "warning" not in quiet.stderr
+    (repo / "golden.version").write_text("4\n", encoding="utf-8")
+    (repo / "cases" / "golden" / "ret-002.yaml").write_text(
+        CASES["ret-002"].replace("shoes", "boots"), encoding="utf-8"
+    )
+    warned = run_cli("score", out, "--repo", repo)
+    assert warned.exit_code == 0
+    assert "warning: " in warned.stderr
+    assert "was made on golden version 3" in warned.stderr
+    assert "the set is now version 4" in warned.stderr
+
+
+def test_jobs_run_that_many_workers_at_once(repo: Path, tmp_path: Path) -> None:
+    actions = dict.fromkeys(IDS, "meet:3")
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, script(tmp_path, actions), "--jobs", "3")
+    assert done.exit_code == 0, done.stderr
+    assert len(list((tmp_path / "requests.log.pids").iterdir())) >= 3
+    assert sorted(by_id(out)) == IDS
+
+
+def test_the_split_option_runs_the_dev_cases(repo: Path, tmp_path: Path) -> None:
+    dev = CASES["ret-002"].replace("ret-002", "dev-001").replace("shoes", "a hat")
+    (repo / "cases" / "dev" / "dev-001.yaml").write_text(dev, encoding="utf-8")
+    out = tmp_path / "dev.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {}), "--split", "dev").exit_code == 0
+    assert list(by_id(out)) == ["dev-001"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "give exactly one of --cmd, --http, --python"),
+        (("--cmd", "x", "--python", "m:f"), "got --cmd, --python"),
+        (("--cmd", "x", "--header", "A=B"), "--header goes with --http"),
+        (("--cmd", "'unclosed"), "cannot split it into words"),
+        (("--python", "nocolon"), "expected module:function"),
+        (("--http", "file:///etc/passwd"), "expected an http:// or https:// URL"),
+    ],
+)
+def test_bad_options_are_refused(
+    repo: Path, tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    done = run_cli("run", "--repo", repo, "--out", tmp_path / "x.jsonl", *args)
+    assert done.exit_code == 2
+    assert message in done.stderr
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_folder_or_a_fifo_as_out_is_refused_without_waiting(repo: Path, tmp_path: Path) -> None:
+    folder = run_goldcase(repo, tmp_path, script(tmp_path, {}))
+    assert folder.exit_code == 2
+    assert "is a directory" in folder.stderr
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    done = run_goldcase(repo, fifo, script(tmp_path, {}))
+    assert done.exit_code == 2
+    assert "not a regular file" in done.stderr
+    assert requests(tmp_path) == []
+
+
+def test_a_command_that_cannot_start_is_an_error_on_each_request(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, {}, "--retries", "0", cmd="/nonexistent/worker")
+    assert done.exit_code == 0
+    assert {line["outcome"] for line in lines(out)} == {"error"}
+    assert "cannot start the worker '/nonexistent/worker'" in lines(out)[0]["error"]
+
+
+def test_broken_case_files_stop_the_run_before_any_request(repo: Path, tmp_path: Path) -> None:
+    (repo / "cases" / "golden" / "bad.yaml").write_text("id: bad\nquestion: [\n", encoding="utf-8")
+    done = run_goldcase(repo, tmp_path / "run.jsonl", script(tmp_path, {}))
+    assert done.exit_code == 2
+    assert "do not pass the schema" in done.stderr
+    assert requests(tmp_path) == []

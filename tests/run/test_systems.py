@@ -1,0 +1,148 @@
+"""goldcase run --http (a real local HTTP server) and --python (a real module imported from the
+current folder)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from kit import run_cli
+from run.kit import FAKE, IDS, by_id, make_set, requests, run_goldcase, script
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Answers like the fake system; ``ret-002`` gets a 503 the first time, ``ret-003`` a 404,
+    ``oos-001`` a body that is not JSON. Every request's headers and body are kept."""
+
+    seen: ClassVar[list[tuple[dict[str, str], dict[str, Any]]]] = []
+    busy: ClassVar[set[str]] = set()
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        Handler.seen.append((dict(self.headers), body))
+        case_id = body["id"]
+        if case_id == "ret-002" and case_id not in Handler.busy:
+            Handler.busy.add(case_id)
+            self._send(503, b"overloaded", {"Retry-After": "0"})
+        elif case_id == "ret-003":
+            self._send(404, b"no such route")
+        elif case_id == "oos-001":
+            self._send(200, b"<html>oops</html>")
+        else:
+            self._send(200, json.dumps({"answer": "30 days"}).encode())
+
+    def _send(self, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(code)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    Handler.seen, Handler.busy = [], set()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_http_posts_each_request_with_headers_from_the_environment(
+    tmp_path: Path, server: str
+) -> None:
+    repo = make_set(tmp_path / "repo")
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(
+        repo,
+        out,
+        {"RAG_TOKEN": "Bearer s3cret"},
+        "--http",
+        server,
+        "--header",
+        "Authorization=RAG_TOKEN",
+        "--retries",
+        "1",
+    )
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-001"]["outcome"] == "answer"
+    assert written["ret-002"]["outcome"] == "answer"  # the 503 was retried
+    assert written["ret-003"]["error"] == "HTTP 404 Not Found: no such route"
+    assert written["oos-001"]["error"].startswith("malformed response: not JSON")
+    for headers, body in Handler.seen:
+        assert headers["Authorization"] == "Bearer s3cret"
+        assert set(body) == {"id", "question", "trial"}
+    text = out.with_name("run.jsonl.run.json").read_text(encoding="utf-8")
+    assert "s3cret" not in text and "/answer" not in text
+    assert json.loads(text)["system"]["name"] == "127.0.0.1"  # the host, when --system is not given
+
+
+def test_a_header_variable_that_is_not_set_is_refused(tmp_path: Path, server: str) -> None:
+    repo = make_set(tmp_path / "repo")
+    done = run_cli(
+        "run", "--repo", repo, "--out", tmp_path / "x.jsonl", "--http", server,
+        "--header", "Authorization=NO_SUCH_VARIABLE_SET_ANYWHERE",
+    )  # fmt: skip
+    assert done.exit_code == 2
+    assert "the environment variable NO_SUCH_VARIABLE_SET_ANYWHERE is not set" in done.stderr
+    assert Handler.seen == []
+
+
+def test_an_unreachable_endpoint_is_an_error_on_each_case(tmp_path: Path) -> None:
+    repo = make_set(tmp_path / "repo")
+    out = tmp_path / "run.jsonl"
+    done = run_goldcase(repo, out, {}, "--http", "http://127.0.0.1:9/x", "--retries", "0")
+    assert done.exit_code == 0
+    assert {line["outcome"] for line in by_id(out).values()} == {"error"}
+    assert by_id(out)["ret-001"]["error"].startswith("cannot reach the system")
+
+
+def test_python_imports_the_function_from_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_set(tmp_path / "repo")
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "fake_system.py").write_text(FAKE.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(here)
+    monkeypatch.delitem(__import__("sys").modules, "fake_system", raising=False)
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {"ret-002": "raise", "ret-003": "raw:plain text", "oos-001": "abstain"})
+    done = run_goldcase(repo, out, env, "--python", "fake_system:answer", "--jobs", "2")
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert sorted(written) == IDS
+    assert written["ret-001"]["outcome"] == "answer"
+    assert written["ret-002"]["error"] == "ValueError: the index is gone"
+    assert written["ret-003"]["error"] == "malformed response: expected a JSON object, got str"
+    assert written["oos-001"]["outcome"] == "abstain"
+    assert {r["id"] for r in requests(tmp_path)} == set(IDS)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no_such_module_here:answer", "cannot import 'no_such_module_here'"),
+        ("json:no_such_function", "json has no function 'no_such_function'"),
+    ],
+)
+def test_python_that_cannot_be_loaded_is_refused(tmp_path: Path, spec: str, message: str) -> None:
+    repo = make_set(tmp_path / "repo")
+    done = run_cli("run", "--repo", repo, "--out", tmp_path / "x.jsonl", "--python", spec)
+    assert done.exit_code == 2
+    assert message in done.stderr
