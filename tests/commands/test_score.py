@@ -174,3 +174,50 @@ def test_a_folder_is_not_a_results_file(six: Path) -> None:
     result = run_cli("score", six, "--repo", six)
     assert result.exit_code == 2
     assert result.stderr == f"error: {six}: is a folder; give the results file (JSONL)\n"
+
+
+SHARES = """
+[slices.standard]
+traffic = 0.6
+[slices.exception]
+traffic = 0.3
+[slices.refunds]
+traffic = 0.3
+"""
+
+
+def test_traffic_shares_make_the_weighted_rate_the_headline(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "six", six_cases(), SHARES)
+    write_results(root / "run.jsonl", six_results())
+    result = run_cli("score", root / "run.jsonl", "--repo", root)
+    assert result.exit_code == 0, result.stderr
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    first = next(i for i, line in enumerate(lines) if "task success" in line)
+    # standard 1/2 at 0.6 and exception 0/2 at 0.3, renormalised: (0.6 * 1/2) / 0.9 = 33.3%
+    assert lines[first].split()[:4] == ["traffic-weighted", "task", "success", "33.3%"]
+    assert "2 slices by traffic share;" in lines[first]
+    # the unweighted rate comes next, labelled as what it is (the label wraps in its cell)
+    assert lines[first + 1].startswith("task success")
+    assert "2 passed / 6 cases over this set's cases" in lines[first + 1]
+    assert lines[first + 2] == "(stratified; not a traffic estimate)"
+    # a share with no case in the split, and shares that do not sum to 1
+    assert result.stderr.splitlines() == [
+        "warning: slice 'refunds' has a traffic share of 0.3 but no case in this split; the "
+        "weighted rate leaves it out and scales the other shares up",
+        "warning: the traffic shares in the config sum to 1.2, not 1; the weighted rate "
+        "renormalises them, but check [slices.<name>] traffic in goldcase.toml",
+    ]
+    markdown = run_cli("score", root / "run.jsonl", "--repo", root, "--format", "markdown")
+    assert markdown.stdout.splitlines()[0].startswith(
+        "### goldcase score: traffic-weighted task success 33.3% (95% interval "
+    )
+
+
+def test_shares_that_sum_to_one_raise_no_warning(tmp_path: Path) -> None:
+    config = "[slices.standard]\ntraffic = 0.7\n[slices.exception]\ntraffic = 0.2\n"
+    config += "[slices.missing]\ntraffic = 0.1\n"
+    root = write_repo(tmp_path / "six", six_cases(), config)
+    write_results(root / "run.jsonl", six_results())
+    result = run_cli("score", root / "run.jsonl", "--repo", root)
+    assert result.exit_code == 0
+    assert result.stderr == ""

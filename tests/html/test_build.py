@@ -96,3 +96,15 @@ def test_stats_needs_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     result = run_cli("report", SIX, "--stats", "--html", tmp_path / "x.html")
     assert result.exit_code == 2
     assert "no golden-set repository" in result.stderr
+
+
+def test_reports_compare_would_refuse_are_refused(tmp_path: Path) -> None:
+    other = json.loads(BASE.read_text())
+    other["corpus_digest"] = "d" * 64
+    base = tmp_path / "other.json"
+    base.write_text(json.dumps(other))
+    out = tmp_path / "x.html"
+    result = run_cli("report", SIX, "--compare", base, "--html", out, "--repo", tmp_path)
+    assert result.exit_code == 2
+    assert "the reports are not comparable: corpus_digest differs" in result.stderr
+    assert not out.exists()

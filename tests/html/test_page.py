@@ -3,15 +3,16 @@ report files under tests/data/reports/; the Wilson intervals were computed by ha
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from goldcase.html.page import Composition, PageInput, build_page, coverage_points, flipped
+from goldcase.scoring.paired import newcombe_paired
 from kit import DATA
 
 REPORT = json.loads((DATA / "reports" / "six-case.json").read_text())
@@ -124,15 +125,57 @@ def test_written_page_is_one_file(tmp_path: Path, page: str) -> None:
     assert out.stat().st_size < 100_000
 
 
-def test_the_gate_verdict_and_its_reasons_follow_the_comparison(page: str) -> None:
-    from goldcase.scoring.compare import compare
+def test_the_gate_says_why_each_slice_passed(page: str) -> None:
+    gate = page.split('id="gate"')[1].split("</table>")[0]
+    assert "The gate passes" in page
+    # every slice of 2 cases is under its floor of 20: reported, never gated, and overall
+    # (over the gated slices only) has no case
+    assert gate.count("under floor 20: not gated") == 3
+    assert "no gated slice" in gate
+    assert "over the 0 of 0 tests with enough changed cases" in page
 
-    verdict = compare(BASE, REPORT)
-    words = "passes" if verdict.passed else "fails"
-    assert f'<h3 id="gate">The gate {words}</h3>' in page
-    assert verdict.failures  # the fixture's exception slice drops
-    for reason in verdict.failures:
-        assert f"<li>{html.escape(reason)}</li>" in page
+
+def test_the_gate_table_carries_p_and_adjusted_p_for_gated_slices() -> None:
+    def floors(report: dict[str, Any], floor: int) -> dict[str, Any]:
+        slices = {k: dict(v, floor=floor) for k, v in report["slices"].items()}
+        return dict(report, slices=slices)
+
+    html = build_page(PageInput(floors(REPORT, 2), floors(BASE, 2)))
+    rows = re.findall(
+        r"<tr[^>]*><th scope=\"row\">(.*?)</th>(.*?)</tr>", html.split('id="gate"')[1]
+    )
+    cells = {name: re.findall(r"<td>(.*?)</td>", rest) for name, rest in rows}
+    # exception lost E2 (1/2 -> 0/2): one-sided p 1/2, and with one changed case no p under
+    # 1/2 is possible; standard gained E1: p 1; overall (E2 lost, E1 gained) p 3/4: no test
+    # can reach 0.05, so every adjusted p is 1
+    _, low, high = newcombe_paired(0, 0, 1, 1)  # passed in both, head only, base only, neither
+    interval = f"{100 * low:+.1f} to {100 * high:+.1f}"
+    assert cells["exception"][-5:] == ["-50.0", interval, "0.5", "1", "ok: too few changes"]
+    assert cells["standard"][-2:] == ["1", "ok: no drop"]
+    assert cells["overall (gated slices)"][-3:] == ["0.75", "1", "ok: no drop"]
+
+
+def test_the_traffic_weighted_rate_is_the_headline_when_shares_are_configured() -> None:
+    weighted = dict(
+        REPORT,
+        weighted_task_success=0.4,
+        weighted={
+            "value": 0.4,
+            "interval": [0.1, 0.75],
+            "effective_cases": 5.2,
+            "method": "stratified Wilson on the effective number of cases",
+            "slices": ["standard", "exception"],
+            "shares_sum": 1.0,
+        },
+    )
+    cards = outline(build_page(PageInput(weighted))).text
+    text = " ".join(cards)
+    assert cards.index("Traffic-weighted task success") < cards.index("Task success")
+    assert "40.0%" in text and "95% interval 10.0% to 75.0%" in text
+    assert "over this set's cases (stratified; not a traffic estimate)" in text
+    # a report with no shares keeps task success as its first card
+    plain = outline(build_page(PageInput(REPORT))).text
+    assert "Traffic-weighted task success" not in plain
 
 
 def test_stage_attribution_section_and_column() -> None:

@@ -1,5 +1,7 @@
 """The comparison gate: McNemar and Newcombe by hand, refusals of every kind of mismatch, and
-gating on a slice drop or a significant overall drop, on reports written by goldcase score."""
+the gate on reports written by goldcase score: a slice fails only on a drop both larger than
+--max-drop and credible (one-sided exact test, Holm-corrected over the gated slices and
+overall); overall counts only the gated slices' cases."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.scoring.compare import mcnemar_exact, newcombe_paired, wilson
+from goldcase.scoring.metrics import wilson
+from goldcase.scoring.paired import newcombe_paired
+from goldcase.scoring.significance import mcnemar_exact
 from kit import run_cli
 
 ANSWERABLE = """\
@@ -95,8 +99,12 @@ def repo(make_repo: Callable[..., Path]) -> Path:
     files = {f"cases/golden/{i}.yaml": ANSWERABLE.format(id=i) for i in RETURNS}
     files |= {f"cases/golden/{i}.yaml": UNANSWERABLE.format(id=i) for i in BILLING}
     files["golden.version"] = "1.0.0\n"
-    files["goldcase.toml"] = "[split]\nseed = 5\n"
+    files["goldcase.toml"] = FLOORS + "[split]\nseed = 5\n"
     return make_repo(files)
+
+
+# slices of 10 cases gate only when their floor is 10 (the default floor is 20)
+FLOORS = "[slices.returns]\nfloor = 10\n[slices.billing]\nfloor = 10\n"
 
 
 def score(repo: Path, results: Path, name: str, *extra: str) -> Path:
@@ -120,18 +128,37 @@ def test_identical_runs_pass_with_no_flips(repo: Path) -> None:
     assert "gate: pass" in result.stdout
 
 
-def test_a_slice_drop_beyond_max_drop_fails_the_gate(repo: Path) -> None:
+def test_a_slice_drop_must_be_large_and_credible_to_fail(repo: Path) -> None:
     base = score(repo, _results(repo / "a.jsonl", []), "base")
-    head = score(repo, _results(repo / "b.jsonl", ["ret-03", "ret-07"]), "head")
-    result = run_cli("compare", base, head)
-    assert result.exit_code == 1
-    assert "slice returns dropped 20.0 points (10/10 -> 8/10; more than 5)" in result.stdout
+    two = score(repo, _results(repo / "b.jsonl", ["ret-03", "ret-07"]), "two")
+    # 10/10 -> 8/10 is 20 points, but 2 regressions one way have one-sided p = 1/4: noise;
+    # with 2 changed cases no p below 1/4 is possible, so the slice leaves Tarone's family
+    result = run_cli("compare", base, two)
+    assert result.exit_code == 0, result.stdout
     assert "passed->failed: ret-03, ret-07" in result.stdout
-    # 2 discordant pairs, both one way: p = 2 / 4 = 0.5, not significant
-    assert "exact McNemar p = 0.5" in result.stdout
-    assert "task success dropped" not in result.stdout
-    # a looser limit lets the same drop through
-    assert run_cli("compare", base, head, "--max-drop", "20").exit_code == 0
+    assert "exact McNemar p = 0.5 (two-sided, every case)" in result.stdout
+    returns = next(line for line in result.stdout.splitlines() if line.startswith("returns"))
+    assert returns.split()[-6:] == ["0.25", "1", "ok:", "too", "few", "changes"]
+
+    six = score(repo, _results(repo / "c.jsonl", RETURNS[:6]), "six")
+    # 6 regressions one way: p = 1/64 for returns and for overall. Billing did not change and
+    # can reach no p below 1, so Tarone's K is 2 (two tests can reach 0.05 / 2) and the
+    # family is returns and overall: Holm doubles 1/64, 2/64 = 0.0312 <= 0.05
+    result = run_cli("compare", base, six)
+    assert result.exit_code == 1
+    assert (
+        "slice returns dropped 60.0 points (10/10 -> 4/10; more than 5; one-sided McNemar "
+        "p = 0.0156, adjusted 0.0312 <= 0.05)" in result.stdout
+    )
+    assert (
+        "task success over the gated slices dropped 30.0 points (6 passed->failed, "
+        "0 failed->passed; one-sided McNemar p = 0.0156, adjusted 0.0312 <= 0.05)" in result.stdout
+    )
+    # a drop no larger than --max-drop lets the slice through; overall still fails
+    loose = run_cli("compare", base, six, "--max-drop", "60")
+    assert loose.exit_code == 1
+    assert "ok: drop within 60" in loose.stdout
+    assert "slice returns dropped" not in loose.stdout
 
 
 def test_an_improvement_never_fails_the_gate(repo: Path) -> None:
@@ -146,48 +173,87 @@ def test_an_improvement_never_fails_the_gate(repo: Path) -> None:
     assert payload["slices"]["returns"]["delta_points"] == 20.0
     assert payload["slices"]["billing"]["delta_points"] == 10.0
     assert payload["mcnemar_p"] == 0.25  # 0 regressions, 3 improvements: 2 / 8
+    # one-sided for "worse": every pattern of 3 signs sums to at most +3
+    assert payload["overall"]["p_value"] == 1.0
+    assert payload["slices"]["returns"]["reason"] == "ok: no drop"
 
 
-def test_a_significant_overall_drop_fails_the_gate(repo: Path) -> None:
+def test_a_credible_overall_drop_fails_the_gate(repo: Path) -> None:
     base = score(repo, _results(repo / "a.jsonl", []), "base")
     six = score(repo, _results(repo / "b.jsonl", RETURNS[:6]), "six")
     five = score(repo, _results(repo / "c.jsonl", RETURNS[:5]), "five")
-    # 6 regressions, no improvement: p = 2 / 64 = 0.03125 <= 0.05
     result = run_cli("compare", base, six, "--max-drop", "100")
     assert result.exit_code == 1
-    assert (
-        "task success dropped 30.0 points (6 passed->failed, 0 failed->passed; "
-        "McNemar p = 0.0312 <= 0.05)" in result.stdout
-    )
-    # 5 regressions: p = 2 / 32 = 0.0625, over alpha
+    assert "task success over the gated slices dropped 30.0 points" in result.stdout
+    # 5 regressions: p = 1/32 at best, more than 0.05 / 2 (two tests, returns and overall,
+    # could reach 0.05), so neither can be significant; at alpha 0.1 both are, adjusted 2/32
     assert run_cli("compare", base, five, "--max-drop", "100").exit_code == 0
     assert run_cli("compare", base, five, "--max-drop", "100", "--alpha", "0.1").exit_code == 1
 
 
 def test_an_ambiguous_slice_is_reported_but_not_gated(repo: Path) -> None:
     config = repo / "goldcase.toml"
-    config.write_text('ambiguous_slices = ["returns"]\n[split]\nseed = 5\n', encoding="utf-8")
+    config.write_text('ambiguous_slices = ["returns"]\n' + FLOORS + "[split]\nseed = 5\n")
     base = score(repo, _results(repo / "a.jsonl", []), "base")
-    head = score(repo, _results(repo / "b.jsonl", ["ret-03"]), "head")
+    head = score(repo, _results(repo / "b.jsonl", RETURNS[:6]), "head")
+    # six regressions in the ambiguous slice: it is not gated, and overall counts only the
+    # gated slice (billing, unchanged), so nothing fails
+    result = run_cli("compare", base, head, "--format", "json")
+    assert result.exit_code == 0, result.stdout
+    payload = json.loads(result.stdout)
+    assert payload["slices"]["returns"]["status"] == "not gated"
+    assert payload["slices"]["returns"]["reason"] == "ambiguous: not gated"
+    assert payload["slices"]["returns"]["p_value"] == 1 / 64  # reported all the same
+    assert payload["slices"]["returns"]["p_adjusted"] is None
+    assert (payload["overall"]["total"], payload["overall"]["regressions"]) == (10, 0)
+    assert (payload["candidates"], payload["family"]) == (2, 0)  # billing, overall: no change
+    assert payload["all_cases"]["regressions"] == 6
+    assert "ambiguous: not gated" in run_cli("compare", base, head).stdout
+
+
+def test_a_slice_under_its_floor_is_reported_but_not_gated(repo: Path) -> None:
+    (repo / "goldcase.toml").write_text("[split]\nseed = 5\n", encoding="utf-8")
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", RETURNS[:6]), "head")
     result = run_cli("compare", base, head)
-    assert result.exit_code == 0
-    assert "ambiguous: not gated" in result.stdout
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.count("under floor 20: not gated") == 2
+    overall = next(line for line in result.stdout.splitlines() if line.startswith("overall"))
+    assert overall.endswith("no gated slice")
 
 
 def test_markdown_fits_a_pull_request_comment(repo: Path) -> None:
     base = score(repo, _results(repo / "a.jsonl", []), "base")
-    head = score(repo, _results(repo / "b.jsonl", ["ret-03"], ("bil-04",)), "head")
+    head = score(repo, _results(repo / "b.jsonl", RETURNS[:6], ("bil-04",)), "head")
     result = run_cli("compare", base, head, "--format", "markdown")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0] == "### goldcase compare: gate failed"
-    assert "| slice | cases | base | head | change | 95% interval | gate |" in lines
+    header = "| slice | cases | base | head | change | 95% interval | p | adj. p | gate |"
+    assert header in lines
     assert any(
         line.startswith("| billing | 10 | 10/10 (100.0%) | 9/10 (90.0%) | -10.0 |")
+        and line.endswith("| 0.5 | 1 | ok: too few changes |")
         for line in lines
     )
-    assert "- passed -> failed: `bil-04`, `ret-03`" in lines
+    assert "**Why the gate failed**" in lines
+    assert any(line.startswith("- slice returns dropped 60.0 points") for line in lines)
+    worse = ", ".join(f"`{i}`" for i in ["bil-04", *RETURNS[:6]])
+    assert f"- passed -> failed: {worse}" in lines
     assert "- failed -> passed: none" in lines
+
+
+def test_json_output_follows_its_schema(repo: Path) -> None:
+    from goldcase.schemas import validator
+
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    head = score(repo, _results(repo / "b.jsonl", RETURNS[:6], ("bil-04",)), "head")
+    payload = json.loads(run_cli("compare", base, head, "--format", "json").stdout)
+    assert list(validator("compare.schema.json").iter_errors(payload)) == []
+    assert payload["format"] == 2 and payload["measure"] == "task_success"
+    returns = payload["slices"]["returns"]
+    assert (returns["status"], returns["reason"], returns["gated"]) == ("fail", "FAIL", True)
+    assert returns["p_value"] == 1 / 64 and returns["p_exact"] is True
 
 
 # --- refusals --------------------------------------------------------------------------------

@@ -203,10 +203,17 @@ def test_compare_two_trial_runs(repo: Path) -> None:
         )
         return out
 
+    (repo / "goldcase.toml").write_text("[slices.returns]\nfloor = 4\n")  # let the 4 cases gate
     base, head = run("base", 4), run("head", 2)
     result = run_cli("compare", base, head)
-    # every case 4/4 -> 2/4: differences all -0.5; exact sign-flip p = 2 / 2^4
-    assert (
-        "trials: mean pass rate 100.0% -> 50.0% (-50.0 points) on 4 paired cases; "
-        "sign-flip p = 0.125" in result.stdout
-    )
+    assert "trials: mean pass rate 100.0% -> 50.0% (-50.0 points; 95% interval" in result.stdout
+    assert "on 4 paired cases" in result.stdout
+    payload = json.loads(run_cli("compare", base, head, "--format", "json").stdout)
+    assert payload["measure"] == "mean_pass_rate"
+    returns = payload["slices"]["returns"]
+    # every case 4/4 -> 2/4: differences all -1/2; one-sided exact sign-flip p = 1 / 2^4, the
+    # smallest p 4 changed cases can give, over 0.05: no test can be significant
+    assert (returns["p_value"], returns["changed"]) == (1 / 16, 4)
+    assert returns["p_adjusted"] == 1.0
+    assert (returns["delta_points"], returns["reason"]) == (-50.0, "ok: too few changes")
+    assert payload["gate"] == "pass"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from squad_reference import tokens as squad_reference_tokens
 
 from goldcase.model import Case
 from goldcase.scoring.expect import (
@@ -23,10 +24,10 @@ from goldcase.scoring.expect import (
     found_words,
 )
 from goldcase.scoring.jsonout import dumps_indented
-from goldcase.scoring.metrics import _tokens
+from goldcase.scoring.metrics import squad_tokens
 from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded, in_trial_order
 from goldcase.scoring.results import Result, _decode, _parse_each, parse_lines
-from goldcase.text import fold_space, normalise_answer
+from goldcase.text import fold_space
 
 # Text that exercises the folds: digits and separators next to words, curly quotes, dashes,
 # full-width forms, odd spaces, case.
@@ -238,14 +239,14 @@ ascii_answers = st.lists(st.sampled_from(ANSWER_PIECES + CONTROLS), max_size=12)
 
 @settings(max_examples=500)
 @given(st.one_of(ascii_answers, st.text(max_size=12)))
-def test_answer_tokens_are_the_normalised_answer_split(text: str) -> None:
-    assert _tokens(text) == normalise_answer(text).split()
+def test_answer_tokens_are_the_squad_scripts(text: str) -> None:
+    assert squad_tokens(text) == squad_reference_tokens(text)
 
 
-def test_the_ascii_token_path_drops_what_normalise_answer_drops() -> None:
+def test_the_ascii_token_path_drops_what_the_squad_script_drops() -> None:
     for code in range(128):
         text = f"x{chr(code)}a the an{chr(code)}y"
-        assert _tokens(text) == normalise_answer(text).split(), repr(chr(code))
+        assert squad_tokens(text) == squad_reference_tokens(text), repr(chr(code))
 
 
 # --- reading the results file -------------------------------------------------------------------

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from goldcase.scoring.metrics import count, exact_match, rate, token_f1, wilson
 from goldcase.scoring.outcomes import Graded
 from goldcase.scoring.report import render_markdown, render_text
+from goldcase.text import normalise_answer
 from scoring.kit import score_lines, six_cases, six_results, write_repo
 
 Z = 1.959963984540054
@@ -62,6 +63,18 @@ def test_wilson_81_of_263() -> None:
 def test_squad_exact_match_and_f1(prediction: str, truth: str, em: float, f1: float) -> None:
     assert exact_match(prediction, truth) == em
     assert token_f1(prediction, truth) == pytest.approx(f1)
+
+
+def test_non_ascii_text_is_scored_as_the_squad_script_scores_it() -> None:
+    # the SQuAD v2.0 script deletes ASCII punctuation only and folds nothing: the curly
+    # apostrophe and the guillemets stay, so these differ, where goldcase's own folding (the
+    # pass rule's) reads them as the same words
+    assert exact_match("Café’s menu", "café's menu") == 0.0  # "café’s" against "cafés"
+    assert normalise_answer("Café’s menu") == normalise_answer("café's menu")
+    # tokens ["café’s", "«menu»"] against ["cafés", "menu"]: nothing in common
+    assert token_f1("Café’s «menu»", "cafés menu") == 0.0
+    # ASCII text is unchanged: punctuation and articles go, as before
+    assert exact_match("The café's menu!", "cafés menu") == 1.0
 
 
 def graded(outcome: str, passed: bool) -> Graded:

@@ -292,7 +292,37 @@ def test_weighted_task_success_leaves_ambiguous_slices_out(tmp_path: Path) -> No
 
 
 def test_weighted_task_success_is_null_without_traffic_shares(six: Path) -> None:
-    assert score_lines(six, six_results())["weighted_task_success"] is None
+    report = score_lines(six, six_results())
+    assert report["weighted_task_success"] is None
+    assert report["weighted"] is None
+
+
+def test_the_weighted_rate_has_a_stratified_wilson_interval(tmp_path: Path) -> None:
+    cases = {cid: case_yaml(cid, cid[0]) for cid in ("a1", "a2", "b1", "c1", "d1")}
+    ok = {"outcome": "answer", "answer": "30 days"}
+    lines: list[dict[str, Any] | str] = [
+        {"id": "a1", **ok},
+        {"id": "a2", "outcome": "abstain"},
+        {"id": "b1", **ok},
+        {"id": "c1", "outcome": "abstain"},
+        {"id": "d1", **ok},
+    ]
+    block = score_lines(write_repo(tmp_path / "r", cases, CONFIG), lines)["weighted"]
+    # a: 1 of 2 at weight 0.75, b: 1 of 1 at weight 0.25 (c ambiguous, d without a share).
+    # Agresti-Coull-adjusted rates (x + z^2/2) / (n + z^2); n_eff = p~(1 - p~) / the
+    # stratified variance of the adjusted rates, capped at the 3 cases taking part
+    h = Z * Z / 2
+    a, b = (1 + h) / (2 + Z * Z), (1 + h) / (1 + Z * Z)
+    centre = 0.75 * a + 0.25 * b
+    variance = 0.75**2 * a * (1 - a) / 2 + 0.25**2 * b * (1 - b) / 1
+    n_eff = min(3.0, centre * (1 - centre) / variance)
+    assert block["slices"] == ["a", "b"] and block["shares_sum"] == 1.0
+    assert block["effective_cases"] == pytest.approx(n_eff, abs=1e-6)
+    p = 5 / 8
+    middle = (p + Z * Z / (2 * n_eff)) / (1 + Z * Z / n_eff)
+    half = Z * math.sqrt(p * (1 - p) / n_eff + Z * Z / (4 * n_eff**2)) / (1 + Z * Z / n_eff)
+    assert block["interval"] == pytest.approx([middle - half, middle + half])
+    assert same(block["value"], Fraction(5, 8))
 
 
 def test_threshold_turns_unconfident_answers_into_abstentions(tmp_path: Path) -> None:

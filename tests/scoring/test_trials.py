@@ -16,12 +16,22 @@ import pytest
 from goldcase.scoring.trials import (
     CaseTrials,
     clustered_mean,
-    paired_sign_flip,
+    effective_cases,
     pass_at_k,
     pass_hat_k,
     summarise,
     trials_report,
 )
+
+Z = 1.959963984540054
+
+
+def wilson(p: float, n: float) -> list[float]:
+    """The Wilson score interval written out: centre and half-width over 1 + z^2 / n."""
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return [centre - half, centre + half]
+
 
 CASES = [
     CaseTrials("A", "s", 4, 4),
@@ -52,13 +62,32 @@ def test_k_two_when_a_case_has_two_trials() -> None:
     assert summary["pass_at_k"]["2"]["value"] == pytest.approx((1 + 5 / 6 + 0 + 1) / 4)
 
 
-def test_interval_is_clustered_on_cases() -> None:
-    # per-case rates 0.75, 0.5, 0.25: sd = 0.25, se = 0.25 / sqrt(3)
-    result = clustered_mean([0.75, 0.5, 0.25])
-    half = 1.959963984540054 * 0.25 / math.sqrt(3)
-    assert result["interval"] == pytest.approx([0.5 - half, 0.5 + half])
-    # per-case rates 1, 0.5, 0: the interval is clipped to [0, 1]
-    assert clustered_mean([1.0, 0.5, 0.0])["interval"] == [0.0, 1.0]
+def test_interval_is_wilson_on_the_effective_number_of_cases() -> None:
+    # per-case rates 0.75, 0.5, 0.25 from 4 trials each: s^2 = 0.0625, so
+    # n_eff = 0.5 * 0.5 * 3 / 0.0625 = 12, as many as the trials (independent draws)
+    assert effective_cases([0.75, 0.5, 0.25], 12) == pytest.approx(12)
+    result = clustered_mean([0.75, 0.5, 0.25], 12)
+    assert result["interval"] == pytest.approx(wilson(0.5, 12))
+    # rates 1, 0.5, 0: s^2 = 0.25, n_eff = 0.25 * 3 / 0.25 = 3, one draw a case
+    assert clustered_mean([1.0, 0.5, 0.0], 12)["interval"] == pytest.approx(wilson(0.5, 3))
+
+
+def test_the_interval_does_not_collapse_when_every_case_agrees() -> None:
+    # five cases passing 3 of 3: the spread is 0 and says nothing, so n_eff is the 5 cases:
+    # the Wilson interval of 5 of 5, [5 / (5 + z^2), 1], not [1, 1]
+    low, high = clustered_mean([1.0] * 5, 15)["interval"]
+    assert (low, high) == (pytest.approx(5 / (5 + Z * Z)), 1.0)
+    assert clustered_mean([0.0] * 5, 15)["interval"] == [0.0, pytest.approx(Z * Z / (5 + Z * Z))]
+    # every case at 2 of 3: inside (0, 1) with no spread, the trials count: n_eff = 15
+    assert clustered_mean([2 / 3] * 5, 15)["interval"] == pytest.approx(wilson(2 / 3, 15))
+
+
+def test_effective_cases_stay_between_the_cases_and_the_draws() -> None:
+    # one flaky case among nine that always pass: s^2 = 0.004, n_eff would be 49 of 50 draws
+    values = [1.0] * 9 + [0.8]
+    assert effective_cases(values, 50) == pytest.approx(0.98 * 0.02 * 10 / 0.004)
+    assert effective_cases(values, 20) == 20  # capped at the draws
+    assert effective_cases([1.0, 0.0, 1.0, 0.0], 40) == 4  # never fewer than the cases
 
 
 def test_flaky_cases_most_uncertain_first() -> None:
@@ -68,26 +97,23 @@ def test_flaky_cases_most_uncertain_first() -> None:
     assert report["slices"]["t"]["cases"] == 2
 
 
-def test_paired_sign_flip_exact() -> None:
-    # differences +1, +1, +1: of the 8 sign patterns, 2 reach |sum| >= 3
-    assert paired_sign_flip([1, 1, 1, 0]) == pytest.approx(2 / 8)
-    assert paired_sign_flip([0, 0]) == 1.0
-    assert paired_sign_flip([0.5, -0.5]) == pytest.approx(1.0)
-
-
 def test_compare_pairs_trial_runs_on_mean_pass_rate() -> None:
-    from goldcase.scoring.compare import paired_trials
+    from goldcase.scoring.compare import judge, measure, pair
 
     def report(per_case: dict[str, list[int]]) -> dict[str, object]:
-        cases = [{"id": i, "passed": p == n} for i, (p, n) in per_case.items()]
+        cases = [{"id": i, "slice": "s", "passed": p == n} for i, (p, n) in per_case.items()]
         return {"cases": cases, "trials": {"per_case": per_case}}
 
     base = report({"A": [4, 4], "B": [2, 4], "C": [0, 4]})
     head = report({"A": [3, 4], "B": [1, 4], "C": [0, 4]})
-    paired = paired_trials(base, head)
-    assert paired is not None
-    # means 0.5 -> 1/3; differences -0.25, -0.25, 0: of 4 sign patterns, 2 reach |sum| 0.5
-    assert paired["delta_points"] == pytest.approx(-100 / 6, abs=1e-4)
-    assert paired["p_value"] == pytest.approx(0.5)
-    assert paired["cases"] == 3
-    assert paired_trials({"cases": []}, {"cases": []}) is None  # neither run has trials
+    pairs = pair(base, head)
+    delta = measure("s", pairs, trials=True, floor=3)
+    # means 0.5 -> 1/3; differences -1/4, -1/4, 0: of the 4 sign patterns of the two non-zero
+    # ones, 1 sums to -1/2 or less
+    assert delta.points == pytest.approx(-100 / 6)
+    assert delta.p_value == pytest.approx(1 / 4)
+    assert delta.low is not None and delta.high is not None
+    assert delta.low < delta.points / 100 < delta.high
+    comparison = judge(pairs, [delta], True, 5.0, 0.05)
+    assert comparison.measure == "mean_pass_rate"
+    assert comparison.passed  # 2 cases that moved cannot make p <= 0.05

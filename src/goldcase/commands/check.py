@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.checks import FAMILIES
 from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
 from goldcase.engine import run_checks
 from goldcase.output import FORMATS, write_findings
@@ -21,8 +22,7 @@ from goldcase.output import FORMATS, write_findings
     "--select",
     multiple=True,
     metavar="FAMILY",
-    help="Run only these check families: schema, support, leakage, version, composition, "
-    "labelling, privacy.",
+    help=f"Run only these check families: {', '.join(FAMILIES)}.",
 )
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write .goldcase-cache/.")
 def command(

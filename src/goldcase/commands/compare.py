@@ -22,21 +22,26 @@ from goldcase.scoring.reportfile import load_report
     default=5.0,
     show_default=True,
     metavar="POINTS",
-    help="Fail when a slice (not marked ambiguous) drops by more than this many points.",
+    help="A gated slice fails only when it drops by more than this many points (and the drop "
+    "is credible at --alpha).",
 )
 @click.option(
     "--alpha",
     type=float,
     default=0.05,
     show_default=True,
-    help="Fail when overall task success drops with an exact McNemar p at most this.",
+    help="Family-wise error rate of the gate: one-sided exact tests per gated slice and "
+    "overall, Holm-corrected at this level.",
 )
 def command(base: Path, head: Path, fmt: str, max_drop: float, alpha: float) -> int:
     """Compare two reports (from goldcase score --out) case by case, and gate on a drop.
 
-    Both reports are checked against the report schema and their own case digest, and must
-    share golden_version, set_digest, corpus_digest and split (exit 2 otherwise). Exit status:
-    0 the gate passes, 1 it fails, 2 could not run.
+    A slice of at least its floor of cases, not ambiguous, fails when its drop is both larger
+    than --max-drop and credible (one-sided exact test, Holm-corrected over the slices and
+    overall at --alpha); overall, over those slices, fails on a credible drop. Both reports are
+    checked against the report schema and their own case digest, and must share
+    golden_version, set_digest, corpus_digest and split (exit 2 otherwise). Exit status: 0 the
+    gate passes, 1 it fails, 2 could not run.
     """
     comparison = compare(
         load_report(base, str(base)),

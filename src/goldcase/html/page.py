@@ -12,7 +12,8 @@ from typing import Any
 from goldcase.html import svg
 from goldcase.html.style import CSS, SCRIPT
 from goldcase.scoring.compare import Comparison, compare
-from goldcase.scoring.report import shown_answer, shown_expected
+from goldcase.scoring.compare_render import HEADER, rule_line, table_rows
+from goldcase.scoring.report import STRATIFIED, shown_answer, shown_expected
 
 Report = Mapping[str, Any]
 FLIP_WORDS = {"lost": "▼ passed → failed", "gained": "▲ failed → passed"}
@@ -62,9 +63,23 @@ def _interval(pair: Sequence[float] | None) -> str:
     return f"95% interval {pair[0] * 100:.1f}% to {pair[1] * 100:.1f}%"
 
 
+def _weighted_card(report: Report) -> str:
+    """The traffic-weighted task success, the headline when traffic shares are configured."""
+    block = report.get("weighted") or {}
+    used = block.get("slices") or []
+    sentence = f"{len(used)} slice rates weighted by their share of traffic"
+    return (
+        '<div class="card headline" id="rate-weighted_task_success"><h3>Traffic-weighted task '
+        f'success</h3><p class="big">{_pct(report.get("weighted_task_success"))}</p>'
+        f'<p class="den">{escape(sentence)}</p>'
+        f'<p class="ci">{escape(_interval(block.get("interval")))}</p></div>'
+    )
+
+
 def headline(report: Report) -> str:
     intervals = report.get("intervals") or {}
-    cards = []
+    weighted = report.get("weighted_task_success") is not None
+    cards = [_weighted_card(report)] if weighted else []
     for key, name, num, den, num_words, den_words in RATES:
         value = report.get(key)
         numerator, denominator = report.get(num, 0), report.get(den, 0)
@@ -73,10 +88,13 @@ def headline(report: Report) -> str:
             if denominator
             else f"no {den_words}: the rate is undefined"
         )
+        note = (
+            f'<p class="den">{escape(STRATIFIED)}</p>' if key == "task_success" and weighted else ""
+        )
         cards.append(
             f'<div class="card" id="rate-{key}"><h3>{name}</h3>'
             f'<p class="big">{_pct(value)}</p>'
-            f'<p class="den">{escape(sentence)} ({num_words} / {den_words})</p>'
+            f'<p class="den">{escape(sentence)} ({num_words} / {den_words})</p>{note}'
             f'<p class="ci">{escape(_interval(intervals.get(key)))}</p></div>'
         )
     return '<section class="cards" aria-label="Headline rates">' + "".join(cards) + "</section>"
@@ -96,16 +114,11 @@ def counts(report: Report) -> str:
         for name, what in rows
     )
     extra = []
-    if report.get("weighted_task_success") is not None:
-        extra.append(
-            f"Traffic-weighted task success: <strong>{_pct(report['weighted_task_success'])}"
-            "</strong> (each slice weighted by its share of traffic; ambiguous slices "
-            "left out)."
-        )
     if report.get("exact_match") is not None:
         extra.append(
             f"Exact match {_pct(report['exact_match'])} and token F1 "
-            f"{_pct(report.get('token_f1'))} over answered cases with a free-text answer."
+            f"{_pct(report.get('token_f1'))} (SQuAD v2.0) over answered cases with a free-text "
+            "answer."
         )
     notes = "".join(f"<p>{line}</p>" for line in extra)
     return (
@@ -238,20 +251,21 @@ def comparison(report: Report, base: Report) -> str:
 
 
 def gate(c: Comparison) -> str:
-    """The gate's verdict (``goldcase compare`` with its default thresholds) and its reasons."""
-    verdict = "passes" if c.passed else "fails"
-    reasons = "".join(f"<li>{escape(failure)}</li>" for failure in c.failures)
-    return f'<h3 id="gate">The gate {verdict}</h3><p>{escape(gate_rule(c))}</p>' + (
-        f'<ul class="reasons">{reasons}</ul>' if reasons else ""
+    """The gate's verdict and, per slice, why it passed or failed."""
+    head = "".join(f'<th scope="col">{escape(cell)}</th>' for cell in HEADER)
+    body = "".join(
+        f'<tr class="{"fail" if row[-1] == "FAIL" else ""}"><th scope="row">'
+        f"{escape(row[0])}</th>" + "".join(f"<td>{escape(cell)}</td>" for cell in row[1:]) + "</tr>"
+        for row in table_rows(c)
     )
-
-
-def gate_rule(c: Comparison) -> str:
+    reasons = "".join(f"<li>{escape(failure)}</li>" for failure in c.failures)
+    verdict = "passes" if c.passed else "fails"
+    rule = rule_line(c).removeprefix("gate: ")
     return (
-        f"It fails when a slice not marked ambiguous drops by more than {c.max_drop:g} points, "
-        f"or overall task success drops with an exact McNemar p at most {c.alpha:g} "
-        f"(here p = {c.p_value:.3g} on {c.overall.regressions} cases lost and "
-        f"{c.overall.improvements} gained)."
+        f'<h3 id="gate">The gate {verdict}</h3><p>{escape(rule[:1].upper() + rule[1:])}.</p>'
+        '<div class="scroll"><table class="gate"><thead><tr>'
+        f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        + (f'<ul class="reasons">{reasons}</ul>' if reasons else "")
     )
 
 

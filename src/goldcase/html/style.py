@@ -11,7 +11,7 @@ body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, s
 main, footer { max-width: 960px; margin: 0 auto; padding: 16px; }
 h1 { font-size: 1.6rem; margin: 0.5rem 0 0; } h2 { font-size: 1.25rem; margin-top: 2rem;
   border-bottom: 1px solid var(--line); } header p { color: var(--muted); margin: 0; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 12px;
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(190px, 1fr)); gap: 12px;
   margin-top: 1rem; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; background: var(--soft); }
 .card h3 { margin: 0; font-size: 1rem; } .big { font-size: 2rem; font-weight: 700; margin: 0; }
@@ -38,6 +38,8 @@ svg .hatch-line { stroke: var(--accent); stroke-width: 2; }
 svg .plot { fill: var(--soft); stroke: var(--line); }
 svg .curve { fill: none; stroke: var(--accent); stroke-width: 2; }
 svg .curve.dashed { stroke: var(--muted); stroke-dasharray: 6 4; }
+table.gate tr.fail th, table.gate tr.fail td { color: var(--bad); font-weight: 600; }
+.card.headline { border-color: var(--accent); }
 .flip.lost { color: var(--bad); font-weight: 600; } .flip.gained { color: var(--good); font-weight: 600; }
 td.text { min-width: 10rem; max-width: 20rem; overflow-wrap: break-word; }
 ul.why, ul.reasons { margin: 0; padding-left: 1.1rem; } ul.why { min-width: 16rem; }

@@ -5,6 +5,9 @@
 - another tool's output (``--from promptfoo``, ``--from inspect``): converted to result lines
   first (``goldcase.interchange.converted``); the ``golden_version`` the export wrote into each
   test's metadata is compared the same way.
+
+Either way the traffic shares are looked at too: a slice with a share but no case scored, and
+shares that do not sum to 1, are warned about (``scoring.weighted.share_warnings``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from goldcase.interchange import from_inspect, from_promptfoo
 from goldcase.interchange.converted import FORMATS, Converted
 from goldcase.run.manifest import stale_warning
 from goldcase.scoring.scorer import score
+from goldcase.scoring.weighted import share_warnings
 
 SOURCES = ("results", *FORMATS)
 _READERS = {"promptfoo": from_promptfoo.read, "inspect": from_inspect.read}
@@ -37,11 +41,14 @@ def score_from(
     if source == "results":
         report = score(ctx, path, shown=str(path), split=split, threshold=threshold)
         warning = stale_warning(path, report["golden_version"], report["set_digest"])
-        return report, [] if warning is None else [warning]
-    converted = convert(source, path, str(path), ctx.config.run.abstain_patterns)
-    shown = f"{path} (from {source})"
-    report = score(ctx, path, shown=shown, split=split, threshold=threshold, raw=converted.raw())
-    return report, _version_warnings(converted.versions, report["golden_version"], path)
+        provenance = [] if warning is None else [warning]
+    else:
+        converted = convert(source, path, str(path), ctx.config.run.abstain_patterns)
+        shown = f"{path} (from {source})"
+        raw = converted.raw()
+        report = score(ctx, path, shown=shown, split=split, threshold=threshold, raw=raw)
+        provenance = _version_warnings(converted.versions, report["golden_version"], path)
+    return report, [*provenance, *share_warnings(ctx.config, report)]
 
 
 def _version_warnings(seen: set[str], current: str | None, path: Path) -> list[str]:

@@ -1,5 +1,5 @@
-"""Counts, rates with named denominators, Wilson intervals, the traffic-weighted rate, and the
-SQuAD answer metrics. Pure functions over graded cases; no I/O.
+"""Counts, rates with named denominators, Wilson intervals, and the SQuAD answer metrics. Pure
+functions over graded cases; no I/O. (The traffic-weighted rate is in ``scoring.weighted``.)
 
 | name | numerator / denominator |
 |---|---|
@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
+import string
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from goldcase.config import Config
 from goldcase.scoring.outcomes import Graded
-from goldcase.text import normalise_answer
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
@@ -38,14 +37,19 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval | None:
     """The Wilson score interval for a binomial proportion (None when n is 0)."""
     if n == 0:
         return None
-    p = successes / n
+    return wilson_at(successes / n, n, z)
+
+
+def wilson_at(p: float, n: float, z: float = Z95) -> Interval:
+    """The Wilson score interval around a rate ``p`` observed on ``n`` cases, where ``n`` may be
+    an effective number of cases (not a whole number). n must be positive."""
     z2 = z * z
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    # at 0 or n successes the bound is exactly 0 or 1; floating point would miss it by 1e-17
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z2 / (4 * n * n)) / denominator
+    # at a rate of 0 or 1 the bound is exactly 0 or 1; floating point would miss it by 1e-17
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
     return (low, high)
 
 
@@ -133,46 +137,39 @@ def slice_stats(graded: Iterable[Graded], config: Config) -> dict[str, SliceStat
     return out
 
 
-def weighted_task_success(slices: Mapping[str, SliceStats]) -> float | None:
-    """Σ traffic × rate / Σ traffic over the slices that have a traffic share, are not
-    ambiguous and have at least one case; None when there is no such slice."""
-    weight = weighted = 0.0
-    for stats in slices.values():
-        rate_ = stats.rate
-        if stats.traffic is None or stats.ambiguous or rate_ is None:
-            continue
-        weight += stats.traffic
-        weighted += stats.traffic * rate_
-    return None if weight == 0 else weighted / weight
+# Exact match and token F1 are those of the SQuAD v2.0 evaluation script (evaluate-v2.0.py):
+# its normalize_answer lower-cases, deletes the characters of string.punctuation (ASCII only),
+# replaces the words a / an / the by a space (re's Unicode word boundaries) and splits on white
+# space. Nothing else is folded: "Café" and "café’s" keep their accent and curly apostrophe,
+# unlike the pass rule's matching (goldcase.text.normalise_answer, with Unicode folding).
+_SQUAD_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 
-
-# ASCII text takes a quicker path to the same tokens (a test holds them together): lower case,
-# one bytes.translate drops what normalise_answer drops (ASCII punctuation and symbols, the
-# apostrophes among them), and the articles are whole tokens once no control character that is
-# neither a space nor a letter is left to put a word boundary inside a token.
-_ASCII_DROPPED = bytes(
-    b for b in range(128) if unicodedata.category(chr(b))[0] in "PS" or chr(b) in "'`"
-)
+# ASCII text takes a quicker path to the same tokens (a test holds them together): one
+# bytes.translate drops string.punctuation, and the articles are whole tokens once no control
+# character that is neither a space nor a letter is left to put a word boundary inside a token.
+_ASCII_DROPPED = string.punctuation.encode("ascii")
 _ODD_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1b\x7f]")
 _ARTICLES = frozenset(("a", "an", "the"))
 
 
-def _tokens(text: str) -> list[str]:
-    """``normalise_answer(text).split()``."""
+def squad_tokens(text: str) -> list[str]:
+    """``normalize_answer(text).split()`` of the SQuAD v2.0 evaluation script."""
     if text.isascii():
         kept = text.lower().encode("ascii").translate(None, _ASCII_DROPPED)
         if not _ODD_CONTROL.search(kept):
             return [token for token in kept.decode("ascii").split() if token not in _ARTICLES]
-    return normalise_answer(text).split()
+    return _SQUAD_ARTICLES.sub(" ", text.lower().translate(_SQUAD_PUNCTUATION)).split()
 
 
 def exact_match(prediction: str, truth: str) -> float:
-    return float(_tokens(prediction) == _tokens(truth))
+    """SQuAD v2.0's exact match (``compute_exact``)."""
+    return float(squad_tokens(prediction) == squad_tokens(truth))
 
 
 def token_f1(prediction: str, truth: str) -> float:
-    """SQuAD's token F1 on normalised answers."""
-    return _f1(_tokens(prediction), _tokens(truth))
+    """SQuAD v2.0's token F1 (``compute_f1``)."""
+    return _f1(squad_tokens(prediction), squad_tokens(truth))
 
 
 def _f1(predicted: list[str], expected: list[str]) -> float:
@@ -208,8 +205,8 @@ def answer_metrics(graded: Sequence[Graded]) -> tuple[float | None, float | None
             continue
         truth = truths.get(g.expected_answer)
         if truth is None:
-            truth = truths[g.expected_answer] = _tokens(g.expected_answer)
-        predicted = _tokens(g.answer)
+            truth = truths[g.expected_answer] = squad_tokens(g.expected_answer)
+        predicted = squad_tokens(g.answer)
         n += 1
         em += predicted == truth
         f1 += _f1(predicted, truth)

@@ -22,12 +22,8 @@ from goldcase.loader import set_digest
 from goldcase.scoring import traces, trials
 from goldcase.scoring.diagnostics import ceiling_lines
 from goldcase.scoring.jsonout import dumps_indented
-from goldcase.scoring.metrics import (
-    answer_metrics,
-    count,
-    slice_stats,
-    weighted_task_success,
-)
+from goldcase.scoring.metrics import answer_metrics, count, slice_stats
+from goldcase.scoring.weighted import weighted_block
 from goldcase.text import clip, escape_markdown
 from goldcase.versioning.version import read_version
 
@@ -68,6 +64,7 @@ def build_report(
     intervals = counts.intervals()
     abstained, corrected = unanswerable_passes(graded)
     cases = [g.as_dict() for g in graded]
+    weighted = weighted_block(slices)
     return {
         "goldcase_version": __version__,
         "golden_version": read_version(ctx.config),
@@ -95,7 +92,8 @@ def build_report(
         "free_text_answers": free_text,
         "exact_match": em,
         "token_f1": f1,
-        "weighted_task_success": weighted_task_success(slices),
+        "weighted_task_success": None if weighted is None else weighted["value"],
+        "weighted": weighted,
         "slices": {name: stats.as_dict() for name, stats in slices.items()},
         "cases": cases,
         "cases_digest": cases_digest(cases),
@@ -135,15 +133,43 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+STRATIFIED = "over this set's cases (stratified; not a traffic estimate)"
+
+
+def weighted_value(report: Mapping[str, Any]) -> float | None:
+    """The traffic-weighted task success, when traffic shares are configured."""
+    value = report.get("weighted_task_success")
+    return value if isinstance(value, int | float) else None
+
+
+def _weighted_row(report: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    block = report.get("weighted")
+    block = block if isinstance(block, Mapping) else {}
+    of = f"{_plural(len(block.get('slices') or []), 'slice')} by traffic share"
+    if block.get("effective_cases") is not None:
+        of += f"; {block['effective_cases']:.1f} effective cases"
+    return (
+        "traffic-weighted task success",
+        pct(weighted_value(report)),
+        of,
+        span(block.get("interval")),
+    )
+
+
 def headline_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(metric, value, numerator / denominator, 95% interval) for the headline table."""
+    """(metric, value, numerator / denominator, 95% interval) for the headline table: the
+    traffic-weighted task success first when traffic shares are configured, and then the
+    unweighted rate labelled as what it is."""
     intervals = report["intervals"]
     total, answered = report["total"], report["answered"]
-    rows = [
+    weighted = weighted_value(report) is not None
+    passed = f"{report['success']} passed / {_plural(total, 'case')}"
+    rows = [_weighted_row(report)] if weighted else []
+    rows += [
         (
             "task success",
             pct(report["task_success"]),
-            f"{report['success']} passed / {_plural(total, 'case')}",
+            f"{passed} {STRATIFIED}" if weighted else passed,
             span(intervals["task_success"]),
         ),
         (
@@ -160,28 +186,17 @@ def headline_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
         ),
     ]
     n = report["free_text_answers"]
-    rows.append(
-        (
-            "exact match",
-            pct(report["exact_match"]),
-            f"mean over {_plural(n, 'free-text answer')}",
-            "",
+    for name, key in (("exact match", "exact_match"), ("token F1", "token_f1")):
+        rows.append(
+            (name, pct(report[key]), f"mean over {_plural(n, 'free-text answer')} (SQuAD v2.0)", "")
         )
-    )
-    rows.append(
-        ("token F1", pct(report["token_f1"]), f"mean over {_plural(n, 'free-text answer')}", "")
-    )
-    weighted = report["weighted_task_success"]
-    rows.append(
-        (
-            "weighted task success",
-            pct(weighted),
+    if not weighted:
+        why = (
             "no traffic shares configured"
-            if weighted is None
-            else "slice rates weighted by traffic share",
-            "",
+            if report.get("weighted") is None
+            else "no slice with a traffic share has a case"
         )
-    )
+        rows.append(("traffic-weighted task success", "n/a", why, ""))
     return rows
 
 
@@ -397,14 +412,25 @@ def _md_rows(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
     return lines
 
 
+def markdown_title(report: Mapping[str, Any]) -> str:
+    weighted = weighted_value(report)
+    if weighted is not None:
+        block = report.get("weighted") or {}
+        interval = f" (95% interval {span(block['interval'])})" if block.get("interval") else ""
+        return f"### goldcase score: traffic-weighted task success {pct(weighted)}{interval}"
+    return (
+        f"### goldcase score: task success {pct(report['task_success'])} "
+        f"({report['success']} / {report['total']})"
+    )
+
+
 def _md_optional(line: str | None) -> list[str]:
     return [] if line is None else ["", f"{_md(line)}."]
 
 
 def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
     lines = [
-        f"### goldcase score: task success {pct(report['task_success'])} "
-        f"({report['success']} / {report['total']})",
+        markdown_title(report),
         "",
         f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
         *_md_optional(unanswerable_line(report)),
