@@ -189,6 +189,7 @@ traffic = 0.3
 def test_traffic_shares_make_the_weighted_rate_the_headline(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "six", six_cases(), SHARES)
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # a locked set: no lock warning
     result = run_cli("score", root / "run.jsonl", "--repo", root)
     assert result.exit_code == 0, result.stderr
     lines = [line.strip() for line in result.stdout.splitlines()]
@@ -218,6 +219,7 @@ def test_shares_that_sum_to_one_raise_no_warning(tmp_path: Path) -> None:
     config += "[slices.missing]\ntraffic = 0.1\n"
     root = write_repo(tmp_path / "six", six_cases(), config)
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # a locked set: no lock warning
     result = run_cli("score", root / "run.jsonl", "--repo", root)
     assert result.exit_code == 0
     assert result.stderr == ""

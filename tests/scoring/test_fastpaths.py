@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from squad_reference import tokens as squad_reference_tokens
 
 from goldcase.model import Case
 from goldcase.scoring.expect import (
@@ -28,6 +27,7 @@ from goldcase.scoring.metrics import squad_tokens
 from goldcase.scoring.outcomes import MISSING, CaseGrader, Graded, in_trial_order
 from goldcase.scoring.results import Result, _decode, _parse_each, parse_lines
 from goldcase.text import fold_space
+from scoring.squad_reference import tokens as squad_reference_tokens
 
 # Text that exercises the folds: digits and separators next to words, curly quotes, dashes,
 # full-width forms, odd spaces, case.
