@@ -165,8 +165,12 @@ def pull_request(tmp_path: Path) -> Path:
     (upstream / "corpus/returns-policy.md").write_text(
         (DATA / "corpus/returns-policy.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
-    (upstream / "goldcase.toml").write_text("", encoding="utf-8")
+    # a floor the gate can act on: with the default of 20, a slice this small never gates
+    (upstream / "goldcase.toml").write_text("[composition]\nslice_floor = 8\n", "utf-8")
     (upstream / "cases/golden/ret-001.yaml").write_text(RET_001, encoding="utf-8")
+    for n in range(10, 18):  # cases the pull request leaves alone, for the gate to count
+        text = RET_001.replace("ret-001", f"ret-{n:03d}").replace("credit?", f"credit, {n}?")
+        (upstream / f"cases/golden/ret-{n:03d}.yaml").write_text(text, encoding="utf-8")
     for command in ("git init -q -b main", "goldcase lock || true", "git add -A"):
         assert run(upstream, command).returncode == 0, command
     assert run(upstream, "git commit -q --no-verify --no-gpg-sign -m set").returncode == 0
@@ -274,10 +278,8 @@ def test_an_edit_without_a_bump_is_annotated_reviewed_and_fails_the_job(
 
 
 def results(repo: Path, name: str, answer: str) -> Path:
-    lines = [
-        {"id": "ret-001", "outcome": "answer", "answer": answer},
-        {"id": "ret-002", "outcome": "answer", "answer": answer},
-    ]
+    ids = sorted(path.stem for path in (repo / "cases" / "golden").glob("*.yaml"))
+    lines = [{"id": case_id, "outcome": "answer", "answer": answer} for case_id in ids]
     path = repo / name
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path
@@ -296,7 +298,7 @@ def test_a_run_is_scored_and_gated_and_both_join_the_comment(
     ran = runner.run_all()
     assert list(ran)[2:] == ["review", "score", "gate", "Fail when a check or the gate failed"]
     report = json.loads(Path(runner.outputs["score"]["report"]).read_text(encoding="utf-8"))
-    assert report["total"] == 2
+    assert report["total"] == 10
     assert runner.outputs["gate"] == {"status": gate}
     body = Path(runner.outputs["review"]["body"]).read_text(encoding="utf-8")
     assert "### goldcase score: task success" in body
