@@ -55,11 +55,18 @@ def is_temp(rel: str) -> bool:
 
 
 def run_killed(args: list[str], cwd: Path, delay: float) -> int:
+    """Run goldcase and SIGKILL it, with every process it started (``init`` runs ``git init``,
+    which would otherwise go on writing into the folder after goldcase is gone)."""
     proc = subprocess.Popen(
-        [GOLDCASE, *args], cwd=cwd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [GOLDCASE, *args],
+        cwd=cwd,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)
     return proc.wait()
 
 
