@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from goldcase.cache import location
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 _VOCABULARY = (
@@ -105,7 +107,9 @@ def bench_check(cases: int) -> list[Budget]:
     files = sorted(str(p.relative_to(repo)) for p in (repo / "cases" / "golden").glob("*.yaml"))
     schema = str(ROOT / "schema" / "case.schema.json")
     cjs = timed([str(BIN / "check-jsonschema"), "--schemafile", schema, *files], repo)
-    shutil.rmtree(repo / ".goldcase-cache", ignore_errors=True)
+    cache = location(repo)  # the user cache folder, keyed by the repository's path
+    if cache is not None:
+        shutil.rmtree(cache, ignore_errors=True)
     cold = timed(goldcase, repo)
     warm = timed(goldcase, repo, runs=3)
     target = repo / "cases" / "golden" / "c-000000.yaml"

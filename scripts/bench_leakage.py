@@ -83,7 +83,7 @@ def leakage_warm(golden: int = 10_000, fewshot: int = 50_000, runs: int = 3) -> 
 
         def once() -> tuple[float, int]:
             began = time.perf_counter()
-            run = run_checks(Context(config, Cache(config.cache_dir)), ["leakage"])
+            run = run_checks(Context(config, Cache.for_repository(config.root)), ["leakage"])
             return time.perf_counter() - began, len(run.findings)
 
         cold, findings = once()

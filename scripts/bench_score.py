@@ -122,7 +122,7 @@ def _median(runs: list[tuple[float, float]]) -> tuple[float, float]:
 def bench_score(tmpdir: Path, cases: int = 10_000, trials: int = 10) -> list[Budget]:
     """Time `goldcase score` on `cases x trials` results (warm case cache), median of 3."""
     folder = generate(Path(tmpdir) / "score-bench", cases, trials)
-    _run(folder)  # fills .goldcase-cache/ the way any second run finds it
+    _run(folder)  # fills the case cache the way any second run finds it
     text = _median([_run(folder) for _ in range(3)])
     out = str(folder / "report.json")
     as_json = _median([_run(folder, "--format", "json", "--out", out) for _ in range(3)])

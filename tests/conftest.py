@@ -6,6 +6,7 @@ import faulthandler
 import os
 import shutil
 import signal
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +22,10 @@ def pytest_configure(config: pytest.Config) -> None:
     stream = os.dup(2)
     for stop in (signal.SIGTERM, signal.SIGHUP):
         faulthandler.register(stop, file=stream, all_threads=True, chain=True)
+    # goldcase keeps its cache in the user's cache folder: the suite's own, never the user's
+    # (subprocesses inherit it).
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="goldcase-test-cache-")
+    os.environ.pop("GOLDCASE_CACHE_DIR", None)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -33,6 +33,16 @@ class Result:
     stderr: str
 
 
+def cache_folder(root: Path) -> Path:
+    """Where goldcase keeps the cache of the repository at ``root`` (this goldcase's folder);
+    the suite's own user cache folder is set in conftest.py."""
+    from goldcase.cache import code_salt, location
+
+    base = location(root)
+    assert base is not None
+    return base / code_salt()
+
+
 def run_cli(*args: str | Path) -> Result:
     """Run ``goldcase`` in-process and return its exit status and both streams."""
     runner = CliRunner()

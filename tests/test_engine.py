@@ -1,24 +1,23 @@
 """The case cache: each case's hash is computed once when its file is parsed and kept with it;
-a warm load serves unchanged files from ``.goldcase-cache/`` and never a changed one."""
+a warm load serves unchanged files from the cache and never a changed one."""
 
 from __future__ import annotations
 
 import hashlib
-import pickle
 from pathlib import Path
 
-from goldcase.cache import Cache
+from goldcase.cache import Cache, decode
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.loader import set_digest
 from goldcase.model import CaseSet
-from kit import case_data, case_text, expected_case_hash, golden_set, write
+from kit import cache_folder, case_data, case_text, expected_case_hash, golden_set, write
 
 
 def _load(root: Path) -> CaseSet:
     config = load_config(root)
-    ctx = Context(config, Cache(config.cache_dir))
+    ctx = Context(config, Cache.for_repository(root))
     case_set = load_case_set(ctx)
     ctx.cache.save()
     return case_set
@@ -62,15 +61,14 @@ def test_a_deleted_case_drops_out_of_the_cache_file(tmp_path: Path) -> None:
     _load(tmp_path)
     (tmp_path / "cases/golden/ret-002.yaml").unlink()
     assert [c.id for c in _load(tmp_path).golden] == ["ret-001"]
-    (pickled,) = (tmp_path / ".goldcase-cache").glob("*/files.pickle")
-    with pickled.open("rb") as fh:
-        assert sorted(pickle.load(fh)) == ["cases/golden/ret-001.yaml"]
+    saved = decode((cache_folder(tmp_path) / "files.msgpack").read_bytes())
+    assert sorted(saved) == ["cases/golden/ret-001.yaml"]
 
 
 def test_an_unchanged_set_does_not_rewrite_the_cache(tmp_path: Path) -> None:
     golden_set(tmp_path)
     _load(tmp_path)
-    (pickled,) = (tmp_path / ".goldcase-cache").glob("*/files.pickle")
+    pickled = cache_folder(tmp_path) / "files.msgpack"
     before = pickled.stat().st_mtime_ns, pickled.stat().st_ino
     _load(tmp_path)
     assert (pickled.stat().st_mtime_ns, pickled.stat().st_ino) == before

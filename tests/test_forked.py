@@ -100,8 +100,8 @@ def test_the_childs_cache_is_kept(repo: Path, forks: list[int]) -> None:
     cache = repo / ".goldcase-cache"
     cold = run(repo, cache)
     assert forks == [1]
-    saved = {p.name for p in cache.rglob("*.pickle")}
-    assert {"files.pickle", "support.pickle"} <= saved  # the parent's own
+    saved = {p.name for p in cache.rglob("*.msgpack")}
+    assert {"files.msgpack", "support.msgpack"} <= saved  # the parent's own
     assert any(name.startswith("leakage") for name in saved)  # from the child
     assert run(repo, cache) == cold
     assert forks == [1]  # nothing parsed afresh: no fork

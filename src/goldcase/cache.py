@@ -1,47 +1,183 @@
-"""A content-hash cache under ``.goldcase-cache/``: safe to delete, never trusted across
-goldcase versions, and never a reason for a command to fail."""
+"""The cache: data only, outside the working tree, and never a reason for a command to fail.
+
+- **Data only.** Each namespace is one MessagePack file (decoded by msgspec, which builds
+  plain dicts, lists, strings and numbers and never runs code), behind a header that names the
+  format and a CRC-32 of the payload. A file that is missing, damaged, truncated, of another
+  format or of the wrong shape reads as an empty namespace; every caller checks the shape of
+  each value it takes out (``findings_from``, ``isinstance``) and recomputes on doubt.
+- **Outside the working tree.** By default under the user's cache folder
+  (``$XDG_CACHE_HOME/goldcase``, else ``~/.cache/goldcase``), in a folder keyed by the
+  repository's real path; ``GOLDCASE_CACHE_DIR`` names the folder instead (for a CI cache).
+  A folder inside the repository that git tracks anything in is not used: a committed cache
+  is someone else's claim about the set.
+- **Never through a symlink.** Every folder goldcase creates or enters below the base is
+  opened with ``O_NOFOLLOW`` and used through its descriptor; files are created exclusively
+  and renamed into place inside that folder.
+- **Keyed by what made it.** Under the base, one folder per ``code_salt()``: goldcase's
+  version and a digest of its source and schema files' content, so every install of the same
+  goldcase shares the cache and an edit or an upgrade starts afresh.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import os
-import pickle
-import tempfile
+import stat
+import subprocess
+import zlib
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from goldcase import __version__
-from goldcase.schemas import CASE_SCHEMA, schema_digest
+import msgspec
 
-_IGNORE = "# created by goldcase; safe to delete\n*\n"
-# Beside the core's own modules, the folders whose code decides what a cached entry holds:
-# the check families and the domains they (and the commands that share the cache) run.
-_SALTED = (
-    "checks",
-    "leakage",
-    "versioning",
-    "labelling",
-    "composition",
-    "review",
-    "privacy",
-    "authoring",
-)
+from goldcase import __version__
+from goldcase.model import Finding
+
+ENV = "GOLDCASE_CACHE_DIR"
+_MAGIC = b"goldcase-cache/2\n"  # the format: header, CRC-32 (4 bytes, big-endian), payload
+_SUFFIX = ".msgpack"
+_MAX_BYTES = 2 * 1024**3  # a bound on what one namespace file may make us read
+_KEEP_SALTS = 4  # folders of other goldcase versions kept beside the current one
+_IGNORE = b"# created by goldcase; safe to delete\n*\n"
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+_DECODER = msgspec.msgpack.Decoder()
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+@cache
+def code_salt() -> str:
+    """goldcase's version and the content of its own source and schema files: cached results
+    are only as good as the code that made them. Content, not modification times, so two
+    installs of one version agree (about 3 ms for the package's 600 kB)."""
+    h = hashlib.blake2b(__version__.encode(), digest_size=12)
+    package = Path(__file__).parent
+    for top in (package, _schema_folder()):
+        if top is None:
+            continue
+        for path in _source_files(top):
+            with contextlib.suppress(OSError):
+                h.update(f"\x00{path.relative_to(top).as_posix()}\x00".encode())
+                h.update(path.read_bytes())
+    return f"{__version__}-{h.hexdigest()}"
+
+
+def _schema_folder() -> Path | None:
+    from goldcase.schemas import schema_dir  # the schema module imports the cache's callers
+
+    try:
+        return schema_dir()
+    except Exception:  # no schema: the salt is the source alone, and loading will say why
+        return None
+
+
+def _source_files(top: Path) -> list[Path]:
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found.extend(Path(folder, f) for f in files if f.endswith((".py", ".json")))
+    return sorted(found)
+
+
+def location(root: Path) -> Path | None:
+    """Where the cache of the repository at ``root`` lives; None when it must not be used (a
+    folder inside the repository with files git tracks)."""
+    override = os.environ.get(ENV, "").strip()
+    if override:
+        folder = Path(override).expanduser()
+        folder = folder if folder.is_absolute() else Path.cwd() / folder
+        return None if _tracked(root, folder) else folder
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    home = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    real = os.path.realpath(root)
+    key = hashlib.blake2b(real.encode(), digest_size=8).hexdigest()
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
+    return home / "goldcase" / "repos" / f"{name}-{key}"
+
+
+def _tracked(root: Path, folder: Path) -> bool:
+    """Whether ``folder`` lies inside the repository and git tracks a file under it."""
+    try:
+        inside = Path(os.path.realpath(folder)).relative_to(os.path.realpath(root))
+    except ValueError:
+        return False
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "-z", "--", inside.as_posix() or "."],
+            cwd=root,
+            capture_output=True,
+            env=env,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return True  # cannot tell: do not trust it
+    return done.returncode != 0 or bool(done.stdout)
+
+
+def finding_to(f: Finding) -> list[Any]:
+    """A finding as cache data."""
+    return [f.path, f.line, f.col, f.code, f.severity, f.message]
+
+
+def finding_from(item: Any) -> Finding | None:
+    """A finding read back from cache data; None for anything of another shape."""
+    if type(item) is not list or len(item) != 6:
+        return None
+    path, line, col, code, severity, message = item
+    if not (type(path) is str and type(code) is str and type(message) is str):
+        return None
+    if type(line) is not int or type(col) is not int or severity not in ("error", "warning"):
+        return None
+    return Finding(path, line, col, code, severity, message)
+
+
+FINDING_CODEC = (finding_to, finding_from)  # for ``Context.per_case``
+
+
+def findings_to(findings: list[Finding]) -> list[list[Any]]:
+    """Findings as cache data."""
+    return [finding_to(f) for f in findings]
+
+
+def findings_from(value: Any) -> list[Finding] | None:
+    """Findings read back from cache data; None for anything of another shape."""
+    if type(value) is not list:
+        return None
+    out = [finding_from(item) for item in value]
+    return None if any(f is None for f in out) else [f for f in out if f is not None]
 
 
 class Cache:
-    """Namespaced key-value store kept in one pickle file per namespace.
+    """Namespaced key-value store of plain data, one file per namespace.
 
     Only the entries read or written during a run are saved back, so entries for files that
     no longer exist drop out on the next save.
     """
 
     def __init__(self, folder: Path | None) -> None:
-        self.folder = folder / __version__ if folder is not None else None
         self._base = folder
         self._old: dict[str, dict[str, Any]] = {}  # as read, less the entries used so far
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
+
+    @classmethod
+    def for_repository(cls, root: Path) -> Cache:
+        """The cache of the repository at ``root`` (see ``location``)."""
+        return cls(location(root))
+
+    def opened(self) -> Cache:
+        """This cache, kept to be saved by ``save_opened`` when the command ends."""
+        _OPENED.append(self)
+        return self
+
+    @property
+    def enabled(self) -> bool:
+        return self._base is not None
 
     def _namespace(self, namespace: str) -> dict[str, Any]:
         if namespace not in self._old:
@@ -50,14 +186,14 @@ class Cache:
         return self._old[namespace]
 
     def _read(self, namespace: str) -> dict[str, Any]:
-        if self.folder is None:
+        if self._base is None:
             return {}
         try:
-            with (self.folder / f"{namespace}.pickle").open("rb") as fh:
-                data = pickle.load(fh)
-        except Exception:  # missing, truncated or from another Python: start afresh
+            with _folder(self._base, create=False) as fd:
+                raw = _read_file(f"{namespace}{_SUFFIX}", fd)
+            return decode(raw)
+        except Exception:  # missing, unreadable or damaged: start afresh
             return {}
-        return data if isinstance(data, dict) else {}
 
     def get(self, namespace: str, key: str) -> Any:
         """The value stored under ``key``; an entry read moves from the old table to the used
@@ -72,6 +208,7 @@ class Cache:
         return None
 
     def put(self, namespace: str, key: str, value: Any) -> None:
+        """Store plain data (dict, list, str, bytes, int, float, bool, None) under ``key``."""
         self._namespace(namespace).pop(key, None)
         self._used[namespace][key] = value
         self._dirty.add(namespace)
@@ -96,41 +233,159 @@ class Cache:
                 self._dirty.add(name)
 
     def save(self) -> None:
-        """Write back each namespace that gained an entry or holds entries nobody read."""
-        if self.folder is None or self._base is None:
+        """Write back each namespace that gained an entry or holds entries nobody read. Any
+        failure (no space, no permission, a file where a folder should be) leaves the cache
+        as it was: the next run is cold, nothing else."""
+        if self._base is None:
             return
-        for namespace, used in self._used.items():
-            if namespace not in self._dirty and not self._old[namespace]:
-                continue
-            with contextlib.suppress(OSError):
-                self._write(namespace, used)
-
-    def _write(self, namespace: str, data: dict[str, Any]) -> None:
-        assert self.folder is not None and self._base is not None
-        self.folder.mkdir(parents=True, exist_ok=True)
-        ignore = self._base / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text(_IGNORE, encoding="utf-8")
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{namespace}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.folder / f"{namespace}.pickle")
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        todo = [n for n, _ in self._used.items() if n in self._dirty or self._old[n]]
+        if not todo:
+            return
+        with contextlib.suppress(Exception), _folder(self._base, create=True) as fd:
+            for namespace in todo:
+                payload = encode(self._used[namespace])
+                if payload is not None:
+                    _write_file(f"{namespace}{_SUFFIX}", payload, fd)
+                self._dirty.discard(namespace)  # saved (or not data): not again
+                self._old[namespace] = {}  # the entries nobody read are gone from the file
 
 
-def code_salt() -> str:
-    """Cached results are only as good as the code that made them: key them by the schema and
-    by the package's own files (name, size, mtime), so an upgrade or an edit starts afresh."""
-    h = hashlib.blake2b(schema_digest(CASE_SCHEMA).encode(), digest_size=8)
-    package = Path(__file__).parent
-    for folder in (package, *(package / name for name in _SALTED)):
-        with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name.endswith(".py"):
-                    info = entry.stat()
-                    h.update(f"{entry.name}:{info.st_size}:{info.st_mtime_ns};".encode())
-    return h.hexdigest()
+_OPENED: list[Cache] = []
+
+
+def save_opened() -> None:
+    """Save every cache a command opened: each command that fills the cache writes it,
+    whatever it is and however it ended (one that saved already writes nothing twice)."""
+    while _OPENED:
+        _OPENED.pop().save()
+
+
+def encode(table: dict[str, Any]) -> bytes | None:
+    """A namespace's bytes; None when a value is not plain data."""
+    try:
+        payload = _ENCODER.encode(table)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return _MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
+def decode(raw: bytes) -> dict[str, Any]:
+    """A namespace read back: any damage gives an empty one."""
+    head = len(_MAGIC) + 4
+    if not raw.startswith(_MAGIC) or len(raw) < head:
+        return {}
+    payload = memoryview(raw)[head:]
+    if zlib.crc32(payload) != int.from_bytes(raw[len(_MAGIC) : head], "big"):
+        return {}
+    enabled = gc.isenabled()
+    gc.disable()  # a warm load builds a million small objects: no collection can free any
+    try:
+        table = _DECODER.decode(payload)
+    except (msgspec.DecodeError, RecursionError, ValueError):
+        return {}
+    finally:
+        if enabled:
+            gc.enable()
+    return table if type(table) is dict else {}
+
+
+@contextlib.contextmanager
+def _folder(base: Path, *, create: bool) -> Iterator[int]:
+    """A descriptor of ``base/<code salt>``, every component below ``base``'s parent opened
+    without following a symlink (and made, with ``create``)."""
+    parent_fd = _open_parent(base, create)
+    try:
+        base_fd = _enter(parent_fd, base.name, create)
+    finally:
+        os.close(parent_fd)
+    try:
+        if create:
+            _ignore_file(base_fd)
+            _prune(base_fd)
+        salt_fd = _enter(base_fd, code_salt(), create)
+    finally:
+        os.close(base_fd)
+    try:
+        yield salt_fd
+    finally:
+        os.close(salt_fd)
+
+
+def _open_parent(base: Path, create: bool) -> int:
+    """The base's parent: the user's own cache folder, or the folder above the override.
+    Made as an ordinary folder when missing (it is the user's, not a repository's)."""
+    if create:
+        base.parent.mkdir(parents=True, exist_ok=True)
+    return os.open(base.parent, os.O_RDONLY | os.O_DIRECTORY)
+
+
+def _enter(parent_fd: int, name: str, create: bool) -> int:
+    if create:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o700, dir_fd=parent_fd)
+    return os.open(name, _DIR_FLAGS, dir_fd=parent_fd)  # a link here: ELOOP / ENOTDIR
+
+
+def _ignore_file(fd: int) -> None:
+    """A ``.gitignore`` of ``*``, so a cache folder inside a repository stays out of git."""
+    try:
+        os.stat(".gitignore", dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        _write_file(".gitignore", _IGNORE, fd)
+
+
+def _prune(fd: int) -> None:
+    """Keep the folders of the last few goldcase builds; drop older ones."""
+    current = code_salt()
+    entries = []
+    for name in os.listdir(fd):
+        if name.startswith(".") or name == current:
+            continue
+        with contextlib.suppress(OSError):
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                entries.append((info.st_mtime_ns, name))
+    for _, name in sorted(entries, reverse=True)[_KEEP_SALTS:]:
+        with contextlib.suppress(OSError):
+            _remove_tree(fd, name)
+
+
+def _remove_tree(parent_fd: int, name: str) -> None:
+    fd = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+    try:
+        for entry in os.listdir(fd):
+            os.unlink(entry, dir_fd=fd)  # a cache folder holds files only
+    finally:
+        os.close(fd)
+    os.rmdir(name, dir_fd=parent_fd)
+
+
+def _read_file(name: str, dir_fd: int) -> bytes:
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_BYTES:
+            return b""
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(info.st_size + 1)
+    finally:
+        os.close(fd)
+
+
+def _write_file(name: str, data: bytes, dir_fd: int) -> None:
+    """Write ``name`` in the folder ``dir_fd`` whole or not at all: an exclusive temporary
+    file renamed over it (a rename replaces a link, never writes through it)."""
+    tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd)
+    try:
+        with os.fdopen(fd, "wb", closefd=False) as fh:
+            fh.write(data)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise

@@ -76,12 +76,21 @@ def cli(ctx: click.Context, traceback: bool) -> None:
     ctx.obj = {"traceback": traceback}
 
 
+def _run(args: list[str]) -> Any:
+    try:
+        return cli.main(args=args, prog_name="goldcase", standalone_mode=False)
+    finally:
+        cache = sys.modules.get("goldcase.cache")  # a command that never opened it: no import
+        if cache is not None:
+            cache.save_opened()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
     args = sys.argv[1:] if argv is None else argv
     progress.enable(sys.stderr.isatty())  # a bar for long jobs, never in a log or a pipe
     try:
-        result: Any = cli.main(args=args, prog_name="goldcase", standalone_mode=False)
+        result: Any = _run(args)
     except GoldcaseError as exc:
         if "--traceback" in args:
             raise

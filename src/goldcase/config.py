@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.safeio import read_inside
 
 CONFIG_NAME = "goldcase.toml"
 SEVERITIES = ("error", "warning", "off")
@@ -100,10 +101,6 @@ class Config:
     def lock_file(self) -> Path:
         return self.root / "golden.lock"
 
-    @property
-    def cache_dir(self) -> Path:
-        return self.root / ".goldcase-cache"
-
     def slice_floor(self, name: str) -> int:
         own = self.slices.get(name)
         if own is not None and own.floor is not None:
@@ -143,9 +140,14 @@ def _tool_table(path: Path) -> Any:
     return tool.get("goldcase") if isinstance(tool, dict) else None
 
 
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        # through the guarded reader: a config that is a FIFO, a device or a link out of the
+        # repository is refused, not waited on
+        return tomllib.loads(read_inside(path.parent, path.name, MAX_CONFIG_BYTES).decode())
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:

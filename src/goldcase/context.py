@@ -6,12 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from goldcase.cache import Cache
 from goldcase.config import Config
 from goldcase.corpus import Corpus, load_corpus
 from goldcase.loader import Locator
+from goldcase.safeio import read_inside
 
 T = TypeVar("T")
 
@@ -48,7 +49,8 @@ class Context:
         return self.rel(self.config.cases_dir / "golden")
 
     def read_bytes(self, rel: str) -> bytes:
-        return (self.root / rel).read_bytes()
+        """A file of the repository, through the guarded reader (inside it, regular, capped)."""
+        return read_inside(self.root, rel)
 
     def locate(self, rel: str, key_path: list[str | int], key: bool = False) -> tuple[int, int]:
         """Line and column of the value (or with ``key``, the key) at ``key_path`` in a file;
@@ -60,15 +62,23 @@ class Context:
         return locator.key(key_path) if key else locator.value(key_path)
 
     def per_case(
-        self, family: str, path: str, digest: str, state: str, compute: Callable[[], list[T]]
+        self,
+        family: str,
+        key: tuple[str, str, str],
+        compute: Callable[[], list[T]],
+        codec: tuple[Callable[[T], Any], Callable[[Any], T | None]],
     ) -> list[T]:
-        """``compute()``, cached by a case file's path and bytes (``digest``) and ``state``
-        (whatever else the result depends on). A check that looks at one case at a time then
-        costs nothing on a warm run."""
-        key = f"{state}:{path}:{digest}"
-        cached = self.cache.get(family, key)
-        if isinstance(cached, list):
-            return cached
+        """``compute()``, cached by ``key``: a case file's path, its bytes' digest and whatever
+        else the result depends on. A check that looks at one case at a time then costs
+        nothing on a warm run. ``codec`` turns an item into cache data and back (None: the
+        data has another shape, and the whole entry is computed again)."""
+        name = ":".join(key)
+        encode, decode = codec
+        cached = self.cache.get(family, name)
+        if type(cached) is list:
+            items = [decode(item) for item in cached]
+            if all(item is not None for item in items):
+                return [item for item in items if item is not None]
         found = compute()
-        self.cache.put(family, key, found)
+        self.cache.put(family, name, [encode(item) for item in found])
         return found

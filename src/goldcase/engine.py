@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -12,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from goldcase import checks, forked, progress
-from goldcase.cache import code_salt
+from goldcase.cache import findings_from, findings_to
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.loader import file_digest, load_case_file
+from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
 from goldcase.model import CaseFile, CaseSet, Finding, Split
-from goldcase.safeio import kind_of_mode
+from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, kind_of_mode, read_inside, read_regular
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -57,13 +58,12 @@ def split_of(prefix: str, rel: str) -> Split | None:
 def load_case_set(ctx: Context) -> CaseSet:
     """Read, parse and validate every case file; unchanged files come from the cache, and a
     large number of changed ones is parsed on every core."""
-    salt = code_salt()
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
     files: list[CaseFile | None] = []
     todo: list[tuple[int, str, Split | None, bytes]] = []
     for rel in case_paths(ctx):
-        known = _known_file(ctx, root, rel, salt, prefix)
+        known = _known_file(ctx, root, rel, prefix)
         if isinstance(known, CaseFile):
             files.append(known)
         else:
@@ -74,22 +74,24 @@ def load_case_set(ctx: Context) -> CaseSet:
     for (index, rel, _, raw), case_file in zip(todo, parsed, strict=True):
         case_file.raw = raw
         files[index] = case_file
-        ctx.cache.put(_FILES, rel, _entry(salt, case_file))
+        ctx.cache.put(_FILES, rel, _entry(case_file))
     return CaseSet([f for f in files if f is not None])
 
 
 def _known_file(
-    ctx: Context, root: str, rel: str, salt: str, prefix: str
+    ctx: Context, root: str, rel: str, prefix: str
 ) -> CaseFile | tuple[Split | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
-    raw, problem = _read(root + rel)  # root ends in a separator
+    raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
-        return CaseFile(rel, split, "", None, [Finding(rel, 1, 1, "GC113", "error", problem)])
+        return CaseFile(rel, split, "", None, [problem])
     digest = file_digest(raw)
     cached = ctx.cache.get(_FILES, rel)
-    if type(cached) is tuple and len(cached) == 6 and cached[:3] == (salt, digest, split):
-        return CaseFile(rel, split, digest, cached[3], cached[4], cached[5])
+    if type(cached) is list and len(cached) == 5 and cached[0] == digest and cached[1] == split:
+        data, findings, case_hash = cached[2], findings_from(cached[3]), cached[4]
+        if (data is None or type(data) is dict) and findings is not None and type(case_hash) is str:
+            return CaseFile(rel, split, digest, data, findings, case_hash)
     return split, raw
 
 
@@ -134,15 +136,15 @@ def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
     return case_file
 
 
-def _entry(salt: str, f: CaseFile) -> tuple[object, ...]:
-    """A cache entry: a plain tuple loads several times faster than a dataclass instance, and
-    the path is its key (so a changed file replaces its old entry)."""
-    return (salt, f.digest, f.split, f.data, f.findings, f.hash)
+def _entry(f: CaseFile) -> list[object]:
+    """A cache entry, plain data; the path is its key (so a changed file replaces its old
+    entry), and the cache's folder is keyed by the code that parsed it."""
+    return [f.digest, f.split, f.data, findings_to(f.findings), f.hash]
 
 
 def compact(value: Any) -> Any:
     """The same mapping with its keys and short strings interned: 100,000 cases share one
-    ``question`` key, one slice name, one document name, in memory and in the cache's pickle."""
+    ``question`` key, one slice name, one document name, in memory."""
     if isinstance(value, dict):
         return {_intern(k): compact(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -154,30 +156,40 @@ def _intern(value: Any) -> Any:
     return sys.intern(value) if type(value) is str and len(value) <= _SHORT else value
 
 
-def _read(path: str) -> tuple[bytes | None, str]:
-    """The file's bytes, without ever blocking: a FIFO is opened non-blocking and refused."""
+def _read(root: Path, path: str, rel: str) -> tuple[bytes | None, Finding]:
+    """The file's bytes through the guarded reader: never blocking, never past the size a
+    case may have, and a link only when it stays inside the repository."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            return read_regular(path, MAX_CASE_BYTES, follow=False), _NO_FINDING
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+        return read_inside(root, rel, MAX_CASE_BYTES), _NO_FINDING  # a link: where to?
+    except TooLarge as exc:
+        message = f"file is {exc.size:,} bytes; a case file may be at most {MAX_CASE_BYTES:,}"
+        return None, Finding(rel, 1, 1, "GC112", "error", message)
+    except Outside:
+        message = "a link that leads outside the repository; case files live inside it"
+        return None, Finding(rel, 1, 1, "GC113", "error", message)
     except OSError as exc:
-        return None, f"cannot read the file: {exc.strerror or exc}"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, _not_a_case_file(info.st_mode)
-        data = os.read(fd, info.st_size + 1)  # one read: a short read is the end of the file
-        if len(data) <= info.st_size:
-            return data, ""
-        parts = [data]  # the file grew while it was read: read on to its end
-        while parts[-1]:
-            parts.append(os.read(fd, 65536))
-        return b"".join(parts), ""
-    except OSError as exc:
-        return None, f"cannot read the file: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
+        if exc.strerror == NOT_REGULAR or isinstance(exc, IsADirectoryError):
+            message = _not_a_case_file(root / rel)
+        else:
+            message = f"cannot read the file: {exc.strerror or exc}"
+        return None, Finding(rel, 1, 1, "GC113", "error", message)
 
 
-def _not_a_case_file(mode: int) -> str:
+_NO_FINDING = Finding("", 0, 0, "", "error", "")
+
+
+def _not_a_case_file(path: Path) -> str:
+    """What a path named like a case file is instead (``os.stat`` opens nothing, so a FIFO
+    cannot block it), and what to do."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror or exc}"
     kind = kind_of_mode(mode)
     if stat.S_ISDIR(mode):  # only a link is listed: case_paths does not follow folders
         return (

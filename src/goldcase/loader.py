@@ -480,3 +480,95 @@ def set_digest(cases: Iterable[Case]) -> str:
     for case_id, digest in sorted(case_hashes(cases).items()):
         h.update(f"{case_id}\t{digest}\n".encode())
     return h.hexdigest()
+
+
+# Data YAML other than case files (prompt files, imported configs): aliases are legal there,
+# so a file is read as a node graph and walked with a budget instead of being refused.
+MAX_VALUES = 1_000_000  # values one file may expand to; a string counts 1 per 100 characters
+MAX_DEPTH = 500  # nesting a file may have
+
+
+class YamlTooLarge(Exception):
+    """A YAML file that expands past ``MAX_VALUES`` or nests past ``MAX_DEPTH``."""
+
+
+def compose_data(text: str) -> list[yaml.Node]:
+    """Every document of ``text`` as PyYAML nodes (libyaml's safe composer: no object is
+    built, and an alias is the node it names, not a copy). ``yaml.YAMLError`` and
+    ``RecursionError`` as PyYAML raises them."""
+    return [node for node in yaml.compose_all(text, Loader=yaml.CSafeLoader) if node is not None]
+
+
+def walk_scalars(nodes: Sequence[yaml.Node]) -> Iterator[tuple[yaml.ScalarNode, bool]]:
+    """Every scalar once, with whether it is a mapping key: an alias names a node already
+    seen, so a "billion laughs" costs its size, not its expansion."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False) for node in reversed(nodes)]
+    while stack:
+        node, is_key = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            yield node, is_key
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in reversed(node.value):
+                stack.append((value, False))
+                stack.append((key, True))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, False) for item in reversed(node.value))
+
+
+def load_data(text: str) -> list[Any]:
+    """Every document of ``text`` as plain values (dicts with string keys, lists, strings,
+    numbers, booleans, None), aliases expanded within ``MAX_VALUES`` and ``MAX_DEPTH``
+    (``YamlTooLarge``). Plain scalars resolve by YAML 1.2's core schema, as the tools that
+    write these files read them (``No`` is a string, not false); a custom tag is a
+    ``yaml.YAMLError``."""
+    budget = [MAX_VALUES]
+    return [_plain(node, budget, 0) for node in compose_data(text)]
+
+
+_CORE = (
+    (re.compile(r"null|Null|NULL|~|"), lambda v: None),
+    (re.compile(r"true|True|TRUE"), lambda v: True),
+    (re.compile(r"false|False|FALSE"), lambda v: False),
+    (re.compile(r"[-+]?[0-9]+"), int),
+    (re.compile(r"0o[0-7]+"), lambda v: int(v[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+"), lambda v: int(v[2:], 16)),
+    (re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"), float),
+    (re.compile(r"[-+]?\.(inf|Inf|INF)"), lambda v: float(v.replace(".", "", 1))),
+    (re.compile(r"\.(nan|NaN|NAN)"), lambda v: float("nan")),
+)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    tag = node.tag or ""
+    if tag != "!" and not tag.startswith("tag:yaml.org,2002:"):
+        raise yaml.constructor.ConstructorError(None, None, f"custom tag {tag}", node.start_mark)
+    if node.style:  # quoted, literal or folded: text (libyaml gives "" for a plain one)
+        return str(node.value)
+    for pattern, convert in _CORE:
+        if pattern.fullmatch(node.value):
+            return convert(node.value)
+    return str(node.value)
+
+
+def _plain(node: yaml.Node, budget: list[int], depth: int) -> Any:
+    value = node.value
+    budget[0] -= 1 + (len(value) // 100 if isinstance(node, yaml.ScalarNode) else 0)
+    if budget[0] < 0:
+        raise YamlTooLarge(
+            f"expands to more than {MAX_VALUES:,} values (aliases repeating aliases?)"
+        )
+    if depth > MAX_DEPTH:
+        raise YamlTooLarge(f"nested more than {MAX_DEPTH} levels deep")
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for key, item in value:
+            out[str(_plain(key, budget, depth + 1))] = _plain(item, budget, depth + 1)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_plain(item, budget, depth + 1) for item in value]
+    assert isinstance(node, yaml.ScalarNode)
+    return _scalar(node)

@@ -1,9 +1,18 @@
-"""Reading a file a user named without hanging on it.
+"""The one guarded reader: every file goldcase reads because a user, a config or a case named
+it goes through here.
 
-``Path.read_bytes`` on a FIFO waits for a writer that may never come, and on a character
-device (``/dev/zero``) reads until memory runs out. ``read_regular`` opens without blocking,
-refuses anything but a regular file with an ``OSError`` (so each caller's ``except OSError``
-names the file in its own words), and reads at most ``limit`` bytes.
+- ``read_regular(path, limit)``: the file's bytes, never blocking. ``Path.read_bytes`` on a
+  FIFO waits for a writer that may never come, and on a character device (``/dev/zero``)
+  reads until memory runs out. The file is opened non-blocking, anything but a regular file is
+  refused, and nothing past ``limit`` is read (``TooLarge``, which carries the size).
+- ``inside(base, name)``: a name a file wrote (a config's ``file://`` reference, a prompt glob's
+  match, a case's document) as a path under ``base``: relative, without ``..`` out of it, and
+  no link leading out of it once resolved. ``read_inside`` is the two together.
+
+Every refusal is an ``OSError`` whose ``strerror`` says why, so each caller's
+``except OSError`` names the file in its own words. Files named on the command line (a
+results file, a report, training data) are the user's own choice and are read with
+``read_regular`` wherever they are.
 """
 
 from __future__ import annotations
@@ -11,34 +20,154 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from goldcase.errors import GoldcaseError
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device)"
 DEFAULT_LIMIT = 4 * 1024**3  # far above any real input; a bound, not a policy
+OUTSIDE = "outside {where}"
 
 
-def read_regular(path: Path, limit: int = DEFAULT_LIMIT) -> bytes:
+class TooLarge(OSError):
+    """A file over the reader's limit (``size`` is its size in bytes)."""
+
+    def __init__(self, size: int, limit: int, path: str) -> None:
+        super().__init__(errno.EFBIG, f"{size:,} bytes, more than {limit:,}", path)
+        self.size = size
+        self.limit = limit
+
+
+class Outside(OSError):
+    """A name that leads outside the folder it must stay in."""
+
+    def __init__(self, name: str, where: str) -> None:
+        super().__init__(errno.EACCES, OUTSIDE.format(where=where), name)
+
+
+def read_regular(path: Path | str, limit: int = DEFAULT_LIMIT, *, follow: bool = True) -> bytes:
     """The bytes of the regular file at ``path``; ``IsADirectoryError`` for a folder,
-    ``OSError`` (EINVAL) for a FIFO, socket or device, or a file over ``limit`` bytes."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    ``OSError`` (EINVAL) for a FIFO, socket or device, ``TooLarge`` past ``limit``; with
+    ``follow=False`` a link is refused (ELOOP)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW)
+    fd = os.open(path, flags)
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise OSError(errno.EFBIG, f"{size:,} bytes, more than {limit:,}", str(path))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
+        if info.st_size > limit:
+            raise TooLarge(info.st_size, limit, str(path))
+        return _read_all(fd, info.st_size, limit, str(path))
     finally:
         os.close(fd)
 
 
-def read_regular_text(path: Path) -> str:
+def _read_all(fd: int, size: int, limit: int, name: str) -> bytes:
+    """One read when the file is as large as it said (the common case: one system call);
+    on when it grew meanwhile, never past ``limit``."""
+    data = os.read(fd, size + 1)
+    if len(data) <= size:
+        return data
+    parts, total = [data], len(data)
+    while parts[-1]:
+        if total > limit:
+            raise TooLarge(total, limit, name)
+        parts.append(os.read(fd, 1 << 20))
+        total += len(parts[-1])
+    return b"".join(parts)
+
+
+def read_regular_text(path: Path | str, limit: int = DEFAULT_LIMIT) -> str:
     """``read_regular`` decoded as UTF-8 (``UnicodeDecodeError`` as ``Path.read_text``)."""
-    return read_regular(path).decode("utf-8")
+    return read_regular(path, limit).decode("utf-8")
+
+
+def inside(base: Path, name: str | Path, where: str = "the repository") -> Path:
+    """``name`` (relative to ``base``) as a real path inside ``base``; ``Outside`` for an
+    absolute name, a ``..`` that climbs out, or a link that resolves outside."""
+    text = str(name)
+    pure = PurePosixPath(text.replace("\\", "/"))
+    if pure.is_absolute() or text.startswith("~") or (len(text) > 1 and text[1] == ":"):
+        raise Outside(text, where)
+    real_base = os.path.realpath(base)
+    real = os.path.realpath(os.path.join(real_base, *pure.parts))
+    if real != real_base and not real.startswith(os.path.join(real_base, "")):
+        raise Outside(text, where)
+    return Path(real)
+
+
+def read_inside(
+    base: Path, name: str | Path, limit: int = DEFAULT_LIMIT, where: str = "the repository"
+) -> bytes:
+    """The bytes of ``name`` under ``base``, guarded as ``inside`` and ``read_regular``."""
+    return read_regular(inside(base, name, where), limit)
+
+
+def is_inside(base: Path, name: str | Path) -> bool:
+    try:
+        inside(base, name)
+    except Outside:
+        return False
+    return True
+
+
+MAX_LINE_BYTES = 64 * 1024 * 1024  # a result line or a training record; memory is a few times it
+
+
+def line_too_long(
+    name: str, line: int | None, offset: int, limit: int = MAX_LINE_BYTES
+) -> GoldcaseError:
+    """The error for a line past ``limit`` (its number when known, and its first byte): read
+    no further, memory would grow with it. A plain ``GoldcaseError``, so it crosses from a
+    worker process as it is."""
+    where = f"{name}:{line}" if line is not None else name
+    return GoldcaseError(
+        f"{where} (byte {offset:,}): a line longer than {limit:,} bytes; goldcase reads one "
+        "line (one result, one record) at a time and refuses longer ones: split it"
+    )
+
+
+def bounded_lines(
+    fh: BinaryIO,
+    name: str,
+    *,
+    first: int | None = 1,
+    offset: int = 0,
+    limit: int = MAX_LINE_BYTES,
+) -> Iterator[bytes]:
+    """The lines of ``fh`` (each with its newline), never holding more than ``limit`` + 1
+    bytes of one; the error (``line_too_long``) names the file, the line's number (counted
+    from ``first``; None: not known, a range that starts inside the file) and its first byte
+    (counted from ``offset``)."""
+    number = first
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            raise line_too_long(name, number, offset, limit)
+        yield line
+        number = None if number is None else number + 1
+        offset += len(line)
+
+
+def longest_line(raw: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | None:
+    """(1-based line, byte offset) of the first line of ``raw`` longer than ``limit``; None
+    when there is none (checked in one pass of ``find``, no copy)."""
+    if len(raw) <= limit:
+        return None
+    start, number = 0, 1
+    while start < len(raw):
+        end = raw.find(b"\n", start)
+        end = len(raw) if end < 0 else end
+        if end - start > limit:
+            return number, start
+        start, number = end + 1, number + 1
+    return None
 
 
 def kind_of_mode(mode: int) -> str:

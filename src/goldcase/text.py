@@ -3,10 +3,14 @@
 - ``fold_quote``: how a support quote is matched against its document. Unicode NFC, and any run
   of white space matches any other run (documents wrap lines). Nothing else: case, curly versus
   straight quotes and dashes must match.
-- ``normalise_input``: how questions are compared for leakage and duplicates. Unicode NFKC,
-  case-folded, apostrophes and invisible format characters (soft hyphen, zero-width space and
-  joiners, byte-order mark, variation selectors) dropped, every other punctuation, symbol or
-  control character read as a space, white space folded.
+- ``normalise_input``: how questions are compared for leakage and duplicates, the one folding
+  that must defeat encodings, not just case and spacing: Unicode NFKC (as NFKD, so a
+  look-alike letter with an accent is mapped too), case-folded, apostrophes and every
+  Default_Ignorable_Code_Point dropped (soft hyphen, zero-width space and joiners, combining
+  grapheme joiner, byte-order mark, variation selectors, bidi controls, tags), the blank
+  Hangul fillers read as spaces, every non-ASCII character mapped to its prototype in
+  Unicode's confusables (UTS #39: Cyrillic ``а`` and Greek ``ο`` become ``a`` and ``o``),
+  every other punctuation, symbol or control character read as a space, white space folded.
 - ``normalise_answer``: how answers are compared for exact match and token F1, as SQuAD does:
   lower case, punctuation and the articles a / an / the removed, white space folded.
 """
@@ -15,7 +19,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
 _WS = re.compile(r"\s+")
 _APOSTROPHES = dict.fromkeys(map(ord, "'\u2019\u02bc\u2018`´"), None)
@@ -49,13 +54,80 @@ class _InputTable(dict[int, "int | str | None"]):
         return value
 
 
-def _classify(ch: str) -> int | str | None:
+# Default_Ignorable_Code_Point, from DerivedCoreProperties-15.0.0.txt (Python's unicodedata
+# does not expose it). Invisible by definition: dropped, so that one inside a word does not
+# split it and one between words does not add a word.
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# ... except the Hangul fillers, which are ignorable in a syllable but render as a blank as
+# wide as a letter: written between words they are a space.
+_BLANK_FILLERS = frozenset((0x115F, 0x1160, 0x3164, 0xFFA0))
+
+
+def is_ignorable(code: int) -> bool:
+    return any(lo <= code <= hi for lo, hi in _IGNORABLE)
+
+
+@cache
+def confusables() -> dict[str, str]:
+    """Unicode's confusables (UTS #39), non-ASCII source -> prototype, from the copy goldcase
+    ships (``confusables.txt``, its version in the file's header)."""
+    table: dict[str, str] = {}
+    path = Path(__file__).with_name("confusables.txt")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            source, target = line.split(";")
+            table[chr(int(source, 16))] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def _classify(ch: str, depth: int = 0) -> int | str | None:
+    code = ord(ch)
+    if code in _BLANK_FILLERS:
+        return " "
+    if is_ignorable(code):
+        return None
     category = unicodedata.category(ch)
-    if category == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:
-        return None  # invisible: a soft hyphen or zero-width space must not split a word
+    if category == "Cf":
+        return None  # other invisible format characters: as the ignorable ones
+    prototype = confusables().get(ch) if code > 0x7F and depth < 4 else None
+    if prototype is not None and category[0] in "PS" and not _letters(prototype):
+        prototype = None  # a dash stays punctuation, though it looks like a katakana mark
+    if prototype is not None:
+        prototype = _ascii_twin(ch, category, prototype)
+    if prototype is not None and prototype != ch:
+        folded = unicodedata.normalize("NFKD", prototype)
+        return "".join(_as_text(_classify(c, depth + 1), c) for c in folded)
     if category[0] in "PS" or (category == "Cc" and not ch.isspace()):
         return " "
-    return ord(ch)
+    return code
+
+
+def _ascii_twin(ch: str, category: str, prototype: str) -> str:
+    """The prototype, or the ASCII character the prototype stands for here. goldcase leaves
+    ASCII as it is (case folding must keep "I" an "i", and "m" is not "rn"), so a look-alike
+    of a character UTS #39 maps within ASCII is mapped to that character: a capital Greek
+    iota to "I" (not "l"), a look-alike digit one or zero to "1" or "0", a look-alike "m" to
+    "m"."""
+    if prototype == "l":
+        return "I" if ch != ch.lower() else "1" if category == "Nd" else "l"
+    if prototype == "O" and category == "Nd":
+        return "0"
+    return "m" if prototype == "rn" else prototype
+
+
+def _letters(text: str) -> bool:
+    return text.isascii() and text.isalnum()
+
+
+def _as_text(value: int | str | None, ch: str) -> str:
+    if value is None:
+        return ""
+    return chr(value) if isinstance(value, int) else value
 
 
 _INPUT_TABLE = _InputTable({**_APOSTROPHES})
@@ -72,8 +144,16 @@ def normalise_input(text: str) -> str:
     if text.isascii():
         raw = text.lower().encode("ascii").translate(_ASCII_TABLE, _ASCII_DELETE)
         return " ".join(raw.decode("ascii").split())
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_INPUT_TABLE)
-    # Dropping an invisible character can leave a base letter next to its accent: compose.
+    # NFKD: compatibility forms folded and accents apart from their letters, so a look-alike
+    # letter with an accent maps like the plain one. Prototypes are mapped before case-folding
+    # (Cyrillic "Н" looks like "H", its small form like a small capital), then the folded text
+    # is mapped again until nothing changes; NFC at the end puts accents back on.
+    folded = text
+    for _ in range(4):
+        again = unicodedata.normalize("NFKD", folded).translate(_INPUT_TABLE).casefold()
+        if again == folded:
+            break
+        folded = again
     return " ".join(unicodedata.normalize("NFC", folded).split())
 
 
@@ -91,19 +171,3 @@ def clip(text: str, limit: int = 80) -> str:
     """Cut user text for a message: one line, at most ``limit`` characters."""
     flat = fold_space(text)
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-_MARKDOWN = str.maketrans(
-    {
-        **{ch: "\\" + ch for ch in "\\`*_[]{}|~#!"},
-        "<": "&lt;",
-        ">": "&gt;",
-        "&": "&amp;",
-    }
-)
-
-
-def escape_markdown(text: str) -> str:
-    """User text (an answer, a citation, a case's field) as inert Markdown: one line, nothing
-    it holds can format, link, close a table cell or open an HTML tag."""
-    return fold_space(text).translate(_MARKDOWN)

@@ -49,6 +49,34 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def create_exclusive(path: Path, data: bytes) -> bool:
+    """Create ``path`` holding ``data``, whole, only if nothing is there: a temporary file
+    written and fsynced, then hard-linked to the name (``link`` fails when the name exists,
+    where a rename would replace it). False when the name was taken, by a file or anything
+    else; nothing is written then."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.link(tmp, path, follow_symlinks=False)
+        return True
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kit import run_cli
+from kit import cache_folder, run_cli
 
 GOLD = "How many days does a customer have to request a credit for a damaged delivery?"
 GOLD_SHA = "sha256 "  # findings show a hash prefix, never the text
@@ -258,6 +258,7 @@ def test_gc306_malformed_prompt_file_is_a_finding(make_repo: Callable[..., Path]
     assert gc306 == [
         ["prompts/bad.jsonl", "2", "11"],
         ["prompts/latin1.txt", "1", "1"],
+        ["prompts/logo.png", "1", "1"],  # refused, not skipped: UTF-16 looks the same
         ["prompts/shots.yaml", "3", "1"],
     ]
     # the malformed YAML is still searched as text
@@ -334,4 +335,4 @@ def test_the_cache_follows_every_edit(make_repo: Callable[..., Path]) -> None:
         "prompts/shots.jsonl:1:1: GC301 few-shot example equals the question of golden case "
         "ret-014",
     ]
-    assert (root / ".goldcase-cache").is_dir()
+    assert (cache_folder(root) / "leakage-findings.msgpack").is_file()

@@ -9,7 +9,7 @@ from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import run_checks
-from kit import run_cli
+from kit import cache_folder, run_cli
 
 Repo = Callable[..., Path]
 
@@ -73,7 +73,7 @@ def test_cached_run_gives_the_same_findings(make_repo: Repo) -> None:
     )
     first = run_cli("check", "--repo", root, "--select", "privacy")
     second = run_cli("check", "--repo", root, "--select", "privacy")
-    assert (root / ".goldcase-cache").is_dir()
+    assert (cache_folder(root) / "privacy.msgpack").is_file()
     assert first.stdout == second.stdout
     assert first.stdout.startswith("cases/golden/g1.yaml:2:16: GC505 an email address")
 

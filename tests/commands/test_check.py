@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kit import Result, run_cli
+from kit import Result, cache_folder, run_cli
 
 GOOD = """\
 id: {id}
@@ -182,7 +182,8 @@ def test_repo_found_from_current_folder(make_repo: Maker, monkeypatch: pytest.Mo
 def test_warm_cache_sees_an_edit(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
     assert check_cli("--repo", root).exit_code == 0
-    assert (root / ".goldcase-cache" / ".gitignore").read_text().endswith("*\n")
+    assert (cache_folder(root) / "files.msgpack").is_file()
+    assert not (root / ".goldcase-cache").exists()  # outside the working tree
     path = root / "cases/golden/ret-001.yaml"
     path.write_text(path.read_text().replace("credit", "refund"))
     result = check_cli("--repo", root)
@@ -193,8 +194,10 @@ def test_warm_cache_sees_an_edit(make_repo: Maker) -> None:
 def test_corrupt_cache_is_ignored(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
     check_cli("--repo", root)
-    for pickle_file in (root / ".goldcase-cache").rglob("*.pickle"):
-        pickle_file.write_bytes(b"\x80\x04garbage")
+    files = list(cache_folder(root).glob("*.msgpack"))
+    assert files
+    for cache_file in files:
+        cache_file.write_bytes(cache_file.read_bytes()[:-3] + b"\xc1\xc1\xc1")
     assert check_cli("--repo", root).exit_code == 0
 
 

@@ -32,7 +32,7 @@ KEYS = (
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[bytes]]:
     root = tiny_repo(tmp_path_factory.mktemp("fuzz-hashes") / "repo")
     out = [root / "golden.hashes", root / "no-ids.hashes", root / "short.hashes"]
-    for path, extra in zip(out, ([], ["--no-ids"], ["--ngram", "2"]), strict=True):
+    for path, extra in zip(out, ([], ["--no-ids"], ["--ngram", "8"]), strict=True):
         done = goldcase("hashes", "--repo", root, "--out", path, *extra)
         assert done.exit_code == 0, done.stderr
     return root, [path.read_bytes() for path in out]

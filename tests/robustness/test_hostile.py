@@ -112,15 +112,23 @@ def test_symlink_loop_in_cases(make_repo: Maker) -> None:
     assert result.stdout.splitlines()[0].startswith("cases/golden/loop.yaml:1:1: GC113 ")
 
 
-def test_case_symlink_out_of_the_repository_is_read_as_a_case(
-    make_repo: Maker, tmp_path: Path
-) -> None:
-    """A case file that is a link is checked like any file: what it points to is what git
-    stores (the link), and the schema check reads the target's text."""
+def test_case_symlink_out_of_the_repository_is_refused(make_repo: Maker, tmp_path: Path) -> None:
+    """A case file that is a link leading outside the repository is not read (issue 16: no
+    reads outside the repository); a link inside it is read like any case."""
     outside = tmp_path / "outside.yaml"
     outside.write_text(case("elsewhere"), encoding="utf-8")
     root = make_repo()
     (root / "cases/golden/elsewhere.yaml").symlink_to(outside)
+    result = check(root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/elsewhere.yaml:1:1: GC113 a link that leads outside the repository; "
+        "case files live inside it"
+    )
+    outside.unlink()
+    (root / "elsewhere.yaml").write_text(case("elsewhere"), encoding="utf-8")
+    (root / "cases/golden/elsewhere.yaml").unlink()
+    (root / "cases/golden/elsewhere.yaml").symlink_to("../../elsewhere.yaml")
     result = check(root)
     assert (result.exit_code, result.stdout.splitlines()[-1]) == (
         0,
@@ -440,7 +448,7 @@ def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
     assert result.stdout.splitlines()[:2] == [
         "prompts/pipe.md:1:1: GC306 cannot read the prompt file: not a regular file "
         "(a FIFO, socket or device)",
-        "prompts/zero.md:1:1: GC306 cannot read the prompt file: not a regular file "
-        "(a FIFO, socket or device)",
+        "prompts/zero.md:1:1: GC306 cannot read the prompt file: a link that leads outside "
+        "the repository",
     ]
     assert seconds < 10

@@ -12,6 +12,7 @@ is atomic per file, not across files; docs/robustness.md says what a rerun does 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -54,20 +55,46 @@ def is_temp(rel: str) -> bool:
     return (name.startswith(".") and name.endswith(".tmp")) or staged
 
 
+# The command runs under a small keeper process: the keeper makes itself a child subreaper
+# (Linux), starts goldcase in a process group of its own, prints its pid, and exits only once
+# it has reaped every descendant: goldcase, and whatever goldcase started (git, under
+# init), which is handed to the keeper when goldcase dies. The test kills the whole group and
+# waits for the keeper, so nothing is left writing into the folder, with no sleep, no
+# deadline, and nothing changed in the test process itself.
+KEEPER = """
+import ctypes, os, subprocess, sys
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+child = subprocess.Popen(sys.argv[1:], process_group=0,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(child.pid, flush=True)
+code = child.wait()
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+sys.exit(128 - code if code < 0 else code)
+"""
+
+
 def run_killed(args: list[str], cwd: Path, delay: float) -> int:
-    """Run goldcase and SIGKILL it, with every process it started (``init`` runs ``git init``,
-    which would otherwise go on writing into the folder after goldcase is gone)."""
-    proc = subprocess.Popen(
-        [GOLDCASE, *args],
+    """SIGKILL goldcase and every process it started after ``delay`` seconds; return once
+    all of them are gone (the keeper has reaped them)."""
+    keeper = subprocess.Popen(
+        [sys.executable, "-c", KEEPER, GOLDCASE, *args],
         cwd=cwd,
         env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert keeper.stdout is not None
+    pgid = int(keeper.stdout.readline())
     time.sleep(delay)
-    os.killpg(proc.pid, signal.SIGKILL)
-    return proc.wait()
+    with contextlib.suppress(ProcessLookupError):  # the command may have finished already
+        os.killpg(pgid, signal.SIGKILL)
+    code = keeper.wait()
+    keeper.stdout.close()
+    return code
 
 
 @dataclass

@@ -30,7 +30,7 @@ from goldcase.model import Case, Split
 from goldcase.quotes import not_found
 from goldcase.scoring.probes import grade_probes, why_failed
 from goldcase.text import clip, fold_quote
-from goldcase.writer import atomic_write_text
+from goldcase.writer import create_exclusive
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -245,18 +245,26 @@ def validate_spec(spec: NewCase) -> None:
         )
 
 
+MAX_ATTEMPTS = 1000  # ids taken by other goldcase new runs at the same moment
+
+
 def create_case(ctx: Context, spec: NewCase) -> Path:
-    """Verify, render and write a new case file; returns its path."""
+    """Verify, render and write a new case file; returns its path. The file is created
+    exclusively: when another run took the id first, the next free id is tried, so runs at
+    once each write their own file and none replaces another's."""
     validate_spec(spec)
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)
-    stems = [Path(rel).stem for rel in case_paths(ctx)]
-    case_id = next_id(case_set.parsed, stems, spec.slice, spec.split)
-    path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
-    text = render(case_data(spec, case_id, docs), modeline(path, ctx.root))
-    _check_rendered(ctx, path, text)
-    atomic_write_text(path, text)
-    return path
+    taken = {Path(rel).stem for rel in case_paths(ctx)}
+    for _ in range(MAX_ATTEMPTS):
+        case_id = next_id(case_set.parsed, taken, spec.slice, spec.split)
+        path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
+        text = render(case_data(spec, case_id, docs), modeline(path, ctx.root))
+        _check_rendered(ctx, path, text)
+        if create_exclusive(path, text.encode("utf-8")):
+            return path
+        taken.add(case_id)
+    raise GoldcaseError(f"no free case id after {MAX_ATTEMPTS} tries; nothing was written")
 
 
 def unheld_probes(ctx: Context, path: Path) -> list[str]:

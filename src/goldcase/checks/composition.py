@@ -210,7 +210,7 @@ def _config_line(ctx: Context, table: str) -> tuple[str, int, int] | None:
     if source is None:
         return None
     try:
-        lines = source.read_text(encoding="utf-8").splitlines()
+        lines = ctx.read_bytes(source.name).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     prefix = "" if source.name == "goldcase.toml" else "tool.goldcase."

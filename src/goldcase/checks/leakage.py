@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from goldcase.cache import code_salt
+from goldcase.cache import findings_from, findings_to
 from goldcase.leakage.neardup import NearConfig, near_pairs
 from goldcase.leakage.prompts import ScannedPrompt, load_prompts
 from goldcase.leakage.textmatch import PhraseIndex
@@ -89,12 +89,12 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     config = ctx.config
     prompts = load_prompts(ctx.root, config.leakage.fewshot, ctx.cache, exclude=config.cases)
     key = _inputs_key(case_set, prompts, ctx)
-    known = ctx.cache.get(_FINDINGS, key)
-    if isinstance(known, list):
+    known = findings_from(ctx.cache.get(_FINDINGS, key))
+    if known is not None:
         yield from known  # the same files, prompts, config and code as last time
         return
     found = list(_check(case_set, prompts, ctx))
-    ctx.cache.put(_FINDINGS, key, found)
+    ctx.cache.put(_FINDINGS, key, findings_to(found))
     yield from found
 
 
@@ -103,8 +103,8 @@ _FINDINGS = "leakage-findings"
 
 def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> str:
     """Everything the findings depend on: each case file's bytes (by digest), each prompt
-    file's, the leakage config and the code."""
-    h = hashlib.blake2b(f"{code_salt()}{ctx.config.leakage!r}".encode(), digest_size=16)
+    file's and the leakage config (the cache's folder is keyed by the code)."""
+    h = hashlib.blake2b(f"{ctx.config.leakage!r}".encode(), digest_size=16)
     for case_file in case_set.files:
         h.update(f"\x00{case_file.path}\x01{case_file.digest}".encode())
     for prompt in prompts:
@@ -277,8 +277,7 @@ def _lines_holding(
     """Normalised question -> the lines of ``prompt`` where it starts, for every question in
     ``by_text``. Kept per prompt file in the cache, so a run searches only for questions the
     file was not searched for yet (a new or reworded golden case)."""
-    known = ctx.cache.get(_INSIDE, prompt.digest)
-    known = dict(known) if isinstance(known, dict) else {}
+    known = _lines_table(ctx.cache.get(_INSIDE, prompt.digest))
     todo = [text for text in by_text if text not in known]
     if todo:
         index: PhraseIndex[str] = PhraseIndex((text, text) for text in todo)
@@ -294,6 +293,16 @@ def _lines_holding(
 
 
 _INSIDE = "leakage-inside"
+
+
+def _lines_table(value: object) -> dict[str, list[int]]:
+    """The cached table of lines per question, or an empty one when it has another shape."""
+    if type(value) is not dict:
+        return {}
+    for lines in value.values():
+        if type(lines) is not list or not all(type(n) is int for n in lines):
+            return {}
+    return dict(value)
 
 
 def _inside_pair(places: _Places, case: Case, where: End, digest: str) -> Iterator[Finding]:

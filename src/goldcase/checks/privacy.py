@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from goldcase.cache import code_salt
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator
 from goldcase.model import CaseFile, Finding, Severity
@@ -51,14 +50,12 @@ _CACHE = "privacy"
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
-    salt = code_salt()
     published: frozenset[str] | None = None
     for case_file in case_set.files:
         if case_file.data is None:
             continue
-        hits = ctx.per_case(
-            _CACHE, case_file.path, case_file.digest, salt, partial(_scan, case_file, ctx)
-        )
+        key = (_CACHE, case_file.path, case_file.digest)
+        hits = ctx.per_case(_CACHE, key, partial(_scan, case_file, ctx), _CODEC)
         if hits and published is None:
             published = _published(ctx)
         for hit in hits:
@@ -73,6 +70,22 @@ class _Hit:
     kind: str
     value: str
     folded: bool  # in a value written over several lines
+
+
+def _hit_data(hit: _Hit) -> list[Any]:
+    return [hit.line, hit.col, hit.kind, hit.value, hit.folded]
+
+
+def _hit_from(value: Any) -> _Hit | None:
+    if type(value) is not list or len(value) != 5:
+        return None
+    line, col, kind, text, folded = value
+    if type(line) is int and type(col) is int and kind in pii.NAMES and type(text) is str:
+        return _Hit(line, col, kind, text, folded is True)
+    return None
+
+
+_CODEC = (_hit_data, _hit_from)
 
 
 def _scan(case_file: CaseFile, ctx: Context) -> list[_Hit]:

@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
-from goldcase.cache import code_salt
+from goldcase.cache import FINDING_CODEC
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.scoring.outcomes import accepts_correction
@@ -67,10 +67,11 @@ _CACHE = "probes"
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     vocabulary = _Vocabulary(ctx)
-    state = f"{code_salt()}:{vocabulary.digest}"
+    state = vocabulary.digest  # the cache's folder is keyed by the code itself
     for case in case_set.cases:
         compute = partial(_case_findings, case, ctx, vocabulary)
-        yield from ctx.per_case(_CACHE, case.path, case.digest, state, compute)
+        key = (state, case.path, case.digest)
+        yield from ctx.per_case(_CACHE, key, compute, FINDING_CODEC)
 
 
 class _Vocabulary:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 import ahocorasick
 
+from goldcase.cache import findings_from, findings_to
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.quotes import not_found
@@ -75,14 +76,14 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     pending: list[tuple[Case, str]] = []
     for case in case_set.parsed:
         key = f"{state}:{case.path}:{case.digest}"
-        cached = ctx.cache.get(NAME, key)
-        if isinstance(cached, list):
+        cached = findings_from(ctx.cache.get(NAME, key))
+        if cached is not None:
             yield from cached
         else:
             pending.append((case, key))
     fresh = _check_cases([case for case, _ in pending], ctx)
     for case, key in pending:
-        ctx.cache.put(NAME, key, fresh.get(case.path, []))
+        ctx.cache.put(NAME, key, findings_to(fresh.get(case.path, [])))
         yield from fresh.get(case.path, [])
 
 

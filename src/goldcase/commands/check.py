@@ -24,7 +24,7 @@ from goldcase.output import FORMATS, write_findings
     metavar="FAMILY",
     help=f"Run only these check families: {', '.join(FAMILIES)}.",
 )
-@click.option("--no-cache", is_flag=True, help="Ignore and do not write .goldcase-cache/.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 def command(
     paths: tuple[Path, ...],
     repo: Path | None,

@@ -44,7 +44,16 @@ def open_context(repo: Path | None, *, cache: bool = True) -> Context:
     if repo is not None and not root.is_dir():
         raise GoldcaseError(f"--repo {repo}: no such folder")
     config = load_config(root)
-    return Context(config, Cache(config.cache_dir if cache else None))
+    store = Cache.for_repository(root) if cache else Cache(None)
+    return Context(config, store.opened())
+
+
+def repository_or_none(repo: Path | None) -> Context | None:
+    """The golden-set repository when there is one here (or at ``repo``); None otherwise."""
+    try:
+        return open_context(repo)
+    except GoldcaseError:
+        return None
 
 
 def relative_paths(ctx: Context, paths: Iterable[Path]) -> list[str]:

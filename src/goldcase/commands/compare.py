@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from goldcase.commands.common import format_option
+from goldcase.commands.common import format_option, repository_or_none
 from goldcase.scoring.compare import compare
 from goldcase.scoring.compare_render import FORMATS, render
 from goldcase.scoring.reportfile import load_report
@@ -43,9 +43,10 @@ def command(base: Path, head: Path, fmt: str, max_drop: float, alpha: float) -> 
     golden_version, set_digest, corpus_digest and split (exit 2 otherwise). Exit status: 0 the
     gate passes, 1 it fails, 2 could not run.
     """
+    ctx = repository_or_none(None)  # the set, when at hand, to check the reports' cases by
     comparison = compare(
-        load_report(base, str(base)),
-        load_report(head, str(head)),
+        load_report(base, str(base), ctx),
+        load_report(head, str(head), ctx),
         max_drop=max_drop,
         alpha=alpha,
         labels=(str(base), str(head)),

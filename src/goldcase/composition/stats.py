@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from goldcase.composition.slices import reported_slices
 from goldcase.engine import load_case_set
+from goldcase.output import md_text, plain
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -164,7 +166,7 @@ def footer(stats: dict[str, Any]) -> list[str]:
 def render_markdown(stats: dict[str, Any]) -> str:
     def table(header: list[str], rows: list[list[str]]) -> list[str]:
         out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        out += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+        out += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
         return out
 
     lines = [
@@ -177,7 +179,7 @@ def render_markdown(stats: dict[str, Any]) -> str:
         *table(COUNT_HEADER, count_rows(stats)),
         "",
     ]
-    lines += [f"- {line}" for line in footer(stats)]
+    lines += [f"- {md_text(line)}" for line in footer(stats)]
     return "\n".join(lines) + "\n"
 
 
@@ -200,7 +202,7 @@ def render_text(stats: dict[str, Any], out: TextIO, color: bool) -> None:
             table.add_column(name, justify="left" if i == 0 else "right")
         for row in rows:
             style = "red" if any("(under)" in c or "(over)" in c for c in row) else None
-            table.add_row(*row, style=style)
+            table.add_row(*(Text(plain(cell)) for cell in row), style=style)
         console.print(table)
     for line in footer(stats):
-        console.print(line, markup=False)
+        console.print(plain(line), markup=False)

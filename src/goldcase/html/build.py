@@ -14,10 +14,11 @@ from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
 from goldcase.safeio import read_regular_text
 from goldcase.schemas import validator
+from goldcase.scoring.reportfile import check_consistency, corrections_allowed
 from goldcase.writer import atomic_write_text
 
 
-def read_report(path: Path) -> dict[str, Any]:
+def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
     try:
         data = json.loads(read_regular_text(path))
@@ -33,6 +34,7 @@ def read_report(path: Path) -> dict[str, Any]:
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
         raise GoldcaseError(f"{path}: not a goldcase report: {where}: {errors[0].message}")
+    check_consistency(data, str(path), corrections_allowed(data, ctx))
     return data
 
 
@@ -56,8 +58,8 @@ def case_links(ctx: Context, out: Path) -> dict[str, str]:
 def render(
     ctx: Context | None, report: Path, out: Path, base: Path | None = None, stats: bool = False
 ) -> Path:
-    data = read_report(report)
-    base_data = read_report(base) if base is not None else None
+    data = read_report(report, ctx)
+    base_data = read_report(base, ctx) if base is not None else None
     if stats and ctx is None:
         raise GoldcaseError("--stats needs the golden-set repository: run inside it or pass --repo")
     page = PageInput(

@@ -17,15 +17,17 @@ from typing import Any
 from goldcase.authoring.formatting import CASE_KEYS
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet
+from goldcase.safeio import read_inside, read_regular_text
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
+MAX_IMPORT_BYTES = 1024**3  # a file named on the command line, or a document beside it
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
     imported = ImportedSet("jsonl", str(path))
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_regular_text(path, MAX_IMPORT_BYTES).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     first: dict[str, int] = {}  # id (case-folded: file names) -> the line that holds it
@@ -87,7 +89,8 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
 
 def _version(path: Path) -> str:
     try:
-        lines = [x.strip() for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        text = read_regular_text(path, MAX_IMPORT_BYTES)
+        lines = [x.strip() for x in text.splitlines() if x.strip()]
     except (OSError, UnicodeDecodeError):
         return "1"
     return lines[0] if len(lines) == 1 else "1"
@@ -97,8 +100,9 @@ def _documents(folder: Path) -> dict[str, str]:
     documents: dict[str, str] = {}
     for item in sorted(folder.rglob("*")):
         if item.is_file() and not item.name.startswith("."):
-            try:
-                documents.setdefault(item.name, item.read_text(encoding="utf-8"))
+            try:  # inside the corpus folder (a link out is refused), regular, capped
+                raw = read_inside(folder, item.relative_to(folder), MAX_IMPORT_BYTES, str(folder))
+                documents.setdefault(item.name, raw.decode("utf-8"))
             except (OSError, UnicodeDecodeError) as exc:
                 raise GoldcaseError(f"{item}: cannot read the document: {exc}") from exc
     return documents

@@ -30,37 +30,43 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import yaml
 from rapidfuzz import fuzz
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, safe_name, unique
 from goldcase.interchange.export import UNANSWERABLE_RUBRIC
+from goldcase.loader import YamlTooLarge, load_data
+from goldcase.safeio import Outside, read_inside, read_regular_text
 from goldcase.text import fold_quote
-from goldcase.writer import load_round_trip
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
 ABSTENTION_REFS = ("#/assertionTemplates/abstains", "#/assertionTemplates/answers")
 CLAIMS = ("factuality", "context-recall")
-MAX_VALUES = 1_000_000  # a real config holds thousands; a string counts 1 per 100 characters
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # as a corpus document
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
 
 
 def read_promptfoo(path: Path) -> ImportedSet:
     try:
-        loaded = load_round_trip(path.read_text(encoding="utf-8"))
+        documents = load_data(read_regular_text(path, MAX_CONFIG_BYTES))
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
-    except Exception as exc:  # ruamel's parser errors share no base class worth naming
+    except YamlTooLarge as exc:
+        raise GoldcaseError(f"{path}: the config {exc}; write it out plainly") from exc
+    except (yaml.YAMLError, RecursionError) as exc:
         raise GoldcaseError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from exc
-    config = _plain(loaded, [MAX_VALUES], path)
+    config = documents[0] if len(documents) == 1 else None
     tests = config.get("tests") if isinstance(config, dict) else None
-    if not isinstance(tests, list):
+    if not isinstance(config, dict) or not isinstance(tests, list):
         raise GoldcaseError(
             f"{path}: expected a promptfoo config with a 'tests:' list "
             "(tests read from another file are not supported)"
         )
-    default = config.get("defaultTest") if isinstance(config.get("defaultTest"), dict) else {}
+    found = config.get("defaultTest")
+    default: dict[str, Any] = found if isinstance(found, dict) else {}
     imported = ImportedSet("promptfoo", str(path))
     ids: set[str] = set()
     for index, test in enumerate(tests, start=1):
@@ -71,24 +77,6 @@ def read_promptfoo(path: Path) -> ImportedSet:
         else:
             imported.notes.append(f"tests[{index}] is not a mapping; skipped")
     return imported
-
-
-def _plain(node: Any, budget: list[int], path: Path) -> Any:
-    """Plain dicts, lists and strings; ``budget`` counts down the values copied, since YAML
-    aliases can make a small file stand for billions of values (a "billion laughs" bomb)."""
-    budget[0] -= 1 + (len(node) // 100 if isinstance(node, str) else 0)  # long strings cost
-    if budget[0] < 0:
-        raise GoldcaseError(
-            f"{path}: the config expands to more than {MAX_VALUES:,} values "
-            "(aliases repeating aliases?); write it out plainly"
-        )
-    if isinstance(node, dict):
-        return {str(k): _plain(v, budget, path) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v, budget, path) for v in node]
-    if isinstance(node, str):
-        return str(node)
-    return node
 
 
 def _merged(default: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
@@ -156,7 +144,7 @@ def _documents(
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item.startswith("file://"):
-                names.append(_copy(folder / item[len("file://") :], imported))
+                names.append(_copy(folder, item[len("file://") :], imported))
             elif isinstance(item, str) and item.strip():
                 doc = f"{case_id}-{safe_name(var, 'context')}.txt"
                 imported.documents[doc] = item
@@ -164,17 +152,28 @@ def _documents(
     return names
 
 
-def _copy(path: Path, imported: ImportedSet) -> str:
+def _copy(folder: Path, reference: str, imported: ImportedSet) -> str:
+    """Copy the context document a ``file://`` reference names: a relative path inside the
+    config's own folder, a regular file, at most ``MAX_DOCUMENT_BYTES``."""
+    where = f"the config's folder {folder}"
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GoldcaseError(f"{path}: cannot read the context document: {exc}") from exc
-    if imported.documents.get(path.name, text) != text:
+        text = read_inside(folder, reference, MAX_DOCUMENT_BYTES, where).decode("utf-8")
+    except Outside:
         raise GoldcaseError(
-            f"two context documents are named {path.name}; basenames must be unique in a corpus"
+            f"file://{reference}: a context document must be a relative path inside {where}"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise GoldcaseError(
+            f"file://{reference}: cannot read the context document: {detail}"
+        ) from exc
+    name = Path(reference).name
+    if imported.documents.get(name, text) != text:
+        raise GoldcaseError(
+            f"two context documents are named {name}; basenames must be unique in a corpus"
         )
-    imported.documents[path.name] = text
-    return path.name
+    imported.documents[name] = text
+    return name
 
 
 def _assertions(

@@ -25,6 +25,7 @@ from typing import Any
 from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, cut, safe_name, unique
+from goldcase.safeio import read_regular_text
 from goldcase.sentences import Sentences
 from goldcase.text import clip
 
@@ -63,7 +64,7 @@ def _listed(value: Any) -> list[Any]:
 
 def _load(path: Path) -> list[Any]:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(read_regular_text(path, 1024**3))
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     except json.JSONDecodeError as exc:

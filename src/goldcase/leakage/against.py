@@ -17,10 +17,10 @@ from pathlib import Path
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.hashes import HashedQuestion, Hashes, load
-from goldcase.leakage.prompts import matching_files, read_prompt_file
+from goldcase.leakage.prompts import MAX_PROMPT_BYTES, matching_files, read_prompt_file
 from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.model import Finding
-from goldcase.safeio import not_a_file, read_regular
+from goldcase.safeio import not_a_file, read_inside
 from goldcase.text import normalise_input
 
 
@@ -67,8 +67,6 @@ def label(q: HashedQuestion) -> str:
 def scan_file(matcher: HashedMatcher, rel: str, raw: bytes) -> list[Finding]:
     """GC301 / GC302 / GC306 findings for one file (``rel`` is how findings name it)."""
     read = read_prompt_file(rel, raw)
-    if read is None:
-        return []
     out: list[Finding] = []
     if read.problem is not None:
         line, col, message = read.problem
@@ -79,7 +77,7 @@ def scan_file(matcher: HashedMatcher, rel: str, raw: bytes) -> list[Finding]:
         if q is not None:
             exact.add(q.sha256)
             out.append(_finding(rel, example.line, "GC301", "few-shot example equals", q))
-    out.extend(_inside(matcher, rel, NormalisedLines.of(read.lines), exact))
+    out.extend(_inside(matcher, rel, NormalisedLines.of_numbered(read.numbered()), exact))
     return sorted(set(out))
 
 
@@ -116,7 +114,7 @@ def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]
     out: list[Finding] = []
     for rel in rels:
         try:
-            raw = read_regular(root / rel)
+            raw = read_inside(root, rel, MAX_PROMPT_BYTES)
         except OSError as exc:
             message = f"cannot read the file: {exc.strerror or exc}"
             out.append(Finding(rel, 1, 1, "GC306", "error", message))

@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 
 from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.model import Case
+from goldcase.safeio import bounded_lines
 from goldcase.text import normalise_input
 
 MIN_WORDS = 4
@@ -161,7 +162,7 @@ def scan_range(
     with path.open("rb") as fh:
         offset, line = _seek_record(fh, start)
         reported = offset
-        for raw in iter(fh.readline, b""):
+        for raw in bounded_lines(fh, shown, first=line, offset=offset):
             if end is not None and offset >= end:
                 break
             text = record_text(raw, jsonl)
@@ -183,7 +184,10 @@ def _seek_record(fh: BinaryIO, start: int) -> tuple[int, int]:
     if start <= 0:
         return 0, 1
     fh.seek(start - 1)
-    fh.readline()  # the rest of the record that byte start - 1 belongs to
+    while True:  # the rest of the record that byte start - 1 belongs to, a piece at a time
+        rest = fh.readline(_CHUNK)
+        if not rest or rest.endswith(b"\n"):
+            break
     first = fh.tell()
     fh.seek(0)
     lines, done = 1, 0

@@ -6,7 +6,7 @@ Format (JSON, UTF-8, keys sorted, one question a line so that diffs review well)
     {
       "format": "goldcase-hashes",
       "version": 1,
-      "normaliser": "normalise_input/1",
+      "normaliser": "normalise_input/2",
       "hash": "sha256",
       "salt": "<32 hex digits, random per set>",
       "ngram": 13,
@@ -49,7 +49,14 @@ if TYPE_CHECKING:
 
 FORMAT = "goldcase-hashes"
 VERSION = 1
-NORMALISER = "normalise_input/1"
+NORMALISER = "normalise_input/2"  # /2: default-ignorables dropped, confusables mapped
+# The smallest n-gram a hashes file may hold. Its n-grams overlap by n - 1 words, so one
+# n-gram read back unrolls the whole question at V guesses a word; anyone holding the file
+# and the corpus gets that first n-gram by hashing the corpus's own n-grams or every n-gram
+# over its vocabulary (V ** n). On the sample set (scripts/hashes_attack.py) that reads back
+# 85% of the golden questions' words at n = 1, 83% at 2, 35% at 3, 8% at 4, 2% at 5 and none
+# from 6 on; 8 leaves a margin for a larger corpus and for guessed openings.
+MIN_NGRAM = 8
 MIN_WORDS = 4  # as the leakage check: shorter questions are not searched inside text
 NGRAM_HEX = 32
 
@@ -162,7 +169,10 @@ def _parse(data: Any) -> Hashes:
     if data.get("version") != VERSION:
         raise ValueError(f"version {data.get('version')!r}; this goldcase reads version {VERSION}")
     if data.get("normaliser") != NORMALISER:
-        raise ValueError(f"normaliser {data.get('normaliser')!r}; expected {NORMALISER!r}")
+        raise ValueError(
+            f"normaliser {data.get('normaliser')!r}; expected {NORMALISER!r}: "
+            "write the file again with this goldcase (goldcase hashes)"
+        )
     salt, ngram = data["salt"], data["ngram"]
     bytes.fromhex(salt)
     if not isinstance(ngram, int) or isinstance(ngram, bool) or ngram < 1:
@@ -191,6 +201,15 @@ def write_hashes(
     """Hash the golden set of ``ctx`` into ``out`` (atomically): the hashes, and the golden
     case files left out because they do not pass the schema. The salt of an existing ``out``
     is kept, so an unchanged set writes an unchanged file, unless ``fresh``."""
+    size = ngram or ctx.config.leakage.ngram
+    if size < MIN_NGRAM:
+        where = "--ngram" if ngram else "[leakage] ngram"
+        raise GoldcaseError(
+            f"{where} is {size}; a hashes file needs n-grams of at least {MIN_NGRAM} words: with "
+            "shorter ones anyone holding the file and the corpus can read the golden questions "
+            "back (at 1, over 80% of their words, in order, on the sample set; see "
+            "docs/leakage.md, threat model)"
+        )
     salt = new_salt()
     if out.exists() and not fresh:
         with contextlib.suppress(GoldcaseError):  # not ours, or damaged: a new salt
@@ -199,7 +218,7 @@ def write_hashes(
     left_out = [f.path for f in case_set.files if f.split == "golden" and not f.valid]
     hashes = build(
         case_set.golden,
-        ngram or ctx.config.leakage.ngram,
+        size,
         salt,
         ids=ids,
         golden_version=read_version(ctx.config),

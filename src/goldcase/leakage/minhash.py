@@ -55,15 +55,19 @@ def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache, salt: str) ->
     if missing.size:
         rows[missing] = _compute_keys([texts[i] for i in missing.tolist()], cfg, b, r)
     if missing.size or len(index) != len(ids):
-        cache.put(_NAMESPACE, slot, ({d: k for k, d in enumerate(ids)}, rows))
+        cache.put(_NAMESPACE, slot, [b"".join(ids), rows.astype("<u8").tobytes()])
     return rows
 
 
 def _table(value: object, b: int) -> tuple[dict[bytes, int], np.ndarray]:
-    if isinstance(value, tuple) and len(value) == 2:
-        index, table = value
-        shaped = isinstance(table, np.ndarray) and table.shape == (len(index), b)
-        if isinstance(index, dict) and shaped and table.dtype == np.uint64:
+    """The cached table: the questions' 16-byte hashes end to end, and their rows of ``b``
+    little-endian uint64 band keys; an empty one when the two do not fit together."""
+    if type(value) is list and len(value) == 2 and all(type(v) is bytes for v in value):
+        ids, rows = value
+        count = len(ids) // 16
+        if len(ids) == 16 * count and len(rows) == 8 * b * count:
+            index = {ids[16 * k : 16 * k + 16]: k for k in range(count)}
+            table = np.frombuffer(rows, dtype="<u8").astype(np.uint64).reshape(count, b)
             return index, table
     return {}, np.zeros((0, b), dtype=np.uint64)
 

@@ -57,11 +57,28 @@ def near_pairs(
     digest = hashlib.blake2b(f"{salt}{cfg!r}".encode(), digest_size=16)
     digest.update(bytes(bool(f) for f in focus))
     digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
-    known = cache.get(_PAIRS, digest.hexdigest())
-    if isinstance(known, list):
+    known = _pairs_from(cache.get(_PAIRS, digest.hexdigest()), len(texts))
+    if known is not None:
         return known  # the same questions as last time: the same pairs
     from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
 
     pairs = confirmed(texts, focus, cfg, cache, salt)
-    cache.put(_PAIRS, digest.hexdigest(), pairs)
+    cache.put(_PAIRS, digest.hexdigest(), [[int(i), int(j), float(s)] for i, j, s in pairs])
     return pairs
+
+
+def _pairs_from(value: object, count: int) -> list[tuple[int, int, float]] | None:
+    """Cached pairs, or None when the data has another shape."""
+    if type(value) is not list:
+        return None
+    out: list[tuple[int, int, float]] = []
+    for item in value:
+        if type(item) is not list or len(item) != 3:
+            return None
+        i, j, score = item
+        if type(i) is not int or type(j) is not int or type(score) is not float:
+            return None
+        if not (0 <= i < count and 0 <= j < count):
+            return None
+        out.append((i, j, score))
+    return out

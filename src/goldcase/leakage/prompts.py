@@ -2,15 +2,20 @@
 
 A prompt file is any file matched by the ``[leakage] fewshot`` globs (default ``prompts/**``).
 
+- A file is decoded by its byte-order mark (UTF-8, UTF-16 or UTF-32, either byte order), as
+  UTF-8 without one. Bytes that do not decode (NUL bytes without a byte-order mark included:
+  UTF-16 saved without one, or a binary file) are a ``problem`` (GC306), never a reason to
+  skip the file.
 - YAML (``.yaml``, ``.yml``), JSON (``.json``) and JSON Lines (``.jsonl``, ``.ndjson``) files
-  are data: every string under a ``question``, ``input`` or ``user`` key, at any depth, is a
-  few-shot example, and so is the ``content`` of a chat message whose ``role`` is ``user``
-  (the OpenAI and Inspect chat shapes). Each example keeps the line its value starts on.
+  are data: every string value, under any key and at any depth, is a few-shot example, with
+  its escapes decoded by the parser (``\u0048ow`` is ``How``). Each example keeps the line
+  its value starts on. YAML is read through ``goldcase.loader`` (nodes, each alias once).
 - Every file, data or not, is also read as text lines, in which golden questions are searched
-  as normalised substrings.
-- A file with a NUL byte in its first 8 KiB is binary and skipped. A file that is not UTF-8,
-  or a data file that does not parse, carries a ``problem`` (line, column, message) and is
-  still searched as text as far as it could be decoded.
+  as normalised substrings; a data file's decoded values are searched the same way.
+- A file or folder that is a link is followed while it stays inside the repository; one that
+  leads outside is a ``problem``, never read.
+- A data file that does not parse carries a ``problem`` (line, column, message) and is still
+  searched as text.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from goldcase.cache import Cache, code_salt
+from goldcase.cache import Cache
 from goldcase.leakage.textmatch import NormalisedLines
-from goldcase.safeio import read_regular
+from goldcase.loader import YamlTooLarge, compose_data, walk_scalars
+from goldcase.safeio import Outside, read_inside
 from goldcase.text import normalise_input
 
-FIELDS = frozenset({"question", "input", "user"})
+MAX_PROMPT_BYTES = 64 * 1024 * 1024  # as a corpus document
 YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = (".json",)
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -49,6 +55,11 @@ class PromptFile:
     examples: tuple[Example, ...]
     lines: tuple[str, ...]
     problem: tuple[int, int, str] | None = None
+
+    def numbered(self) -> list[tuple[int, str]]:
+        """What golden questions are searched in: the text lines, then each decoded value."""
+        lines = list(enumerate(self.lines, start=1))
+        return lines + [(e.line, e.text) for e in self.examples]
 
 
 MIN_LINE_WORDS, MAX_LINE_WORDS = 4, 64  # a text line this long may be an example
@@ -72,6 +83,68 @@ class ScannedPrompt:
         """(normalised example, line)."""
         return zip(self.normalised, self.example_lines, strict=True)
 
+    def to_data(self) -> list[Any]:
+        """Plain data for the cache."""
+        text = self.text
+        short = [list(item) for item in self.short_lines]
+        problem = None if self.problem is None else list(self.problem)
+        lines = list(self.example_lines)
+        return [
+            self.path,
+            problem,
+            lines,
+            list(self.normalised),
+            text.text,
+            list(text.starts),
+            list(text.numbers),
+            short,
+            self.digest,
+        ]
+
+    @classmethod
+    def from_data(cls, value: Any) -> ScannedPrompt | None:
+        """Back from ``to_data``; None for anything of another shape."""
+        if type(value) is not list or len(value) != 9:
+            return None
+        path, problem, lines, normalised, text, starts, numbers, short, digest = value
+        if not (type(path) is str and type(text) is str and type(digest) is str):
+            return None
+        if not (_ints(lines) and _ints(starts) and _ints(numbers) and _strs(normalised)):
+            return None
+        if len(lines) != len(normalised) or len(starts) != len(numbers):
+            return None
+        if problem is not None and not _problem(problem):
+            return None
+        if type(short) is not list or not all(_pair(item) for item in short):
+            return None
+        return cls(
+            path,
+            None if problem is None else (problem[0], problem[1], problem[2]),
+            tuple(lines),
+            tuple(normalised),
+            NormalisedLines(text, starts, numbers),
+            tuple((t, n) for t, n in short),
+            digest,
+        )
+
+
+def _ints(value: Any) -> bool:
+    return type(value) is list and all(type(v) is int for v in value)
+
+
+def _strs(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _problem(value: Any) -> bool:
+    return type(value) is list and len(value) == 3 and _ints(value[:2]) and type(value[2]) is str
+
+
+def _pair(value: Any) -> bool:
+    return (
+        type(value) is list and len(value) == 2 and type(value[0]) is str and type(value[1]) is int
+    )
+
 
 def load_prompts(
     root: Path, patterns: Iterable[str], cache: Cache, exclude: str | None = None
@@ -80,34 +153,38 @@ def load_prompts(
     ``exclude`` (the cases: a broad glob must not make every case its own few-shot example);
     an unchanged file comes from the cache (keyed by its path, its bytes' hash and the code's
     version)."""
-    salt = code_salt()
     out: list[ScannedPrompt] = []
     skip = exclude.strip("/") + "/" if exclude else None
     for rel in matching_files(root, patterns):
         if skip is not None and rel.startswith(skip):
             continue
-        try:
-            raw = read_regular(root / rel)  # never blocks on a FIFO, never reads /dev/zero
+        try:  # inside the repository, never blocking on a FIFO, never reading /dev/zero
+            raw = read_inside(root, rel, MAX_PROMPT_BYTES)
+        except Outside:
+            problem = (
+                1,
+                1,
+                "cannot read the prompt file: a link that leads outside the repository",
+            )
+            out.append(ScannedPrompt(rel, problem, (), (), NormalisedLines.of(()), ()))
+            continue
         except OSError as exc:
             problem = (1, 1, f"cannot read the prompt file: {exc.strerror or exc}")
             out.append(ScannedPrompt(rel, problem, (), (), NormalisedLines.of(()), ()))
             continue
-        key = f"{salt}:{rel}:{_digest(raw)}"
-        cached = cache.get(_NAMESPACE, key)
-        if not isinstance(cached, ScannedPrompt):
-            cached = scan_prompt(rel, raw)
-            cache.put(_NAMESPACE, key, cached)
-        if cached is not None:
-            out.append(cached)
+        key = f"{rel}:{_digest(raw)}"
+        scanned = ScannedPrompt.from_data(cache.get(_NAMESPACE, key))
+        if scanned is None:
+            scanned = scan_prompt(rel, raw)
+            cache.put(_NAMESPACE, key, scanned.to_data())
+        out.append(scanned)
     return out
 
 
-def scan_prompt(path: str, raw: bytes) -> ScannedPrompt | None:
+def scan_prompt(path: str, raw: bytes) -> ScannedPrompt:
     read = read_prompt_file(path, raw)
-    if read is None:
-        return None
     normalised = tuple(normalise_input(e.text) for e in read.examples)
-    text = NormalisedLines.of(read.lines)
+    text = NormalisedLines.of_numbered(read.numbered())
     short: tuple[tuple[str, int], ...] = ()
     if not read.examples:
         folded = ((normalise_input(line), n) for n, line in enumerate(read.lines, start=1))
@@ -178,11 +255,23 @@ def _literal_prefix(pattern: str) -> str:
 
 
 def _walk(root: Path, base: str) -> Iterator[str]:
+    """Files under ``root/base``, following linked folders while they stay inside the
+    repository (each real folder once, so a link loop ends)."""
     top = root / base if base else root
-    if top.is_file():
+    if top.is_file() or (top.is_symlink() and not top.is_dir()):
         yield base
         return
-    for folder, dirs, files in os.walk(top):
+    real_root = os.path.realpath(root)
+    real_top = os.path.realpath(top)
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(folder)
+        inside = real == real_root or real.startswith(real_root + os.sep)
+        above = real != real_top and real_top.startswith(real + os.sep)  # a link up: a loop
+        if real in seen or not inside or above:
+            dirs[:] = []
+            continue
+        seen.add(real)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         rel_folder = Path(folder).relative_to(root).as_posix()
         prefix = "" if rel_folder == "." else rel_folder + "/"
@@ -191,18 +280,48 @@ def _walk(root: Path, base: str) -> Iterator[str]:
                 yield prefix + name
 
 
-def read_prompt_file(path: str, raw: bytes) -> PromptFile | None:
-    """Examples and text lines of one prompt file; None for a binary file."""
-    if b"\x00" in raw[:8192]:
-        return None
+_BOMS = (  # longest first: a UTF-32 LE mark starts with the UTF-16 LE one
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def decode(raw: bytes) -> tuple[str, tuple[int, int, str] | None]:
+    """The text of a prompt file, decoded by its byte-order mark (UTF-8 without one), and
+    the problem with it: the text is what decoded before the first bad byte."""
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            body = raw[len(bom) :]
+            try:
+                return body.decode(codec), None
+            except UnicodeDecodeError as exc:
+                text = body[: exc.start].decode(codec, "replace")
+                where = f"byte {exc.start + len(bom):,} is not {codec.upper()}"
+                return text, (text.count("\n") + 1, 1, f"{where}; save the file as UTF-8")
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        text = raw[:nul].decode("utf-8", "replace")
+        message = (
+            "NUL bytes: a binary file, or UTF-16/32 without a byte-order mark; save it as "
+            "UTF-8, or keep it out of [leakage] fewshot"
+        )
+        return text, (text.count("\n") + 1, 1, message)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
         text = raw[: exc.start].decode("utf-8")
         message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8"
-        return PromptFile(path, (), tuple(text.split("\n")), (line, 1, message))
-    text = text.removeprefix("\ufeff")
+        return text, (text.count("\n") + 1, 1, message)
+
+
+def read_prompt_file(path: str, raw: bytes) -> PromptFile:
+    """Examples and text lines of one prompt file."""
+    text, problem = decode(raw)
+    if problem is not None:
+        return PromptFile(path, (), tuple(text.split("\n")), problem)
     examples, problem = _examples(path, text)
     return PromptFile(path, tuple(examples), tuple(text.split("\n")), problem)
 
@@ -221,41 +340,17 @@ def _examples(path: str, text: str) -> tuple[list[Example], tuple[int, int, str]
 def _yaml_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | None]:
     examples: list[Example] = []
     try:
-        for node in yaml.compose_all(text, Loader=yaml.CSafeLoader):
-            if node is not None:
-                examples.extend(_node_examples(node))
+        for node, is_key in walk_scalars(compose_data(text)):
+            if not is_key and node.tag == "tag:yaml.org,2002:str":
+                examples.append(Example(node.start_mark.line + 1, str(node.value)))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return examples, (line, col, f"YAML syntax: {problem}; the file was searched as text only")
-    except RecursionError:
+    except (RecursionError, YamlTooLarge):
         return examples, (1, 1, "YAML nesting too deep; the file was searched as text only")
     return examples, None
-
-
-def _node_examples(root: yaml.Node) -> Iterator[Example]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            role = _scalar_of(node, "role")
-            for key, value in node.value:
-                name = key.value if isinstance(key, yaml.ScalarNode) else None
-                wanted = name in FIELDS or (name == "content" and role == "user")
-                if wanted and isinstance(value, yaml.ScalarNode):
-                    yield Example(value.start_mark.line + 1, str(value.value))
-                else:
-                    stack.append(value)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(reversed(node.value))
-
-
-def _scalar_of(node: yaml.MappingNode, name: str) -> str | None:
-    for key, value in node.value:
-        if isinstance(key, yaml.ScalarNode) and key.value == name:
-            return str(value.value) if isinstance(value, yaml.ScalarNode) else None
-    return None
 
 
 def _jsonl_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | None]:
@@ -290,17 +385,14 @@ def _json_error(exc: Exception) -> str:
 
 
 def _value_examples(value: Any) -> Iterator[str]:
+    """Every string value of a parsed JSON value (not the keys), at any depth."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, dict):
-            role = item.get("role")
-            for key, child in item.items():
-                wanted = key in FIELDS or (key == "content" and role == "user")
-                if wanted and isinstance(child, str):
-                    yield child
-                else:
-                    stack.append(child)
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(reversed(item.values()))
         elif isinstance(item, list):
             stack.extend(reversed(item))
 

@@ -71,11 +71,16 @@ class NormalisedLines:
 
     @classmethod
     def of(cls, lines: Iterable[str]) -> NormalisedLines:
+        return cls.of_numbered(enumerate(lines, start=1))
+
+    @classmethod
+    def of_numbered(cls, lines: Iterable[tuple[int, str]]) -> NormalisedLines:
+        """From (line number, text) pairs: a data file's lines, then its decoded values."""
         parts: list[str] = []
         starts: list[int] = []
         numbers: list[int] = []
         offset = 0
-        for number, line in enumerate(lines, start=1):
+        for number, line in lines:
             folded = normalise_input(line)
             if not folded:
                 continue

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from goldcase.output import text_line
+from goldcase.output import md_code, md_text, plain, text_line
 from goldcase.review.build import CaseChange, FieldChange, QuoteView, Review, Side
 from goldcase.scoring.probes import Probe
 
@@ -68,7 +68,7 @@ def _md_head(review: Review) -> Iterator[str]:
         shown = case.status in ("changed", "moved")
         fields = ", ".join(_md_code(c.field) for c in case.changes) if shown else ""
         yield (
-            f"| {_md_code(case.id)} | {case.split} | {case.status} | {fields or _NONE} | "
+            f"| {_md_code(case.id)} | {_md_text(case.split)} | {case.status} | {fields or _NONE} | "
             f"{_findings_count(case) or _NONE} |"
         )
 
@@ -77,15 +77,15 @@ def _md_side(side: Side) -> str:
     if side.sha is None:
         return "the working tree"
     if side.ref is None:
-        return f"{_md_text(side.how)} (`{side.sha[:7]}`)"
-    return f"`{_md_text(side.ref)}` (`{side.sha[:7]}`)"
+        return f"{_md_text(side.how)} ({md_code(side.sha[:7])})"
+    return f"{md_code(side.ref)} ({md_code(side.sha[:7])})"
 
 
 def _md_version(review: Review) -> str:
     old, new = review.old_version, review.new_version
     if review.version_moved:
-        return f"golden.version moved: `{old or _NONE}` → `{new or _NONE}`."
-    line = f"golden.version did not move (`{new or _NONE}`)."
+        return f"golden.version moved: {md_code(old or _NONE)} → {md_code(new or _NONE)}."
+    line = f"golden.version did not move ({md_code(new or _NONE)})."
     if review.golden_changed:
         line += " **The golden set changed: run `goldcase lock` to bump it.**"
     return line
@@ -119,9 +119,10 @@ def _findings_count(case: CaseChange) -> str:
 
 def _md_case(case: CaseChange) -> Iterator[str]:
     yield "<details>"
-    yield f"<summary><code>{_html(case.id)}</code> · {case.split} · {case.status}</summary>"
+    yield f"<summary><code>{_html(case.id)}</code> · {_html(case.split)} · {case.status}</summary>"
     yield ""
-    yield f"`{case.old_path}` → `{case.path}`" if case.old_path else f"`{case.path}`"
+    path = md_code(case.path)
+    yield f"{md_code(case.old_path)} → {path}" if case.old_path else path
     yield ""
     if case.changes:
         yield "| field | old | new |"
@@ -150,8 +151,8 @@ def _md_case(case: CaseChange) -> Iterator[str]:
         yield ""
         for finding in case.findings:
             yield (
-                f"- `{finding.path}:{finding.line}:{finding.col}` {finding.code} "
-                f"{_md_text(finding.message)}"
+                f"- {md_code(f'{finding.path}:{finding.line}:{finding.col}')} "
+                f"{_md_text(finding.code)} {_md_text(finding.message)}"
             )
         yield ""
     yield "</details>"
@@ -160,9 +161,9 @@ def _md_case(case: CaseChange) -> Iterator[str]:
 def _md_quote(quote: QuoteView) -> Iterator[str]:
     found = quote.found
     if found is None:
-        yield f"- `{quote.doc}`: not found in the document: {_md_text(quote.quote)}"
+        yield f"- {md_code(quote.doc)}: not found in the document: {_md_text(quote.quote)}"
         return
-    yield f"- `{quote.doc}`, line {found.line}:"
+    yield f"- {md_code(quote.doc)}, line {found.line}:"
     text = " ".join(
         part
         for part in (
@@ -184,31 +185,22 @@ def _md_value(value: Any) -> str:
 
 
 def _md_code(text: str) -> str:
-    """Text as a code span inside a table cell: one line, pipes escaped (GitHub tables need it
-    even in code), a longer fence when the text holds a backtick."""
-    flat = " ".join(text.split()).replace("|", "\\|")
-    if "`" not in flat:
-        return f"`{flat}`"
-    return f"`` {flat} ``"
-
-
-_MD_SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_[]<>|#~"})
+    return md_code(text, table=True)
 
 
 def _md_text(text: str) -> str:
-    """Text shown as written: Markdown and HTML characters escaped, on one line."""
-    return " ".join(text.split()).translate(_MD_SPECIAL)
+    return md_text(text)
 
 
 def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return plain(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # --- text ---
 
 
 def text_lines(review: Review) -> Iterator[str]:
-    yield f"goldcase review: base {review.base}, head {review.head}"
+    yield f"goldcase review: base {plain(review.base)}, head {plain(review.head)}"
     version = (
         f"{review.old_version} -> {review.new_version}"
         if review.version_moved
@@ -217,12 +209,12 @@ def text_lines(review: Review) -> Iterator[str]:
     yield f"golden.version: {version}"
     if not review.version_moved and review.golden_changed:
         yield "the golden set changed but golden.version did not move: run goldcase lock"
-    yield from (f"note: {n}" for n in review.notes)
+    yield from (f"note: {plain(n)}" for n in review.notes)
     yield _summary(review) if review.cases else "no case was added, changed, moved or removed"
     for case in review.cases:
         yield ""
         where = f"{case.old_path} -> {case.path}" if case.old_path else case.path
-        yield f"{case.status} {case.id} ({case.split}) {where}"
+        yield plain(f"{case.status} {case.id} ({case.split}) {where}")
         yield from (f"  {_text_change(c)}" for c in case.changes)
         yield from (f"  {_text_quote(q)}" for q in case.quotes)
         yield from (
@@ -239,7 +231,7 @@ def _verdict(probe: Probe) -> str:
 
 
 def _text_change(change: FieldChange) -> str:
-    return f"{change.field}: {_text_value(change.old)} -> {_text_value(change.new)}"
+    return plain(f"{change.field}: {_text_value(change.old)} -> {_text_value(change.new)}")
 
 
 def _text_value(value: Any) -> str:
@@ -249,9 +241,9 @@ def _text_value(value: Any) -> str:
 def _text_quote(quote: QuoteView) -> str:
     found = quote.found
     if found is None:
-        return f"{quote.doc}: not found: {quote.quote}"
+        return plain(f"{quote.doc}: not found: {quote.quote}")
     parts = (found.before, found.lead, f"»{found.quote}«", found.tail, found.after)
-    return f"{quote.doc}:{found.line}: " + " ".join(p for p in parts if p)
+    return plain(f"{quote.doc}:{found.line}: " + " ".join(p for p in parts if p))
 
 
 # --- JSON ---

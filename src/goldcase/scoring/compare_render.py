@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from goldcase.output import md_code, md_text, plain
 from goldcase.scoring.compare import Comparison, Delta
 from goldcase.scoring.gate import Verdict
 
@@ -162,8 +163,8 @@ def _description(c: Comparison) -> list[str]:
 
 def render_text(c: Comparison) -> str:
     lines = [
-        f"goldcase compare: {_name(c.base)} -> {_name(c.head)}",
-        context_line(c),
+        plain(f"goldcase compare: {_name(c.base)} -> {_name(c.head)}"),
+        plain(context_line(c)),
         *_description(c),
         "",
         *textwrap.wrap(rule_line(c), 100, subsequent_indent="  "),
@@ -177,12 +178,12 @@ def render_text(c: Comparison) -> str:
     ]
     lines += ["", f"passed->failed: {_ids(c.ids(True))}", f"failed->passed: {_ids(c.ids(False))}"]
     lines.append(_verdict(c))
-    lines += [f"  - {failure}" for failure in c.failures]
+    lines += [f"  - {plain(failure)}" for failure in c.failures]
     return "\n".join(lines) + "\n"
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids) if ids else "none"
+    return plain(", ".join(ids)) if ids else "none"
 
 
 def _verdict(c: Comparison) -> str:
@@ -199,7 +200,7 @@ def render_json(c: Comparison) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    return md_text(text)
 
 
 def render_markdown(c: Comparison) -> str:
@@ -212,7 +213,7 @@ def render_markdown(c: Comparison) -> str:
         + "; ".join(_md(line) for line in description[1:])
         + ".",
         "",
-        f"{_md(context_line(c))}; base `{_name(c.base)}`, head `{_name(c.head)}`.",
+        f"{_md(context_line(c))}; base {md_code(_name(c.base))}, head {md_code(_name(c.head))}.",
         "",
         _md(rule_line(c)) + ".",
         "",
@@ -229,8 +230,8 @@ def render_markdown(c: Comparison) -> str:
 def _flipped_md(c: Comparison) -> list[str]:
     if not c.flips:
         return ["", "No case flipped."]
-    worse = ", ".join(f"`{i}`" for i in c.ids(True)) or "none"
-    better = ", ".join(f"`{i}`" for i in c.ids(False)) or "none"
+    worse = ", ".join(md_code(i) for i in c.ids(True)) or "none"
+    better = ", ".join(md_code(i) for i in c.ids(False)) or "none"
     return [
         "",
         f"<details><summary>{len(c.flips)} flipped cases</summary>",

@@ -19,12 +19,13 @@ from rich.table import Table
 
 from goldcase import __version__
 from goldcase.loader import set_digest
+from goldcase.output import md_block, md_code, md_text, plain
 from goldcase.scoring import traces, trials
 from goldcase.scoring.diagnostics import ceiling_lines
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import answer_metrics, count, slice_stats
 from goldcase.scoring.weighted import weighted_block
-from goldcase.text import clip, escape_markdown
+from goldcase.text import clip
 from goldcase.versioning.version import read_version
 
 if TYPE_CHECKING:
@@ -291,15 +292,15 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
             force_terminal=False,
             force_jupyter=False,
         )
-    console.print(f"goldcase score: {report['results_file']}", markup=False)
-    console.print(stamp(report), markup=False)
-    console.print(counts_line(report), markup=False)
+    console.print(f"goldcase score: {plain(report['results_file'])}", markup=False)
+    console.print(plain(stamp(report)), markup=False)
+    console.print(plain(counts_line(report)), markup=False)
     unanswerable = unanswerable_line(report)
     if unanswerable is not None:
-        console.print(unanswerable, markup=False)
+        console.print(plain(unanswerable), markup=False)
     table = Table("metric", "value", "of", "95% interval", box=box.SIMPLE_HEAD)
     for row in headline_rows(report):
-        table.add_row(*row)
+        table.add_row(*(plain(cell) for cell in row))
     console.print(table)
     slices = Table(
         "slice",
@@ -312,12 +313,12 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
         title="slices",
     )
     for srow in slice_rows(report):
-        slices.add_row(*srow)
+        slices.add_row(*(plain(cell) for cell in srow))
     if report["slices"]:
         console.print(slices)
     _failing_table(console, report, limit)
     for line in diagnostic_lines(report, limit):
-        console.print(line, markup=False)
+        console.print(plain(line), markup=False)
     if isinstance(buffer, io.StringIO):  # a file or a pipe: plain lines, no padding
         out.write("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()))
 
@@ -330,7 +331,7 @@ def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
     console.print(f"failing cases ({len(cases)})", markup=False)
     for case in cases[:limit]:
         for line in failure_lines(case):
-            console.print(line, markup=False)  # rich strips control codes from user text
+            console.print(plain(line), markup=False)  # control characters shown as escapes
     if len(cases) > limit:
         console.print(
             f"… and {len(cases) - limit} more; --format json lists every case", markup=False
@@ -393,19 +394,16 @@ def diagnostic_lines(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> 
 # --- Markdown -----------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    """A table of text cells, each escaped (``md_text``): nothing in a cell renders."""
     head = list(header)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
     return lines
 
 
 def _md_rows(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
-    """A table whose cells are escaped already (``escape_markdown``)."""
+    """A table whose cells are escaped already (``md_text``, ``md_code``)."""
     head = list(header)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -425,14 +423,15 @@ def markdown_title(report: Mapping[str, Any]) -> str:
 
 
 def _md_optional(line: str | None) -> list[str]:
-    return [] if line is None else ["", f"{_md(line)}."]
+    return [] if line is None else ["", f"{md_text(line)}."]
 
 
 def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> str:
     lines = [
         markdown_title(report),
         "",
-        f"`{_md(report['results_file'])}`: {stamp(report)}. {counts_line(report)}.",
+        f"{md_code(report['results_file'], table=True)}: {md_text(stamp(report))}. "
+        f"{md_text(counts_line(report))}.",
         *_md_optional(unanswerable_line(report)),
         "",
         *_md_table(("metric", "value", "of", "95% interval"), headline_rows(report)),
@@ -449,13 +448,13 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
         lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
         rows = [
             (
-                f"`{c['id']}`",
-                escape_markdown(c["slice"]),
-                c["outcome"],
-                escape_markdown(shown_answer(c)),
-                escape_markdown(shown_expected(c)),
-                "<br>".join(escape_markdown(why) for why in c.get("why") or ())
-                or ", ".join(c["failed_checks"]),
+                md_code(c["id"], table=True),
+                md_text(c["slice"]),
+                md_text(c["outcome"]),
+                md_text(shown_answer(c)),
+                md_text(shown_expected(c)),
+                "<br>".join(md_text(why) for why in c.get("why") or ())
+                or md_text(", ".join(c["failed_checks"])),
             )
             for c in cases[:limit]
         ]
@@ -469,9 +468,7 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
             "",
             "<details><summary>retrieval and trials</summary>",
             "",
-            "```",
-            *extra[1:],
-            "```",
+            *md_block(extra[1:]),
             "",
             "</details>",
         ]

@@ -1,27 +1,37 @@
 """Reading a report JSON back in, trusting nothing: it must parse, match
 ``schema/report.schema.json``, and carry a ``cases_digest`` that matches its own case list (a
-report edited by hand, or cut short, is refused)."""
+report edited by hand, or cut short, is refused), and agree with itself: every count, rate,
+interval and slice recomputed from its cases, each case's verdict from the pass rule."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.loader import set_digest
 from goldcase.safeio import read_regular
 from goldcase.schemas import load_schema, validator
+from goldcase.scoring.metrics import rate, wilson
+from goldcase.scoring.outcomes import accepts_correction
 from goldcase.scoring.report import cases_digest
+
+if TYPE_CHECKING:
+    from goldcase.context import Context
 
 SCHEMA = "report.schema.json"
 
 
-def load_report(path: Path, shown: str | None = None) -> dict[str, Any]:
-    """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise."""
+def load_report(path: Path, shown: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
+    """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise.
+    With ``ctx`` (the golden-set repository), cases are checked against the set too."""
     name = shown or str(path)
     data = _parse(_read(path, name), name)
     _validate(data, name)
     _check_digest(data, name)
+    check_consistency(data, name, corrections_allowed(data, ctx))
     return data
 
 
@@ -164,3 +174,143 @@ def _check_digest(data: dict[str, Any], name: str) -> None:
             f"{data['cases_digest']}, computed {computed}); the report was edited or cut "
             "short: score the run again"
         )
+
+
+# A report is believed only as far as it agrees with itself: every count and rate is
+# recomputed from its own cases, and each case's verdict from the pass rule, so an edited
+# number (or an edited case with a recomputed digest) is refused, naming the field.
+_LATER = frozenset(("unanswerable", "correct_abstentions", "corrections"))
+_TOLERANCE = 5e-4  # floats as written by hand to four places (counts are compared exactly)
+
+
+def corrections_allowed(data: dict[str, Any], ctx: Context | None) -> frozenset[str] | None:
+    """The ids of the cases that may pass by answering (false premises whose ``expect`` block
+    describes the correction), when ``ctx`` holds the very set the report was scored on
+    (same ``set_digest``); None when that cannot be known."""
+    if ctx is None:
+        return None
+    try:
+        case_set = load_case_set(ctx)
+    except GoldcaseError:
+        return None
+    if set_digest(case_set.golden) != data.get("set_digest"):
+        return None
+    return frozenset(c.id for c in case_set.cases if accepts_correction(c))
+
+
+def check_consistency(
+    data: dict[str, Any], name: str, corrections: frozenset[str] | None = None
+) -> None:
+    """GoldcaseError (exit 2) naming the first field that disagrees with the cases.
+    ``corrections``: the cases that may pass by answering, when the set is at hand."""
+    cases = data["cases"]
+    for index, case in enumerate(cases):
+        _check_case(case, f"cases[{index}]", name, corrections)
+    counts = _counts(cases)
+    for field, value in counts.items():
+        if field in data or field not in _LATER:  # reports written before a count was kept
+            _agree(data.get(field), value, field, name)
+    _check_rates(data, counts, name)
+    _check_slices(data, cases, name)
+
+
+def _check_case(
+    case: dict[str, Any], where: str, name: str, corrections: frozenset[str] | None
+) -> None:
+    """The pass rule, as far as a report holds what it needs: a case passes exactly when
+    nothing failed; an unanswerable case passes by abstaining, or by answering only when it
+    is a false premise that accepts the correction (known when the set is at hand); an
+    answerable one never by abstaining; a missing or failed result never."""
+    outcome, failed, passed = case["outcome"], case["failed_checks"], case["passed"]
+    expected: bool | None = not failed
+    if outcome in ("missing", "error"):
+        expected = False
+    elif not case["answerable"] and outcome == "answer":
+        may = corrections is None or case["id"] in corrections
+        expected = not failed and may
+    elif not case["answerable"]:
+        expected = outcome == "abstain"
+    elif outcome == "abstain":
+        expected = False
+    if passed != expected or passed != (not failed):
+        raise GoldcaseError(
+            f"{name}: {where}.passed is {str(passed).lower()} for case {case['id']!r} "
+            f"(answerable: {str(case['answerable']).lower()}, outcome {outcome!r}, failed checks "
+            f"{failed}), which the pass rule does not give; the report was edited: score the "
+            "run again"
+        )
+
+
+def _counts(cases: list[dict[str, Any]]) -> dict[str, int]:
+    answers = [c for c in cases if c["outcome"] == "answer"]
+    unanswerable = [c for c in cases if not c["answerable"]]
+    return {
+        "unanswerable": len(unanswerable),
+        "correct_abstentions": sum(1 for c in unanswerable if c["passed"] and c not in answers),
+        "corrections": sum(1 for c in unanswerable if c["passed"] and c in answers),
+        "total": len(cases),
+        "success": sum(1 for c in cases if c["passed"]),
+        "answered": len(answers),
+        "correct_answers": sum(1 for c in answers if c["passed"]),
+        "errors": sum(1 for c in cases if c["outcome"] == "error"),
+        "missing": sum(1 for c in cases if c["outcome"] == "missing"),
+    }
+
+
+def _check_rates(data: dict[str, Any], counts: dict[str, int], name: str) -> None:
+    pairs = {
+        "task_success": (counts["success"], counts["total"]),
+        "answer_coverage": (counts["answered"], counts["total"]),
+        "answered_accuracy": (counts["correct_answers"], counts["answered"]),
+    }
+    intervals = data.get("intervals") or {}
+    for field, (k, n) in pairs.items():
+        _agree(data.get(field), rate(k, n), field, name)
+        _agree(intervals.get(field), _listed(wilson(k, n)), f"intervals.{field}", name)
+
+
+def _check_slices(data: dict[str, Any], cases: list[dict[str, Any]], name: str) -> None:
+    slices = data["slices"]
+    totals: dict[str, list[int]] = {}
+    for case in cases:
+        seen = totals.setdefault(case["slice"], [0, 0])
+        seen[0] += 1
+        seen[1] += bool(case["passed"])
+    _agree(sorted(slices), sorted(totals), "slices", name)
+    weight = weighted = 0.0
+    for slice_name, (total, success) in totals.items():
+        stats, where = slices[slice_name], f"slices.{slice_name}"
+        _agree(stats.get("total"), total, f"{where}.total", name)
+        _agree(stats.get("success"), success, f"{where}.success", name)
+        _agree(stats.get("rate"), rate(success, total), f"{where}.rate", name)
+        _agree(stats.get("interval"), _listed(wilson(success, total)), f"{where}.interval", name)
+        traffic = stats.get("traffic")
+        if isinstance(traffic, (int, float)) and not stats.get("ambiguous") and total:
+            weight += traffic
+            weighted += traffic * success / total
+    expected = None if weight == 0 else weighted / weight
+    _agree(data.get("weighted_task_success"), expected, "weighted_task_success", name)
+
+
+def _listed(interval: Any) -> list[float] | None:
+    return None if interval is None else list(interval)
+
+
+def _agree(recorded: Any, computed: Any, field: str, name: str) -> None:
+    if not _same(recorded, computed):
+        raise GoldcaseError(
+            f"{name}: {field} says {recorded!r}, but the report's own cases give {computed!r}; "
+            "the report was edited: score the run again"
+        )
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= _TOLERANCE
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import read_regular
+from goldcase.safeio import line_too_long, longest_line, read_regular
 from goldcase.schemas import load_schema, path_name, validator
 from goldcase.text import clip
 
@@ -93,15 +93,20 @@ class Result:
 
 
 def read_raw(path: Path, name: str) -> bytes:
-    """The results file's bytes; a missing or unreadable file is a ``GoldcaseError``."""
+    """The results file's bytes; a missing or unreadable file, or one with a line past
+    ``MAX_LINE_BYTES`` (whose parse would take many times its size), is a ``GoldcaseError``."""
     try:
-        return read_regular(path)
+        raw = read_regular(path)
     except IsADirectoryError:
         raise GoldcaseError(f"{name}: is a folder; give the results file (JSONL)") from None
     except FileNotFoundError:
         raise GoldcaseError(f"{name}: no such file") from None
     except OSError as exc:
         raise GoldcaseError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    too_long = longest_line(raw)
+    if too_long is not None:
+        raise line_too_long(name, *too_long)
+    return raw
 
 
 def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:

@@ -2,8 +2,8 @@
 
 ``verify`` compares the files on disk with the lock (the GC4xx findings, shared by
 ``goldcase check`` and ``goldcase lock --check``); ``update`` rewrites the lock and bumps the
-version when the set or the corpus changed. ``update`` holds an exclusive ``flock`` on
-``.goldcase-cache/lock`` from the moment it reads until it has written both files, so two runs
+version when the set or the corpus changed. ``update`` holds an exclusive ``flock`` on the
+repository's folder from the moment it reads until it has written both files, so two runs
 at once are serialised: the second sees the first one's lock and has nothing left to do.
 """
 
@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goldcase.cache import code_salt
 from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
@@ -40,27 +39,24 @@ from goldcase.versioning.version import (
 from goldcase.writer import atomic_write_text
 
 LOCK_WAIT_SECONDS = 60.0
-_CACHE_IGNORE = "# created by goldcase; safe to delete\n*\n"
 
 
 @contextlib.contextmanager
 def serialised(config: Config, *, shared: bool = False, required: bool = True) -> Iterator[None]:
-    """Hold ``flock`` on ``.goldcase-cache/lock`` for the block (exclusive to write, shared to
-    read). When the folder cannot be created and the lock is not ``required`` (a read-only
-    checkout being checked), go on without it."""
-    folder = config.cache_dir
+    """Hold ``flock`` on the repository's own folder for the block (exclusive to write,
+    shared to read). The folder, not a file in it: nothing to create, so nothing a damaged
+    or hostile checkout (a file, a folder or a link where a lock file would go) can break or
+    redirect. When the folder cannot be opened and the lock is not ``required``, go on
+    without it."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not (folder / ".gitignore").exists():
-            atomic_write_text(folder / ".gitignore", _CACHE_IGNORE)
-        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except (OSError, GoldcaseError) as exc:
+        fd = os.open(config.root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
         if required:
-            raise GoldcaseError(f"cannot take {folder / 'lock'}: {exc}") from exc
+            raise GoldcaseError(f"cannot lock {config.root}: {exc.strerror or exc}") from exc
         yield
         return
     try:
-        _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, folder / "lock")
+        _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, config.root)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
@@ -76,7 +72,7 @@ def _acquire(fd: int, mode: int, where: Path) -> None:
             if time.monotonic() > deadline:
                 raise GoldcaseError(
                     f"another goldcase lock has held {where} for {LOCK_WAIT_SECONDS:.0f} s; "
-                    "wait for it to finish, or delete the file if no goldcase is running"
+                    "wait for it to finish"
                 ) from None
             time.sleep(0.05)
 
@@ -222,14 +218,13 @@ _HASHES = "case-hashes"
 def golden_hashes(ctx: Context, case_set: CaseSet) -> dict[str, str]:
     """Each golden case's hash, from the cache when the file's bytes (and goldcase) are the
     ones it was computed for."""
-    salt = code_salt()
     digests = {f.path: f.digest for f in case_set.files}
     out: dict[str, str] = {}
     for case in case_set.golden:
         if case.hash:  # computed when the file was parsed
             out[case.id] = case.hash
             continue
-        key = f"{salt}:{digests.get(case.path, '')}"
+        key = digests.get(case.path, "")
         value = ctx.cache.get(_HASHES, key)
         if not isinstance(value, str):
             value = case_hash(case.data)

@@ -20,6 +20,7 @@ from goldcase.leakage.scan.parquet import rows
 from goldcase.leakage.scan.partitions import Partition
 from goldcase.leakage.scan.sources import BUFFER, open_binary
 from goldcase.project import extra_hint
+from goldcase.safeio import bounded_lines
 
 Records = Iterator[tuple[int, str]]
 
@@ -35,7 +36,7 @@ def records(part: Partition) -> Records:
 def _byte_range(part: Partition) -> Records:
     with open_binary(part.path) as fh:
         offset = _align(fh, part.start)
-        for raw in iter(fh.readline, b""):
+        for raw in bounded_lines(fh, part.name, first=None if part.start else 1, offset=offset):
             if part.end is not None and offset >= part.end:
                 break
             yield offset, record_text(raw, part.jsonl)
@@ -47,8 +48,10 @@ def _align(fh: BinaryIO, start: int) -> int:
     if start <= 0:
         return 0
     fh.seek(start - 1)
-    fh.readline()  # the rest of the record byte start - 1 belongs to: the previous range's
-    return fh.tell()
+    while True:  # the rest of the record byte start - 1 belongs to: the previous range's
+        rest = fh.readline(BUFFER)
+        if not rest or rest.endswith(b"\n"):
+            return fh.tell()
 
 
 def _stream(part: Partition) -> Records:
@@ -56,7 +59,7 @@ def _stream(part: Partition) -> Records:
         fh, errors = _decompress(part, raw)
         offset = 0
         try:
-            for line in iter(fh.readline, b""):
+            for line in bounded_lines(fh, part.name):  # a stream is read from its start
                 yield offset, record_text(line, part.jsonl)
                 offset += len(line)
         except errors as exc:
