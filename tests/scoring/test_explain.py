@@ -139,8 +139,10 @@ def test_json_carries_the_answer_expected_answer_and_why(run: Path) -> None:
 def test_markdown_escapes_what_the_system_said(run: Path) -> None:
     result = run_cli("score", run / "run.jsonl", "--repo", run, "--format", "markdown")
     row = next(line for line in result.stdout.splitlines() if line.startswith("| `ret-001`"))
-    assert "<script>" not in row and "&lt;script&gt;" in row
-    assert "\\| &lt;script" in row and "\\*\\*now\\*\\*" in row and "\\[x\\]" in row
+    # the core's Markdown escaping (output.md_text): nothing the system wrote can open a tag,
+    # format, link or close the table's cell
+    assert "\\<script\\>" in row and "\\*\\*now\\*\\*" in row and "\\[x\\]" in row
+    assert "http:\u200b//" in row  # no bare link
     cells = row.replace("\\|", "").split("|")[1:-1]
     assert len(cells) == 6  # the answer's bar did not open a seventh cell
     assert cells[5].strip() == (
