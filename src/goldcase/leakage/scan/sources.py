@@ -19,6 +19,7 @@ and its size, which planning and the progress bar use; nothing else is read to p
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -144,5 +145,5 @@ def open_binary(where: str) -> Iterator[BinaryIO]:
         handle = fs.open(path, "rb", block_size=BUFFER)
     except FileNotFoundError as exc:
         raise OSError(2, "No such file or directory", where) from exc
-    with handle as fh:
+    with handle, io.BufferedReader(handle, BUFFER) as fh:  # readline(size), as files have
         yield fh
