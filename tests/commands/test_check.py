@@ -254,6 +254,23 @@ def test_a_linked_folder_named_like_a_case_is_called_a_folder(make_repo: Maker) 
     )
 
 
+def test_a_linked_folder_of_cases_is_reported_not_skipped(make_repo: Maker) -> None:
+    """Its cases are not read (no folder is followed through a link): without a finding they
+    would drop out of check, lock and score unseen."""
+    root = make_repo({"cases/golden/ret-001.yaml": "id: ret-001\n"})
+    (root / "extra").mkdir()
+    (root / "extra" / "ret-999.yaml").write_text("id: ret-999\n", encoding="utf-8")
+    (root / "cases/golden/linked").symlink_to(root / "extra")
+    result = check_cli("--repo", root, "--select", "schema")
+    assert result.exit_code == 1
+    assert (
+        "cases/golden/linked:1:1: GC113 a link to a folder: the cases in it are not read "
+        "(goldcase follows no folder link, which could lead out of the repository); move the "
+        "folder here instead"
+    ) in result.stdout.splitlines()
+    assert "ret-999" not in result.stdout
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file whatever its mode")
 def test_unreadable_file(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/locked.yaml": "id: locked\n"})
