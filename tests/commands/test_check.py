@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -223,13 +222,10 @@ def test_hostile_files_get_a_finding_fast(
     make_repo: Maker, name: str, content: bytes, code: str
 ) -> None:
     root = make_repo({f"cases/golden/{name}": content})
-    started = time.perf_counter()
-    result = check_cli("--repo", root, "--select", "schema", "--no-cache")
-    elapsed = time.perf_counter() - started
+    result = check_cli("--repo", root, "--select", "schema", "--no-cache")  # a stall: timeout
     assert result.exit_code == 1
     assert f"cases/golden/{name}:" in result.stdout
     assert f" {code} " in result.stdout
-    assert elapsed < 5, "a hostile file must not stall the check"
 
 
 def test_fifo_is_not_read(make_repo: Maker) -> None:
