@@ -279,3 +279,26 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
     result = run_cli("export", "--repo", repo, "--format", "jsonl")
     assert result.exit_code == 2
     assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["file://pw/pwn.js", "file://pw/pwn.py", "file:///etc/passwd", "package:child_process:exec"],
+)
+def test_a_question_promptfoo_would_load_as_a_file_is_refused(
+    repo: Path, tmp_path: Path, question: str
+) -> None:
+    """promptfoo reads a var starting with file:// as a file to load (and runs a .js or .py
+    one), and one starting with package: as a module to call: a case's question would run
+    code from the repository when the export is evaluated."""
+    (repo / "pw").mkdir()
+    (repo / "pw/pwn.js").write_text("require('fs').writeFileSync('ran', '')\n", encoding="utf-8")
+    (repo / "cases/golden/una-007.yaml").write_text(
+        f"id: una-007\nquestion: {json.dumps(question)}\nanswerable: false\n", encoding="utf-8"
+    )
+    out = tmp_path / "pf.yaml"
+    result = run_cli("export", "--repo", repo, "--format", "promptfoo", "--out", out)
+    assert result.exit_code == 2
+    assert "cases/golden/una-007.yaml: the question starts with" in result.stderr
+    assert not out.exists()
+    assert run_cli("export", "--repo", repo, "--format", "jsonl").exit_code == 0

@@ -53,6 +53,9 @@ UNANSWERABLE_RUBRIC = (
     "It does not state a substantive answer to the question."
 )
 GRADER_REF = "#/assertionTemplates/goldcase"
+# promptfoo reads a var that starts with these as a file to load (and runs a .js or .py one)
+# or a package's function to call, before any prompt is rendered
+PROMPTFOO_LOADERS = ("file://", "package:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +192,13 @@ def grader_templates(patterns: Sequence[str]) -> dict[str, dict[str, str]]:
 
 
 def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, Any]:
+    loader = next((p for p in PROMPTFOO_LOADERS if case.question.startswith(p)), None)
+    if loader is not None:
+        raise GoldcaseError(
+            f"{case.path}: the question starts with {loader!r}, which "
+            "promptfoo reads as a file or a package to load (and runs when it is code), not "
+            "as text; reword the question so it does not start so"
+        )
     meta = {"id": case.id, **_metadata(case, version, split), **_expected(case)}
     return {
         "description": case.id,
