@@ -249,7 +249,13 @@ def test_the_sample_set_is_canonical_and_kept_so() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["line one\x1b[2J\nline two", "a\u2028b\nc", "a\x85b\nc", "bell\x07\nnbsp\xa0 end", "a\ufeff\nb"],
+    [
+        "line one\x1b[2J\nline two",
+        "a\u2028b\nc",
+        "a\x85b\nc",
+        "bell\x07\nnbsp\xa0 end",
+        "a\ufeff\nb",
+    ],
 )
 def test_multi_line_text_with_control_characters_is_written_as_escapes(value: str) -> None:
     """A literal block cannot hold control characters (YAML refuses them) and reads a line or
