@@ -29,6 +29,7 @@ from goldcase.run.systems import Reply
 from goldcase.text import clip
 
 MAX_LINE = 64 * 1024 * 1024  # a response longer than this is not one
+STDERR_LINE_BYTES = 64 * 1024  # of one line of a worker's standard error, kept for messages
 STDERR_LINES = 20
 _READ = 1 << 16
 
@@ -199,7 +200,9 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 def _drain(stream: IO[bytes], keep: deque[str]) -> None:
     """Read a worker's standard error until it closes, keeping the last lines."""
     with contextlib.suppress(OSError, ValueError):
-        for raw in iter(stream.readline, b""):
+        # a bounded readline: a worker may write gigabytes without a line break (a \r
+        # progress bar); a longer line is kept as pieces, of which the last few stay
+        for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
             keep.append(raw.decode("utf-8", "replace").rstrip("\n"))
     with contextlib.suppress(OSError):
         stream.close()
