@@ -263,6 +263,23 @@ def test_a_decompression_bomb_is_stopped_at_the_bound(
     assert "is larger than 1,000,000 bytes" in done.stderr
 
 
+def test_samples_that_expand_past_the_log_bound_in_all_are_refused(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each member under its own bound, but together far more than a log is read to: a
+    2.4 MB archive of twelve 200 MB answers took every byte of memory (MemoryError)."""
+    from goldcase.interchange import from_inspect
+
+    monkeypatch.setattr(from_inspect, "MAX_SAMPLES_BYTES", 1_000_000)
+    samples = [sample(case_id, "a" * 400_000) for case_id in ("ret-001", "ret-002", "ret-003")]
+    path = _as_eval(tmp_path, samples)
+    assert path.stat().st_size < 100_000
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert "its samples expand to more than 1,000,000 bytes" in done.stderr
+    assert done.stdout == ""
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
