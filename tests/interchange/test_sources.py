@@ -306,3 +306,35 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(repo: Path, tmp_path: Pa
         done = run_cli("score", fifo, "--repo", repo, "--from", fmt)
         assert done.exit_code == 2
         assert "not a regular file" in done.stderr or "cannot read it" in done.stderr
+
+
+# --- hostile names in what a system wrote --------------------------------------------------
+
+HOSTILE = "\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028.json"
+
+
+def _no_command_nor_escape(text: str) -> None:
+    assert not any(line.startswith("::") for line in text.splitlines()), text
+    assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text
+
+
+def test_a_promptfoo_provider_name_prints_no_line_of_its_own(repo: Path, tmp_path: Path) -> None:
+    second = pf_result("ret-001", "x", provider={"id": HOSTILE})
+    output = pf_output(tmp_path, [pf_result("ret-001", "x"), second])
+    done = run_cli("score", output, "--repo", repo, "--from", "promptfoo")
+    assert done.exit_code == 2
+    assert "holds 2 provider and prompt pairs" in done.stderr
+    _no_command_nor_escape(done.stdout + done.stderr)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2])
+def test_an_eval_member_name_prints_no_line_of_its_own(
+    repo: Path, tmp_path: Path, method: int
+) -> None:
+    """A member named samples/<control characters>.json that is not JSON (deflated), or is
+    compressed as Inspect never writes (bzip2): the message names it, escaped."""
+    path = eval_log(tmp_path, {f"samples/{HOSTILE}": b"not json"}, method)
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert "samples/\\x1b]0;title\\x07\\n::stop-commands::" in done.stderr
+    _no_command_nor_escape(done.stdout + done.stderr)

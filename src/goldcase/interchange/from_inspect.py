@@ -34,6 +34,7 @@ from goldcase.interchange.converted import (
     parse_json,
     read_bounded,
 )
+from goldcase.output import plain
 
 WHAT = "an Inspect log (.json or .eval)"
 MAX_MEMBER = 256 * 1024**2
@@ -92,7 +93,8 @@ def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:
             for info in members:
                 data = _member(fh, info, shown, min(MAX_MEMBER, budget))
                 budget -= len(data)
-                yield _object(parse_json(data, f"{shown}:{info.filename}", "a sample"), shown)
+                name = f"{shown}:{plain(info.filename)}"  # a member's name is anyone's text
+                yield _object(parse_json(data, name, "a sample"), shown)
     except (zipfile.BadZipFile, OSError, EOFError, struct.error) as exc:
         raise GoldcaseError(f"{shown}: not {WHAT}: {exc}") from None
 
@@ -107,7 +109,7 @@ def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str, limit: int) -> byt
     raw.seek(info.header_offset)
     signature, name_length, extra_length = _LOCAL_HEADER.unpack(raw.read(_LOCAL_HEADER.size))
     if signature != b"PK\x03\x04":
-        raise GoldcaseError(f"{shown}: {info.filename}: damaged archive (no local header)")
+        raise GoldcaseError(f"{shown}: {plain(info.filename)}: damaged archive (no local header)")
     raw.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
     packed = raw.read(min(info.compress_size, limit + 1))
     if info.compress_type == zipfile.ZIP_STORED:
@@ -118,7 +120,7 @@ def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str, limit: int) -> byt
         data = _unzstd(packed, shown, limit)
     else:
         raise GoldcaseError(
-            f"{shown}: {info.filename}: compression method {info.compress_type} is not one "
+            f"{shown}: {plain(info.filename)}: compression method {info.compress_type} is not one "
             "Inspect writes (stored, deflate, zstd)"
         )
     if len(data) > limit and limit < MAX_MEMBER:
@@ -128,7 +130,7 @@ def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str, limit: int) -> byt
             "of fewer samples"
         )
     if len(data) > limit:
-        raise GoldcaseError(f"{shown}: {info.filename} is larger than {MAX_MEMBER:,} bytes")
+        raise GoldcaseError(f"{shown}: {plain(info.filename)} is larger than {MAX_MEMBER:,} bytes")
     return data
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.converted import Converted, latency, parse_json, read_bounded
+from goldcase.output import plain
+from goldcase.text import clip
 
 ERROR = 2  # promptfoo's ResultFailureReason.ERROR (1 is a failed assertion)
 WHAT = "promptfoo output (promptfoo eval -o OUTPUT.json)"
@@ -86,7 +88,7 @@ def _object(value: Any, shown: str) -> dict[str, Any]:
 def _one_column(results: list[dict[str, Any]], shown: str) -> None:
     columns = {(_provider(r), r.get("promptIdx")) for r in results}
     if len(columns) > 1:
-        providers = sorted({provider for provider, _ in columns})
+        providers = sorted({plain(clip(provider, 80)) for provider, _ in columns})
         raise GoldcaseError(
             f"{shown}: holds {len(columns)} provider and prompt pairs ({', '.join(providers)}); "
             "goldcase scores one system at a time: run promptfoo with one provider and one "
