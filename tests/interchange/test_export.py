@@ -282,15 +282,26 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "question",
-    ["file://pw/pwn.js", "file://pw/pwn.py", "file:///etc/passwd", "package:child_process:exec"],
+    ("question", "holds"),
+    [
+        ("file://pw/pwn.js", "starts with 'file://'"),
+        ("file://pw/pwn.py", "starts with 'file://'"),
+        ("file:///etc/passwd", "starts with 'file://'"),
+        ("package:child_process:exec", "starts with 'package:'"),
+        ("what is {{ 7*7 }} today", "holds '{{'"),
+        ("x {{ range.constructor('return process.pid')() }} y", "holds '{{'"),
+        ("{% for i in [1, 2] %}L{% endfor %}", "holds '{%'"),
+        ("a {# comment #} b", "holds '{#'"),
+        ("what about {{question}}", "holds '{{'"),
+    ],
 )
-def test_a_question_promptfoo_would_load_as_a_file_is_refused(
-    repo: Path, tmp_path: Path, question: str
+def test_a_question_promptfoo_would_not_send_as_written_is_refused(
+    repo: Path, tmp_path: Path, question: str, holds: str
 ) -> None:
     """promptfoo reads a var starting with file:// as a file to load (and runs a .js or .py
-    one), and one starting with package: as a module to call: a case's question would run
-    code from the repository when the export is evaluated."""
+    one), one starting with package: as a module to call, and renders one holding a Nunjucks
+    tag ({{ 7*7 }} became 49, and range.constructor reaches JavaScript's Function): a case's
+    question would run code when the export is evaluated."""
     (repo / "pw").mkdir()
     (repo / "pw/pwn.js").write_text("require('fs').writeFileSync('ran', '')\n", encoding="utf-8")
     (repo / "cases/golden/una-007.yaml").write_text(
@@ -299,6 +310,6 @@ def test_a_question_promptfoo_would_load_as_a_file_is_refused(
     out = tmp_path / "pf.yaml"
     result = run_cli("export", "--repo", repo, "--format", "promptfoo", "--out", out)
     assert result.exit_code == 2
-    assert "cases/golden/una-007.yaml: the question starts with" in result.stderr
+    assert f"cases/golden/una-007.yaml: the question {holds}, which promptfoo" in result.stderr
     assert not out.exists()
     assert run_cli("export", "--repo", repo, "--format", "jsonl").exit_code == 0
