@@ -63,6 +63,7 @@ class Worker:
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = bytearray()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._drainer: threading.Thread | None = None
 
     def ask(self, request: dict[str, Any], timeout: float) -> Reply:
         failed = self._ready()
@@ -100,7 +101,10 @@ class Worker:
             start_new_session=True,  # its own process group: a timeout kills all of it
         )
         assert self._proc.stderr is not None
-        threading.Thread(target=_drain, args=(self._proc.stderr, self._stderr), daemon=True).start()
+        self._drainer = threading.Thread(
+            target=_drain, args=(self._proc.stderr, self._stderr), daemon=True
+        )
+        self._drainer.start()
 
     def _stale(self) -> bool:
         """Output waiting from before this request: a worker that wrote two lines for one."""
@@ -147,6 +151,10 @@ class Worker:
         except subprocess.TimeoutExpired:  # it closed its output but lives on
             status = None
         self._stop()
+        # its last words: the draining thread reads them up to the end of standard error,
+        # which may lag the exit on a busy machine
+        if self._drainer is not None:
+            self._drainer.join(timeout=5)
         if status is None:
             how = "closed its output"
         elif status < 0:
