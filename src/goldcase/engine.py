@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Any
 
 from goldcase import checks, forked
 from goldcase.cache import findings_from, findings_to
+from goldcase.collector import kept
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
@@ -26,10 +28,19 @@ _SHORT = 64  # strings up to this length are interned (names, slices, ids, tags)
 
 def case_paths(ctx: Context) -> list[str]:
     """Every case file under the cases folder, relative to the root, sorted."""
+    return [rel for rel, _ in case_entries(ctx)]
+
+
+Signature = list[int]  # a file's (mtime_ns, ctime_ns, size, inode): what a change changes
+
+
+def case_entries(ctx: Context) -> list[tuple[str, Signature | None]]:
+    """Every case file under the cases folder, relative to the root, sorted, with its stat
+    signature (None for a link, whose own times say nothing of what it points to)."""
     top = ctx.config.cases_dir
     if not top.is_dir():
         return []
-    out: list[str] = []
+    out: list[tuple[str, Signature | None]] = []
     base = len(str(ctx.root)) + 1
     stack = [str(top)]
     while stack:
@@ -41,9 +52,22 @@ def case_paths(ctx: Context) -> list[str]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
                 elif entry.name.endswith(CASE_SUFFIXES):
-                    out.append(entry.path[base:].replace(os.sep, "/"))
+                    rel = entry.path[base:].replace(os.sep, "/")
+                    out.append((rel, _signature(entry)))
     out.sort()
     return out
+
+
+def _signature(entry: os.DirEntry[str]) -> Signature | None:
+    if entry.is_symlink():
+        return None
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
 
 
 def split_of(prefix: str, rel: str) -> Split | None:
@@ -55,48 +79,78 @@ def split_of(prefix: str, rel: str) -> Split | None:
 
 
 def load_case_set(ctx: Context) -> CaseSet:
-    """Read, parse and validate every case file; unchanged files come from the cache, and a
-    large number of changed ones is parsed on every core."""
+    """Read, parse and validate every case file. A file whose stat signature is the one its
+    cache entry records, and older than the cache's own file, is not read at all (git's
+    racy-clean rule: a file changed in the same instant as the cache was written is read
+    again); a file whose bytes are the ones cached is not parsed; a large number of changed
+    files is parsed on every core."""
+    with kept():  # the set lives as long as the command
+        return _load_case_set(ctx)
+
+
+def _load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
+    written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Split | None, bytes]] = []
-    for rel in case_paths(ctx):
-        known = _known_file(ctx, root, rel, prefix)
+    todo: list[tuple[int, str, Split | None, bytes, Signature | None]] = []
+    for rel, signature in case_entries(ctx):
+        known = _known_file(ctx, root, rel, prefix, signature, written)
         if isinstance(known, CaseFile):
             files.append(known)
         else:
-            todo.append((len(files), rel, known[0], known[1]))
+            todo.append((len(files), rel, known[0], known[1], signature))
             files.append(None)
-    for (index, rel, _, raw), case_file in zip(todo, _parse_all(todo), strict=True):
+    jobs = [(rel, split, raw) for _, rel, split, raw, _ in todo]
+    for (index, rel, _, raw, signature), case_file in zip(todo, _parse_all(jobs), strict=True):
         case_file.raw = raw
         files[index] = case_file
-        ctx.cache.put(_FILES, rel, _entry(case_file))
+        ctx.cache.put(_FILES, rel, _entry(case_file, signature))
     return CaseSet([f for f in files if f is not None])
 
 
 def _known_file(
-    ctx: Context, root: str, rel: str, prefix: str
+    ctx: Context, root: str, rel: str, prefix: str, signature: Signature | None, written: int
 ) -> CaseFile | tuple[Split | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
+    cached = _cached(ctx.cache.get(_FILES, rel), split)
+    trusted = signature is not None and signature[0] < written  # older than the cache
+    if cached is not None and trusted and signature == cached[5]:
+        return CaseFile(rel, split, *cached[:4])
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [problem])
     digest = file_digest(raw)
-    cached = ctx.cache.get(_FILES, rel)
-    if type(cached) is list and len(cached) == 5 and cached[0] == digest and cached[1] == split:
-        data, findings, case_hash = cached[2], findings_from(cached[3]), cached[4]
-        if (data is None or type(data) is dict) and findings is not None and type(case_hash) is str:
-            return CaseFile(rel, split, digest, data, findings, case_hash)
+    if cached is not None and cached[0] == digest:
+        case_file = CaseFile(rel, split, *cached[:4])
+        ctx.cache.put(_FILES, rel, _entry(case_file, signature))  # trusted by stat next time
+        return case_file
     return split, raw
+
+
+def _cached(value: Any, split: Split | None) -> tuple[Any, ...] | None:
+    """(digest, data, findings, hash, split, signature) from a cache entry of the right shape
+    for a file of ``split``; None for anything else."""
+    if type(value) is not list or len(value) != 6 or value[1] != split:
+        return None
+    digest, _, data, raw_findings, case_hash, signature = value
+    findings = findings_from(raw_findings)
+    if type(digest) is not str or not (data is None or type(data) is dict):
+        return None
+    if findings is None or type(case_hash) is not str:
+        return None
+    if signature is not None and not (
+        type(signature) is list and len(signature) == 4 and all(type(n) is int for n in signature)
+    ):
+        return None
+    return digest, data, findings, case_hash, split, signature
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
 
 
-def _parse_all(todo: list[tuple[int, str, Split | None, bytes]]) -> list[CaseFile]:
-    jobs = [(rel, split, raw) for _, rel, split, raw in todo]
+def _parse_all(jobs: list[tuple[str, Split | None, bytes]]) -> list[CaseFile]:
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in jobs]
@@ -128,10 +182,10 @@ def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
     return case_file
 
 
-def _entry(f: CaseFile) -> list[object]:
+def _entry(f: CaseFile, signature: Signature | None) -> list[object]:
     """A cache entry, plain data; the path is its key (so a changed file replaces its old
     entry), and the cache's folder is keyed by the code that parsed it."""
-    return [f.digest, f.split, f.data, findings_to(f.findings), f.hash]
+    return [f.digest, f.split, f.data, findings_to(f.findings), f.hash, signature]
 
 
 def compact(value: Any) -> Any:
