@@ -27,13 +27,18 @@ $(STAMP): pyproject.toml
 # runs are complete, so nothing is asked), check it, confirm its version, show what it is made
 # of and how far a second labeller agrees, score two runs of the baseline, gate one against the
 # other, render the report, then the split, calibration, leakage and interchange tools on the
-# same set, a fresh two-trial run, and the Inspect and promptfoo loops.
+# same set, a fresh two-trial run, the Inspect and promptfoo loops, and a triage of a week of
+# sample traces.
 run: $(STAMP)
 	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
 	@echo "== goldcase check: schema, verbatim quotes, leakage of questions and facts, version, composition, personal data, probes (each case's checks tried on right and wrong answers)"
 	$(BIN)/goldcase check
+	@echo "== goldcase fmt --check: every case file in the canonical form (key order, quoting, comments kept)"
+	$(BIN)/goldcase fmt --check
+	@echo "== goldcase schema --check: the case schema the case files' first line names is current"
+	$(BIN)/goldcase schema --check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check
 	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"
@@ -83,6 +88,10 @@ run: $(STAMP)
 	    --no-cache --no-write --no-progress-bar >/dev/null 2>&1; \
 	  $(BIN)/goldcase score --from promptfoo reports/promptfoo-echo.json | sed -n 1,3p; \
 	else echo "(promptfoo is not installed: make clients installs it)"; fi
+	@echo "== goldcase triage: a week of sample traces drawn as drafts (mostly failures, personal data replaced, the set's questions passed over), into a temporary folder"
+	@inbox=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-inbox.XXXXXX") && \
+	  $(BIN)/goldcase triage traces/sample.jsonl --seed 2026-w10 --n 20 --inbox "$$inbox"; \
+	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"

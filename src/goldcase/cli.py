@@ -13,12 +13,15 @@ from typing import Any
 
 import click
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "new": ("new", "Write a new case with the next free id; refuse a quote not in its document."),
+    "new": ("new", "Write a new case under an id no branch shares; refuse a quote not verbatim."),
     "fmt": ("fmt", "Rewrite case files in the canonical key order and quoting, comments kept."),
+    "triage": ("triage", "Draw production traces (mostly failures) as drafts in cases/inbox/."),
+    "promote": ("promote", "Move a labelled draft into the golden or dev set under its final id."),
     "review": ("review", "Summarise the cases a branch adds, changes, moves or removes."),
     "export": ("export", "Export the set as JSONL, promptfoo, Inspect or OpenAI evals data."),
     "import": ("importer", "Build a golden-set repository from JSONL, SQuAD or promptfoo."),
@@ -33,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
     "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "report": ("report", "Write a report as a self-contained HTML page with charts."),
+    "schema": ("schema", "Write the case schema into the repository, for editors."),
     "split": (
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",
@@ -86,6 +90,7 @@ def _run(args: list[str]) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
     args = sys.argv[1:] if argv is None else argv
+    progress.enable(sys.stderr.isatty())  # a bar for long jobs, never in a log or a pipe
     try:
         result: Any = _run(args)
     except GoldcaseError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ class SliceConfig:
 class SplitConfig:
     seed: int = 0
     fraction: float = 0.4
+    by_time: bool = False  # GC513: golden cases asked after every dev case
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,19 @@ class CompositionConfig:
     answer_max_words: int = 12
 
 
+# The fields of a trace (docs/triage.md), each with the default name it has in a trace log.
+TRACE_FIELDS = ("question", "answer", "time", "failed_check", "cap_hit", "thumbs_down", "id")
+
+
+@dataclass(frozen=True, slots=True)
+class TriageConfig:
+    n: int = 50  # drafts a run draws
+    failed_share: float = 0.8  # of them, the share drawn from flagged traces
+    seconds_per_item: int = 60  # the first pass: read a trace and label it
+    seconds_per_disagreement: int = 150  # the second pass: each expected disagreement
+    pass_rate: float = 0.9  # the prompt's pass rate on random traffic
+    # trace field -> its name in the log (a dotted path reaches into nested objects)
+    fields: Mapping[str, str] = field(default_factory=lambda: {f: f for f in TRACE_FIELDS})
 # An answer given as text abstains when one of these matches it (case-insensitive, searched
 # anywhere): ``goldcase run`` for a response without an outcome, ``score --from`` for
 # promptfoo and Inspect outputs, and the exported promptfoo and Inspect graders.
@@ -78,12 +92,19 @@ class Config:
     split: SplitConfig = SplitConfig()
     leakage: LeakageConfig = LeakageConfig()
     composition: CompositionConfig = CompositionConfig()
+    triage: TriageConfig = TriageConfig()
     run: RunConfig = RunConfig()
     severity: Mapping[str, str] = field(default_factory=dict)  # code -> error|warning|off
 
     @property
     def cases_dir(self) -> Path:
         return self.root / self.cases
+
+    @property
+    def inbox_dir(self) -> Path:
+        """Drafts: cases in the making (goldcase triage writes them, goldcase promote moves
+        them into the set)."""
+        return self.cases_dir / "inbox"
 
     @property
     def corpus_dir(self) -> Path:
@@ -185,6 +206,7 @@ _TOP = {
     "split": dict,
     "leakage": dict,
     "composition": dict,
+    "triage": dict,
     "run": dict,
     "severity": dict,
 }
@@ -216,6 +238,7 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
         split=_section(SplitConfig, raw.get("split", {}), where, "split"),
         leakage=_section(LeakageConfig, raw.get("leakage", {}), where, "leakage"),
         composition=_section(CompositionConfig, raw.get("composition", {}), where, "composition"),
+        triage=_triage(raw.get("triage", {}), where),
         run=_section(RunConfig, raw.get("run", {}), where, "run"),
         severity=severity,
     )
@@ -235,6 +258,11 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
     "composition.synthetic_cap": (0.0, 1.0, True),
     "composition.unanswerable_floor": (0.0, 1.0, True),
     "composition.answer_max_words": (1, 10**6, True),
+    "triage.n": (1, 100_000, True),
+    "triage.failed_share": (0.0, 1.0, True),
+    "triage.seconds_per_item": (1, 86_400, True),
+    "triage.seconds_per_disagreement": (0, 86_400, True),
+    "triage.pass_rate": (0.0, 1.0, True),
 }
 
 
@@ -319,6 +347,32 @@ def _slices(raw: Mapping[str, Any], where: str) -> dict[str, SliceConfig]:
     return out
 
 
+_FIELD_PATH = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*$")
+
+
+def _triage(raw: Mapping[str, Any], where: str) -> TriageConfig:
+    """``[triage]``, with its ``[triage.fields]`` table: where each trace field is in a log."""
+    rest = {k: v for k, v in raw.items() if k != "fields"}
+    config: TriageConfig = _section(TriageConfig, rest, where, "triage")
+    given = raw.get("fields", {})
+    if not isinstance(given, dict):
+        raise GoldcaseError(f"{where}: triage.fields should be a table")
+    names = dict(config.fields)
+    for key, value in given.items():
+        if key not in TRACE_FIELDS:
+            raise GoldcaseError(
+                f"{where} [triage.fields]: unknown key {key!r}; known keys: "
+                f"{', '.join(TRACE_FIELDS)}"
+            )
+        if not isinstance(value, str) or not _FIELD_PATH.match(value):
+            raise GoldcaseError(
+                f"{where}: triage.fields.{key} should be a field name or a dotted path "
+                f"(inputs.question), got {value!r}"
+            )
+        names[key] = value
+    return replace(config, fields=names)
+
+
 def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> Any:
     fields = cls.__dataclass_fields__
     known: dict[str, type] = {}
@@ -326,6 +380,8 @@ def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> A
         annotation = str(spec.type)
         if "tuple" in annotation:
             known[key] = list
+        elif "bool" in annotation:
+            known[key] = bool
         elif "float" in annotation:
             known[key] = float
         elif "int" in annotation:

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked
+from goldcase import checks, forked, progress
 from goldcase.cache import findings_from, findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
-from goldcase.model import CaseFile, CaseSet, Finding, Split
-from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, read_inside, read_regular
+from goldcase.model import INBOX, CaseFile, CaseSet, Finding, Folder
+from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, kind_of_mode, read_inside, read_regular
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -70,12 +70,26 @@ def _signature(entry: os.DirEntry[str]) -> Signature | None:
     return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
 
 
-def split_of(prefix: str, rel: str) -> Split | None:
-    """``golden`` or ``dev`` from a path under the cases folder (``prefix`` ends in ``/``)."""
+def taken_ids(ctx: Context, case_set: CaseSet) -> set[str]:
+    """Every id a new case or draft must not take: each file stem under the cases folder and
+    each id a file there declares."""
+    taken = {Path(rel).stem for rel in case_paths(ctx)}
+    for case_file in case_set.files:
+        if isinstance(case_file.data, dict) and isinstance(case_file.data.get("id"), str):
+            taken.add(case_file.data["id"])
+    return taken
+
+
+def split_of(prefix: str, rel: str) -> Folder | None:
+    """``golden``, ``dev`` or ``inbox`` (drafts) from a path under the cases folder
+    (``prefix`` ends in ``/``)."""
     head = rel[len(prefix) :].split("/", 1)
-    if len(head) == 2 and head[0] in ("golden", "dev"):
-        return "golden" if head[0] == "golden" else "dev"
+    if len(head) == 2 and head[0] in _FOLDERS:
+        return _FOLDERS[head[0]]
     return None
+
+
+_FOLDERS: dict[str, Folder] = {"golden": "golden", "dev": "dev", "inbox": INBOX}
 
 
 def load_case_set(ctx: Context) -> CaseSet:
@@ -93,7 +107,7 @@ def _load_case_set(ctx: Context) -> CaseSet:
     root = os.path.join(ctx.root, "")
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Split | None, bytes, Signature | None]] = []
+    todo: list[tuple[int, str, Folder | None, bytes, Signature | None]] = []
     for rel, signature in case_entries(ctx):
         known = _known_file(ctx, root, rel, prefix, signature, written)
         if isinstance(known, CaseFile):
@@ -102,7 +116,9 @@ def _load_case_set(ctx: Context) -> CaseSet:
             todo.append((len(files), rel, known[0], known[1], signature))
             files.append(None)
     jobs = [(rel, split, raw) for _, rel, split, raw, _ in todo]
-    for (index, rel, _, raw, signature), case_file in zip(todo, _parse_all(jobs), strict=True):
+    with progress.task("reading case files", len(jobs), show=len(jobs) >= SHOW_FROM) as advance:
+        parsed = _parse_all(jobs, advance)
+    for (index, rel, _, raw, signature), case_file in zip(todo, parsed, strict=True):
         case_file.raw = raw
         files[index] = case_file
         ctx.cache.put(_FILES, rel, _entry(case_file, signature))
@@ -111,7 +127,7 @@ def _load_case_set(ctx: Context) -> CaseSet:
 
 def _known_file(
     ctx: Context, root: str, rel: str, prefix: str, signature: Signature | None, written: int
-) -> CaseFile | tuple[Split | None, bytes]:
+) -> CaseFile | tuple[Folder | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
     cached = _cached(ctx.cache.get(_FILES, rel), split)
@@ -129,7 +145,7 @@ def _known_file(
     return split, raw
 
 
-def _cached(value: Any, split: Split | None) -> tuple[Any, ...] | None:
+def _cached(value: Any, split: Folder | None) -> tuple[Any, ...] | None:
     """(digest, data, findings, hash, split, signature) from a cache entry of the right shape
     for a file of ``split``; None for anything else."""
     if type(value) is not list or len(value) != 6 or value[1] != split:
@@ -148,19 +164,24 @@ def _cached(value: Any, split: Split | None) -> tuple[Any, ...] | None:
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
+SHOW_FROM = 1000  # files to parse (or families to run on as many) before a progress bar shows
 
 
-def _parse_all(jobs: list[tuple[str, Split | None, bytes]]) -> list[CaseFile]:
+def _parse_all(
+    jobs: list[tuple[str, Folder | None, bytes]], advance: progress.Advance
+) -> list[CaseFile]:
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
-        return [_parse(*job) for job in jobs]
+        return [_parse(*job) for job in progress.each(advance, jobs)]
     # 8 ms to import (logging comes with them): only a cold parse of many files pays for them
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    chunk = len(jobs) // (4 * workers) + 1
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            parsed = list(pool.map(_parse_job, jobs, chunksize=len(jobs) // (4 * workers) + 1))
+            results = pool.map(_parse_job, jobs, chunksize=chunk)
+            parsed = list(progress.each(advance, results, chunk))
     except Exception:  # no processes to be had (a sandbox, a limit): parse here instead
         return [_parse(*job) for job in jobs]
     for case_file in parsed:  # strings interned in a worker arrive as copies: intern them here
@@ -170,11 +191,11 @@ def _parse_all(jobs: list[tuple[str, Split | None, bytes]]) -> list[CaseFile]:
     return parsed
 
 
-def _parse_job(job: tuple[str, Split | None, bytes]) -> CaseFile:
+def _parse_job(job: tuple[str, Folder | None, bytes]) -> CaseFile:
     return _parse(*job)
 
 
-def _parse(rel: str, split: Split | None, raw: bytes) -> CaseFile:
+def _parse(rel: str, split: Folder | None, raw: bytes) -> CaseFile:
     case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
@@ -219,14 +240,30 @@ def _read(root: Path, path: str, rel: str) -> tuple[bytes | None, Finding]:
         message = "a link that leads outside the repository; case files live inside it"
         return None, Finding(rel, 1, 1, "GC113", "error", message)
     except OSError as exc:
-        if exc.strerror == NOT_REGULAR:
-            message = f"{NOT_REGULAR}; case files are plain files"
+        if exc.strerror == NOT_REGULAR or isinstance(exc, IsADirectoryError):
+            message = _not_a_case_file(root / rel)
         else:
             message = f"cannot read the file: {exc.strerror or exc}"
         return None, Finding(rel, 1, 1, "GC113", "error", message)
 
 
 _NO_FINDING = Finding("", 0, 0, "", "error", "")
+
+
+def _not_a_case_file(path: Path) -> str:
+    """What a path named like a case file is instead (``os.stat`` opens nothing, so a FIFO
+    cannot block it), and what to do."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror or exc}"
+    kind = kind_of_mode(mode)
+    if stat.S_ISDIR(mode):  # only a link is listed: case_paths does not follow folders
+        return (
+            f"a link to {kind}, named like a case file; case files are plain files: remove "
+            "the link, or rename it without .yaml if the folder must stay"
+        )
+    return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +275,8 @@ class CheckRun:
 def run_checks(
     ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
 ) -> CheckRun:
-    """Run the selected families (all when empty) and keep the findings for ``paths``."""
+    """Run the selected families (all when empty) and keep the findings for ``paths`` and
+    those about the whole set (``Context.set_path``)."""
     unknown = [name for name in select if name not in checks.FAMILIES]
     if unknown:
         raise GoldcaseError(
@@ -248,8 +286,8 @@ def run_checks(
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     wanted = None if paths is None else set(paths)
-    if wanted is not None:
-        findings = [f for f in findings if f.path in wanted]
+    if wanted is not None:  # findings about the whole set are reported whatever the paths
+        findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
 
@@ -261,25 +299,43 @@ CHILD_FAMILIES = ("leakage", "version", "composition")
 
 
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+    fresh = sum(f.raw is not None for f in case_set.files)
+    with progress.task("running the checks", len(names), show=fresh >= SHOW_FROM) as advance:
+        return _share_families(ctx, case_set, names, fresh, advance)
+
+
+def _share_families(
+    ctx: Context, case_set: CaseSet, names: list[str], fresh: int, advance: progress.Advance
+) -> list[Finding]:
     there = [n for n in names if n in CHILD_FAMILIES]
     here = [n for n in names if n not in CHILD_FAMILIES]
-    fresh = sum(f.raw is not None for f in case_set.files)
     if not (there and here and fresh >= PARALLEL_FROM):
-        return _families(ctx, case_set, names)
+        return _families(ctx, case_set, names, advance)
     _ = ctx.corpus  # read once, before the fork, for both sides
     before = ctx.cache.namespaces()
     mine, (theirs, tables) = forked.beside(
-        lambda: _families(ctx, case_set, here),
+        lambda: _families(ctx, case_set, here, advance),
         lambda: _families_and_cache(ctx, case_set, there, before),
     )
+    advance(len(there))  # the child's share, whichever process did it
     ctx.cache.absorb(tables)  # a no-op when the child's share was done here
     return mine + theirs
 
 
-def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) -> list[Finding]:
+    """The findings of every family but ``leave_out`` on a case set already loaded (severity
+    overrides applied), sorted."""
+    names = [name for name in checks.FAMILIES if name not in leave_out]
+    return sorted(set(_families(ctx, case_set, names)))
+
+
+def _families(
+    ctx: Context, case_set: CaseSet, names: list[str], advance: progress.Advance = progress.skip
+) -> list[Finding]:
     findings: list[Finding] = []
     for name in names:
         findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+        advance(1)
     return findings
 
 

@@ -23,13 +23,15 @@ import hashlib
 import json
 import re
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
 
-from goldcase.model import Case, CaseFile, Finding, Split
-from goldcase.schemas import CASE_SCHEMA, is_valid, path_name, validator
+from goldcase.model import INBOX, Case, CaseFile, Finding, Folder
+from goldcase.moments import parse_moment
+from goldcase.schemas import CASE_SCHEMA, DRAFT_SCHEMA, is_valid, load_schema, path_name, validator
 from goldcase.text import clip
 
 MAX_CASE_BYTES = 1024 * 1024  # a case is a few hundred bytes; anything this large is a mistake
@@ -275,13 +277,18 @@ def file_digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def load_case_file(path: str, split: Split | None, raw: bytes) -> CaseFile:
-    """Parse and validate one case file: everything GC1xx knows about it on its own."""
+def load_case_file(path: str, split: Folder | None, raw: bytes) -> CaseFile:
+    """Parse and validate one case file: everything GC1xx knows about it on its own. A draft
+    (``split`` ``inbox``) is validated against the draft schema, its blank fields left out."""
     data, findings = parse_case(path, raw)
     if data is not None:
-        findings.extend(_schema_findings(path, raw, data))
+        if split == INBOX:
+            findings.extend(_schema_findings(path, raw, filled(data), DRAFT_SCHEMA))
+        else:
+            findings.extend(_schema_findings(path, raw, data))
         if isinstance(data, dict):
             findings.extend(_id_findings(path, raw, data))
+            findings.extend(_asked_at_findings(path, raw, data))
     if split is None:
         findings.append(
             Finding(
@@ -290,7 +297,8 @@ def load_case_file(path: str, split: Split | None, raw: bytes) -> CaseFile:
                 1,
                 "GC114",
                 "error",
-                "case files live in cases/golden/ or cases/dev/; move this file",
+                "case files live in cases/golden/ or cases/dev/, drafts in cases/inbox/; "
+                "move this file",
             )
         )
     value = data if isinstance(data, dict) else None
@@ -320,15 +328,57 @@ def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Findin
             col,
             "GC108",
             "error",
-            f"id {case_id!r} differs from the file name {stem!r}; "
-            f"rename the file or set id: {stem}",
+            f"id {case_id!r} differs from the file name {stem!r}; {_id_fix(case_id, stem)}",
         )
 
 
-def _schema_findings(path: str, raw: bytes, data: Any) -> list[Finding]:
-    if is_valid(CASE_SCHEMA, data):
+_VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # the schema's id pattern
+_ID_CHARS = "(ids hold letters, digits, '.', '_', '-')"
+
+
+def _id_fix(case_id: str, stem: str) -> str:
+    """What to do about an id that is not its file's name, suggesting only valid ids."""
+    id_ok, stem_ok = bool(_VALID_ID.fullmatch(case_id)), bool(_VALID_ID.fullmatch(stem))
+    if id_ok and stem_ok:
+        return f"rename the file to {case_id}.yaml or set id: {stem}"
+    if id_ok:
+        return f"rename the file to {case_id}.yaml {_ID_CHARS}"
+    if stem_ok:
+        return f"set id: {stem}"
+    fixed = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "case-001"
+    return f"rename the file to {fixed}.yaml and set id: {fixed} {_ID_CHARS}"
+
+
+def filled(data: Any) -> Any:
+    """A draft's mapping without its blank fields (``answerable:`` with nothing after it is a
+    field not filled in yet, not a null answer)."""
+    if not isinstance(data, dict):
+        return data
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def _asked_at_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Finding]:
+    """GC107 for an ``asked_at`` of the schema's shape that names no real day (2026-02-30):
+    the pattern cannot know the length of a month."""
+    value = data.get("asked_at")
+    if isinstance(value, str) and _asked_at_shape().fullmatch(value) and not parse_moment(value):
+        line, col = Locator(raw).value(["asked_at"])
+        message = f"asked_at {clip(repr(value), 40)} is not a real date; {ASKED_AT_HINT}"
+        yield Finding(path, line, col, "GC107", "error", message)
+
+
+ASKED_AT_HINT = 'write a date or a time such as "2026-03-02" or "2026-03-02T09:14:00Z", in quotes'
+
+
+@lru_cache(maxsize=1)
+def _asked_at_shape() -> re.Pattern[str]:
+    return re.compile(load_schema(CASE_SCHEMA)["properties"]["asked_at"]["pattern"])
+
+
+def _schema_findings(path: str, raw: bytes, data: Any, schema: str = CASE_SCHEMA) -> list[Finding]:
+    if is_valid(schema, data):
         return []
-    errors = list(validator(CASE_SCHEMA).iter_errors(data))
+    errors = list(validator(schema).iter_errors(data))
     if not errors:
         return []
     locator = Locator(raw)
@@ -439,6 +489,8 @@ def _quote_hint(value: Any) -> str:
 def _bad_text(name: str, error: Any) -> str:
     if error.validator == "minLength" or error.validator_value == "\\S":
         return f"{name} is blank"
+    if name == "asked_at":
+        return f"asked_at {clip(repr(error.instance), 40)} is not an ISO 8601 date; {ASKED_AT_HINT}"
     if name in ("id", "slice", "derived_from") or name.startswith("tags["):
         return (
             f"{name} {clip(repr(error.instance), 40)} may hold only letters, digits, '.', '_' "

@@ -8,6 +8,10 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 Split = Literal["golden", "dev"]
+# Where a case file lives: a split of the set, or ``inbox`` for drafts (cases/inbox/: cases in
+# the making, never scored, never golden, never locked).
+Folder = Literal["golden", "dev", "inbox"]
+INBOX: Folder = "inbox"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -43,7 +47,7 @@ class Case:
     """A case that passed the schema. ``data`` is the mapping exactly as loaded."""
 
     path: str
-    split: Split
+    split: Folder
     data: Mapping[str, Any]
     digest: str = ""  # of the file's bytes: a cache key for checks that read one case
     hash: str = ""  # digest.case_hash of ``data`` when computed at parse time ("" when not)
@@ -102,7 +106,7 @@ class CaseFile:
     the findings about the file itself (syntax, encoding, schema, id)."""
 
     path: str
-    split: Split | None
+    split: Folder | None
     digest: str
     data: dict[str, Any] | None
     findings: list[Finding] = field(default_factory=list)
@@ -118,35 +122,42 @@ class CaseFile:
 
 @dataclass(slots=True)
 class CaseSet:
-    """Every case file under ``cases/``; ``cases`` holds the ones that passed the schema."""
+    """Every case file under ``cases/``; ``cases`` holds the golden and dev ones that passed
+    the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema."""
 
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
+    drafts: list[Case] = field(default_factory=list)
     _parsed: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.cases:
-            self.cases = [
-                Case(f.path, f.split, f.data, f.digest, f.hash)
-                for f in self.files
-                if f.valid and f.data is not None and f.split is not None
-            ]
+        if not self.cases and not self.drafts:
+            for f in self.files:
+                if f.valid and f.data is not None and f.split is not None:
+                    made = Case(f.path, f.split, f.data, f.digest, f.hash)
+                    (self.drafts if f.split == INBOX else self.cases).append(made)
 
     @property
     def parsed(self) -> list[Case]:
-        """Every case that parsed to a mapping, schema errors or not: checks that can say
-        something useful about a half-valid case (quotes, say) read these defensively.
-        Built once; a valid case is the same object as in ``cases``."""
+        """Every golden or dev case that parsed to a mapping, schema errors or not: checks
+        that can say something useful about a half-valid case (quotes, say) read these
+        defensively. Drafts are not among them. Built once; a valid case is the same object
+        as in ``cases``."""
         if self._parsed is None:
             made = {id(c.data): c for c in self.cases}
             self._parsed = [
                 made.get(id(f.data)) or Case(f.path, f.split, f.data, f.digest, f.hash)
                 for f in self.files
-                if f.data is not None and f.split is not None and isinstance(f.data.get("id"), str)
+                if f.data is not None
+                and f.split is not None
+                and f.split != INBOX
+                and isinstance(f.data.get("id"), str)
             ]
         return self._parsed
 
-    def split(self, name: Split) -> list[Case]:
+    def split(self, name: Folder) -> list[Case]:
+        if name == INBOX:
+            return list(self.drafts)
         return [c for c in self.cases if c.split == name]
 
     @property

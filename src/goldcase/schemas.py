@@ -1,7 +1,13 @@
-"""The JSON Schemas goldcase ships, found inside the installed package or the source tree."""
+"""The JSON Schemas goldcase ships, found inside the installed package or the source tree.
+
+A schema may refer to another one by its file name (the draft schema takes its fields from the
+case schema: ``"$ref": "case.schema.json#/properties/id"``); both validators resolve such a
+reference to the shipped file, never to the network.
+"""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Sequence
@@ -13,6 +19,8 @@ from typing import Any
 from goldcase.errors import GoldcaseError
 
 CASE_SCHEMA = "case.schema.json"
+DRAFT_SCHEMA = "draft.schema.json"
+_ID_BASE = "https://goldcase.dev/schema/"
 
 
 def schema_dir() -> Path:
@@ -56,10 +64,16 @@ def schema_digest(name: str) -> str:
 def validator(name: str) -> Any:
     """A compiled Draft 2020-12 validator (jsonschema imported only when something validates)."""
     from jsonschema import Draft202012Validator  # 77 ms to import: only a failing file pays
+    from referencing import Registry, Resource  # jsonschema's own dependency, as lazy
 
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    registry: Any = Registry()
+    for other in _referenced(schema):
+        registry = registry.with_resource(
+            _ID_BASE + other, Resource.from_contents(load_schema(other))
+        )
+    return Draft202012Validator(schema, registry=registry)
 
 
 @cache
@@ -68,7 +82,31 @@ def fast_validator(name: str) -> Any:
     says yes or no, and only a "no" pays for jsonschema's detailed errors."""
     import fastjsonschema  # 20 ms to import: a warm check validates nothing
 
-    return fastjsonschema.compile(load_schema(name))
+    # compile rewrites the references of the mapping it is given: give it a copy
+    return fastjsonschema.compile(copy.deepcopy(load_schema(name)), handlers={"https": _shipped})
+
+
+def _shipped(uri: str) -> dict[str, Any]:
+    """A referenced schema, from the shipped files only."""
+    name = uri.removeprefix(_ID_BASE).split("#", 1)[0]
+    if not uri.startswith(_ID_BASE) or "/" in name or not name.endswith(".schema.json"):
+        raise GoldcaseError(f"schema reference {uri!r} is not one of goldcase's schemas")
+    return copy.deepcopy(load_schema(name))
+
+
+def _referenced(schema: Any) -> set[str]:
+    """The file names of the other shipped schemas that ``schema`` refers to."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            found.add(ref.split("#", 1)[0])
+        for value in schema.values():
+            found |= _referenced(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= _referenced(value)
+    return found
 
 
 def is_valid(name: str, instance: Any) -> bool:

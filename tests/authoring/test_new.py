@@ -1,17 +1,18 @@
-"""goldcase new: the next free id of the slice, verified quotes, hints, prompts, and a file that
+"""goldcase new: an id no other branch takes, verified quotes, hints, prompts, and a file that
 passes goldcase check and goldcase fmt --check as written."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from goldcase.authoring.new import new_prefix
 from goldcase.cli import cli
-from kit import run_cli
+from goldcase.ids import name_prefix
+from kit import REPO_ROOT, run_cli
 
 Maker = Callable[..., Path]
 QUOTE = "A customer has 14 days from delivery to request a credit"
@@ -22,8 +23,28 @@ def case(case_id: str, slice_name: str) -> str:
 
 
 def new(root: Path, *args: str) -> tuple[int, str, str]:
+    """``goldcase new`` in a repository that holds the case schema already (as ``init``
+    leaves it), so the output is the case alone."""
+    schema = root / "schema" / "case.schema.json"
+    if not schema.exists():
+        schema.parent.mkdir(parents=True, exist_ok=True)
+        schema.write_bytes((REPO_ROOT / "schema" / "case.schema.json").read_bytes())
     result = run_cli("new", "--repo", root, "--no-prompt", *args)
     return result.exit_code, result.stdout, result.stderr
+
+
+def test_new_writes_the_schema_its_modeline_names_when_it_is_missing(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-014.yaml": case("ret-014", "returns")})
+    result = run_cli("new", "--repo", root, "--no-prompt", "--slice", "returns", *ANSWERED)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "wrote cases/golden/ret-015.yaml",
+        "wrote schema/case.schema.json, the schema its first line names (for editors)",
+    ]
+    written = root / "cases/golden/ret-015.yaml"
+    target = written.read_text(encoding="utf-8").splitlines()[0].split("$schema=", 1)[1]
+    schema = (written.parent / target).resolve()
+    assert schema.read_bytes() == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
 
 
 ANSWERED = (
@@ -38,7 +59,17 @@ ANSWERED = (
 )
 
 
-def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: Maker) -> None:
+SUFFIX = "[0-9a-hjkmnp-tv-z]{9}"  # docs/new.md: five characters of time, four random
+
+
+def written(out: str, folder: str, prefix: str) -> str:
+    """The id ``goldcase new`` reports writing, after checking the line's shape."""
+    match = re.fullmatch(rf"wrote cases/{folder}/({re.escape(prefix)}{SUFFIX})\.yaml\n", out)
+    assert match, out
+    return match[1]
+
+
+def test_writes_a_new_id_of_the_slice_with_schema_line_and_hints(make_repo: Maker) -> None:
     root = make_repo(
         {
             "cases/golden/ret-014.yaml": case("ret-014", "returns"),
@@ -47,10 +78,11 @@ def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: M
         }
     )
     code, out, err = new(root, "--slice", "returns", "--tag", "numeric", *ANSWERED)
-    assert (code, out, err) == (0, "wrote cases/golden/ret-015.yaml\n", "")
-    assert (root / "cases/golden/ret-015.yaml").read_text(encoding="utf-8") == (
+    assert (code, err) == (0, "")
+    case_id = written(out, "golden", "ret-")
+    assert (root / f"cases/golden/{case_id}.yaml").read_text(encoding="utf-8") == (
         "# yaml-language-server: $schema=../../schema/case.schema.json\n"
-        "id: ret-015\n"
+        f"id: {case_id}\n"
         "question: How long do I have to ask for a credit on a damaged parcel?\n"
         "answerable: true\n"
         "expected_answer: 14 days\n"
@@ -76,31 +108,37 @@ def test_writes_the_next_id_of_the_slice_with_schema_line_and_hints(make_repo: M
 
 
 @pytest.mark.parametrize(
-    ("existing", "expected"),
+    ("existing", "prefix"),
     [
-        (["ret-0099"], "ret-0100"),  # zero-padded like its neighbours
-        (["ret-7", "ret-8"], "ret-9"),
-        (["ret-009", "ret-010", "r2-001"], "ret-011"),  # the most common prefix of the slice
+        (["ret-0099"], "ret-"),  # a sequential id's prefix, without its number
+        (["ret-009", "ret-010", "r2-001"], "ret-"),  # the most common prefix of the slice
+        (["refund-1h4kq9m2x", "refund-1h4kr0a3b"], "refund-"),
+        (["r7", "r8"], "r"),  # no dash: the text before the number
     ],
 )
-def test_id_numbering(make_repo: Maker, existing: list[str], expected: str) -> None:
+def test_the_id_keeps_the_prefix_of_the_slice(
+    make_repo: Maker, existing: list[str], prefix: str
+) -> None:
     root = make_repo({f"cases/golden/{i}.yaml": case(i, "returns") for i in existing})
     code, out, _ = new(root, "--slice", "returns", "--unanswerable", "--question", "Who?")
-    assert (code, out) == (0, f"wrote cases/golden/{expected}.yaml\n")
+    assert code == 0
+    written(out, "golden", prefix)
 
 
 def test_a_new_slice_gets_a_prefix_from_its_name(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/ret-003.yaml": case("ret-003", "returns")})
     code, out, _ = new(root, "--slice", "unanswerable", "--unanswerable", "--question", "Who?")
-    assert out == "wrote cases/golden/una-001.yaml\n"
-    code, out, _ = new(root, "--slice", "retail", "--unanswerable", "--question", "Who?", "--dev")
-    assert (code, out) == (0, "wrote cases/dev/reta-001.yaml\n")  # ret- belongs to returns
+    written(out, "golden", "una-")
+    code, out, _ = new(root, "--slice", "retail", "--unanswerable", "--question", "Who?")
+    assert code == 0
+    written(out, "golden", "reta-")  # ret- belongs to returns
 
 
-def test_new_prefix() -> None:
-    assert new_prefix("Returns", set()) == "ret-"
-    assert new_prefix("returns", {"ret-", "retu-"}) == "retur-"
-    assert new_prefix("--", set()) == "cas-"
+def test_name_prefix() -> None:
+    assert name_prefix("Returns", set()) == "ret-"
+    assert name_prefix("returns", {"ret-", "retu-"}) == "retur-"
+    assert name_prefix("returns", {"dev-ret-"}) == "retu-"  # a dev prefix takes it too
+    assert name_prefix("--", set()) == "cas-"
 
 
 def test_a_quote_not_in_the_document_is_refused_with_the_closest_passage(
@@ -129,8 +167,9 @@ def test_the_document_is_found_when_only_one_holds_the_quote(make_repo: Maker) -
         "--quote",
         "Parcels we could not deliver are held at the depot for 7 days.",
     )
-    assert (code, out) == (0, "wrote cases/golden/cas-001.yaml\n")
-    text = (root / "cases/golden/cas-001.yaml").read_text(encoding="utf-8")
+    assert code == 0
+    case_id = written(out, "golden", "cas-")
+    text = (root / f"cases/golden/{case_id}.yaml").read_text(encoding="utf-8")
     assert "  - doc: delivery.md\n" in text
     assert "# slice: returns " in text  # no slice given: its hint
 
@@ -190,7 +229,8 @@ def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     result = CliRunner().invoke(cli, ["new", "--repo", str(root), "--prompt"], input=answers)
     assert result.exit_code == 0, result.output
     assert "error: quote not found verbatim in returns-policy.md" in result.output
-    text = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    case_id = written(result.output.splitlines(keepends=True)[-1], "golden", "ret-")
+    text = (root / f"cases/golden/{case_id}.yaml").read_text(encoding="utf-8")
     assert "question: How long for a damaged parcel?\n" in text
     assert f"    quote: {QUOTE}\n" in text
     assert "  - doc: returns-policy.md\n" in text
@@ -203,22 +243,37 @@ def test_the_new_file_gets_the_usual_permissions(make_repo: Maker) -> None:
     root = make_repo({})
     mask = os.umask(0o022)
     try:
-        new(root, "--unanswerable", "--question", "Who?")
+        _, out, _ = new(root, "--unanswerable", "--question", "Who?")
     finally:
         os.umask(mask)
-    assert (root / "cases/golden/cas-001.yaml").stat().st_mode & 0o777 == 0o644
+    case_id = written(out, "golden", "cas-")
+    assert (root / f"cases/golden/{case_id}.yaml").stat().st_mode & 0o777 == 0o644
 
 
-def test_dev_cases_numbered_apart_keep_their_own_prefix(make_repo: Maker) -> None:
+def test_dev_cases_do_not_continue_the_golden_numbering(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-014.yaml": case("ret-014", "returns")})
+    args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
+    written(new(root, "--dev", *args)[1], "dev", "dev-ret-")
+    written(new(root, *args)[1], "golden", "ret-")
+
+
+def test_dev_cases_keep_their_own_prefix(make_repo: Maker) -> None:
     root = make_repo(
         {
             "cases/golden/ret-014.yaml": case("ret-014", "returns"),
-            "cases/dev/dev-ret-003.yaml": case("dev-ret-003", "returns"),
+            "cases/dev/dv-ret-003.yaml": case("dv-ret-003", "returns"),
         }
     )
     args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
-    assert new(root, "--dev", *args)[1] == "wrote cases/dev/dev-ret-004.yaml\n"
-    assert new(root, *args)[1] == "wrote cases/golden/ret-015.yaml\n"
+    written(new(root, "--dev", *args)[1], "dev", "dv-ret-")
+
+
+def test_two_cases_in_a_row_get_different_ids(make_repo: Maker) -> None:
+    root = make_repo({})
+    args = ("--slice", "returns", "--unanswerable", "--question", "Who?")
+    ids = {written(new(root, *args)[1], "golden", "ret-") for _ in range(5)}
+    assert len(ids) == 5
+    assert run_cli("check", "--repo", root, "--select", "schema").exit_code == 0
 
 
 def test_without_doc_a_quote_found_nowhere_shows_the_nearest_document(make_repo: Maker) -> None:
@@ -273,13 +328,14 @@ def test_probes_are_written_and_one_that_does_not_hold_is_a_warning(make_repo: M
     root = make_repo({})
     probes = ["--pass-probe", "You have 14 days.", "--pass-probe", "Two weeks."]
     code, out, err = new(root, *ANSWERED, *probes, "--fail-probe", "30 days")
-    assert (code, out) == (0, "wrote cases/golden/cas-001.yaml\n")
-    text = (root / "cases/golden/cas-001.yaml").read_text(encoding="utf-8")
+    assert code == 0
+    case_id = written(out, "golden", "cas-")
+    text = (root / f"cases/golden/{case_id}.yaml").read_text(encoding="utf-8")
     assert "probes:\n  pass: [You have 14 days., Two weeks.]\n  fail: [30 days]\n" in text
     assert err == (
-        "warning: cases/golden/cas-001.yaml: pass-probe 'Two weeks.' fails the case's checks "
+        f"warning: cases/golden/{case_id}.yaml: pass-probe 'Two weeks.' fails the case's checks "
         "(expected_answer: '14 days' not in it); write an expect block that holds it "
         "(goldcase check reports it as GC601 / GC602)\n"
     )
     found = run_cli("check", "--repo", root, "--select", "probes")
-    assert found.stdout.splitlines()[0].startswith("cases/golden/cas-001.yaml:14:29: GC601 ")
+    assert found.stdout.splitlines()[0].startswith(f"cases/golden/{case_id}.yaml:14:29: GC601 ")

@@ -72,9 +72,7 @@ def export(root: Path, *args: str) -> str:
     return result.stdout
 
 
-def test_jsonl_is_the_reference_layout_and_writes_golden_version_beside(
-    repo: Path, tmp_path: Path
-) -> None:
+def test_jsonl_is_the_reference_layout(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "out" / "golden.jsonl"
     export(repo, "--format", "jsonl", "--out", str(out))
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -106,12 +104,28 @@ def test_jsonl_is_the_reference_layout_and_writes_golden_version_beside(
         },
     ]
     assert list(lines[1]) == ["id", "question", "answerable", "support", "tags", "notes"]
-    assert (out.parent / "golden.version").read_text(encoding="utf-8") == "2026.2\n"
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "promptfoo", "inspect", "openai-evals"])
+def test_out_writes_the_file_asked_for_and_nothing_beside_it(
+    repo: Path, tmp_path: Path, fmt: str
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "golden.version").write_text("mine\n", encoding="utf-8")
+    result = run_cli("export", "--repo", repo, "--format", fmt, "--out", folder / "set.data")
+    assert result.exit_code == 0, result.stderr
+    task = ["set_task.py"] if fmt == "inspect" else []  # the Inspect export's task file
+    assert sorted(p.name for p in folder.iterdir()) == ["golden.version", "set.data", *task]
+    assert (folder / "golden.version").read_text(encoding="utf-8") == "mine\n"
+    wanted = f"wrote 2 golden cases to {folder / 'set.data'} (golden.version 2026.2)\n"
+    assert result.stderr.startswith(wanted)
 
 
 def test_jsonl_round_trip_gives_the_same_cases(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "export" / "golden.jsonl"
     export(repo, "--format", "jsonl", "--out", str(out))
+    (out.parent / "golden.version").write_text("2026.2\n", encoding="utf-8")  # carried by hand
     back = tmp_path / "back"
     result = run_cli("import", "--format", "jsonl", out, "--out", back, "--corpus", repo / "corpus")
     assert result.exit_code == 0, result.stdout

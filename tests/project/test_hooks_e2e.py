@@ -8,7 +8,9 @@ with spaces.
 
 from __future__ import annotations
 
+import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,8 +62,9 @@ def pre_commit(root: Path, source: HookSource, *args: str) -> subprocess.Complet
 
 
 def new_repo(root: Path, source: HookSource) -> Path:
-    """``goldcase init`` with the hooks taken from the session's clone, installed."""
-    made = run([GOLDCASE, "init", root], root.parent if root.parent.exists() else Path("/"))
+    """``goldcase init --example`` with the hooks taken from the test run's clone."""
+    where = root.parent if root.parent.exists() else Path("/")
+    made = run([GOLDCASE, "init", root, "--example"], where)
     assert made.returncode == 0
     write(root, ".pre-commit-config.yaml", config_text(source))
     return root
@@ -81,9 +84,19 @@ def committed(root: Path, source: HookSource, message: str) -> subprocess.Comple
 def repo(tmp_path: Path, hook_source: HookSource) -> Path:
     root = new_repo(tmp_path / "golden set", hook_source)
     assert pre_commit(root, hook_source, "install").returncode == 0
-    first = committed(root, hook_source, "first commit")  # a repository with no commits yet
-    assert first.returncode == 0, first.stdout + first.stderr
+    first_commit(root, lambda: committed(root, hook_source, "first commit"))
     return root
+
+
+def first_commit(root: Path, attempt: Callable[[], subprocess.CompletedProcess[str]]) -> None:
+    """In a repository with no commits yet, the version hook writes golden.version 1 and
+    golden.lock and refuses the commit once; the next attempt makes version 1."""
+    refused = attempt()
+    assert refused.returncode == 1
+    assert "golden.version: (none) -> 1 (first lock)" in refused.stdout + refused.stderr
+    accepted = attempt()
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == "1\n"
 
 
 def bump_flow(root: Path, source: HookSource) -> None:
@@ -160,11 +173,9 @@ def test_merge_of_two_bumping_branches_settles_before_the_merge_commit(
 @pytest.fixture
 def plain(tmp_path: Path) -> Path:
     root = tmp_path / "plain hooks"
-    assert run([GOLDCASE, "init", root, "--git-hooks"], tmp_path).returncode == 0
+    assert run([GOLDCASE, "init", root, "--git-hooks", "--example"], tmp_path).returncode == 0
     (root / ".pre-commit-config.yaml").unlink()
-    run(["git", "add", "-A"], root)
-    first = run(["git", "commit", "--no-gpg-sign", "-m", "first"], root, check=False)
-    assert first.returncode == 0, first.stdout + first.stderr
+    first_commit(root, lambda: plain_commit(root, "first"))
     return root
 
 
@@ -234,6 +245,40 @@ def test_the_installed_package_carries_the_plain_hooks(
     assert made.returncode == 0, made.stdout + made.stderr
     for name in ("pre-commit", "pre-merge-commit", "pre-push"):
         assert (root / "hooks" / name).read_bytes() == (REPO_ROOT / "hooks" / name).read_bytes()
+    local = tmp_path / "local hooks from the wheel"
+    made = run([installed[0], "init", local, "--hooks", "local"], tmp_path, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr  # the wheel carries the manifest
+    assert "entry: goldcase lock" in (local / ".pre-commit-config.yaml").read_text()
+    schema = (local / "schema" / "case.schema.json").read_bytes()
+    assert schema == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
+
+
+def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Path) -> None:
+    """``init --hooks local``: the real pre-commit runs this environment's goldcase (on PATH)
+    through ``repo: local`` hooks, with nothing cloned or installed in PRE_COMMIT_HOME."""
+    root = tmp_path / "local hooks"
+    made = run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path)
+    assert made.returncode == 0
+    home = str(tmp_path / "pre-commit home")
+    assert run([PRE_COMMIT, "install"], root, PRE_COMMIT_HOME=home).returncode == 0
+
+    def attempt(message: str) -> subprocess.CompletedProcess[str]:
+        git(root, "add", "-A")
+        return run(
+            ["git", "commit", "--no-gpg-sign", "-m", message],
+            root,
+            check=False,
+            PRE_COMMIT_HOME=home,
+        )
+
+    first_commit(root, lambda: attempt("first"))
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    refused = attempt("add ret-002")
+    assert refused.returncode == 1
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert attempt("add ret-002").returncode == 0
+    assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
+    assert not list(Path(home).glob("repo*")), "pre-commit fetched a hook repository"
 
 
 def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> None:
@@ -242,6 +287,114 @@ def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> No
     refused = plain_commit(plain, "reword the policy")
     assert refused.returncode == 1
     assert (
-        "cases/golden/ret-001.yaml:7:12: GC202 quote not found verbatim in returns-policy.md"
+        "cases/golden/ret-001.yaml:8:12: GC202 quote not found verbatim in returns-policy.md"
         in refused.stdout + refused.stderr
     )
+
+
+# -- a week of triage: traces to drafts to cases, and one bump --------------------------------
+
+SET_QUESTION = "How many days does a customer have to request a credit for a damaged delivery?"
+WEEK_PRODUCTS = ["kettle", "toaster", "mixer", "blender", "fryer", "lamp", "drill", "bench"]
+WEEK_ASKS = [
+    "my {p} arrived with a dent what can i do",
+    "is the {p} covered if it stops working after {n} months",
+    "can i pay for the {p} in {n} instalments",
+    "how long does delivery of a {p} take to postcode area {n}",
+    "i returned the {p} {n} days ago where is my money",
+]
+
+
+def week_of_traces(path: Path) -> Path:
+    """Three hundred lines: failures and plain traffic, questions repeated through the week,
+    copies and near-copies of the set's own question, personal data, and two bad lines."""
+    rows: list[str] = []
+    for i in range(280):
+        template = WEEK_ASKS[i % len(WEEK_ASKS)]
+        question = template.format(p=WEEK_PRODUCTS[(i // 5) % 8], n=i // 40 + 2)
+        if i % 23 == 0:
+            question += ", write to me at sam.taylor@example.co.uk or call 020 7946 0958"
+        rows.append(week_row(i, question, failed=i % 3 == 0, thumbs=i % 7 == 0))
+    for i in range(280, 290):  # the set's question, as customers type it again
+        rows.append(week_row(i, SET_QUESTION.lower().rstrip("?"), failed=True))
+    for i in range(290, 298):  # ... and with a word changed
+        rows.append(week_row(i, SET_QUESTION.replace("damaged", "broken"), failed=True))
+    rows += ['{"id": "t-0298", "question": "is the kettle in sto', '{"id": "t-0299"}']
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def week_row(i: int, question: str, *, failed: bool, thumbs: bool = False) -> str:
+    return json.dumps(
+        {
+            "id": f"t-{i:04d}",
+            "time": f"2026-03-0{2 + i % 7}T{i % 24:02d}:{i % 60:02d}:00Z",
+            "question": question,
+            "answer": "You have 30 days.",
+            "failed_check": failed,
+            "cap_hit": False,
+            "thumbs_down": thumbs,
+        }
+    )
+
+
+def label_draft(path: Path, answerable: bool) -> None:
+    """What a labeller does in an editor: fill in the blank fields."""
+    text = path.read_text(encoding="utf-8")
+    if answerable:
+        text = text.replace("answerable:\n", "answerable: true\n")
+        text = text.replace("expected_answer:\n", "expected_answer: 14 days\n")
+        text = text.replace(
+            "support:\n",
+            "support:\n  - doc: returns-policy.md\n"
+            "    quote: A customer has 14 days from delivery to request a credit\n",
+        )
+    else:
+        text = text.replace("answerable:\n", "answerable: false\n")
+    text = text.replace("slice:\n", "slice: returns\n")
+    text = text.replace("labelled_by:\n", "labelled_by: support-lead\n")
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_week_of_triage_labelled_promoted_and_committed_bumps_once(
+    repo: Path, hook_source: HookSource, tmp_path: Path
+) -> None:
+    log = week_of_traces(tmp_path / "week-10.jsonl")
+    clone = tmp_path / "a clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    drawn = []
+    for root in (repo, clone):  # the same seed twice: the same drafts, byte for byte
+        made = run([GOLDCASE, "triage", log, "--seed", "week-10", "--n", "12"], root, check=False)
+        assert made.returncode == 0, made.stdout + made.stderr
+        drawn.append({p.name: p.read_bytes() for p in (root / "cases" / "inbox").iterdir()})
+    assert len(drawn[0]) == 12 and drawn[0] == drawn[1]
+    report = made.stdout + made.stderr
+    assert "week-10.jsonl:299: not JSON" in report and "week-10.jsonl:300: no question" in report
+    texts = b"".join(drawn[0].values()).decode()
+    assert "@example.co.uk" not in texts and "7946" not in texts
+    assert SET_QUESTION.lower().rstrip("?") not in texts.lower()  # duplicates of the set
+    assert "broken delivery" not in texts  # near-duplicates of the set
+
+    answered, unanswerable = sorted((repo / "cases" / "inbox").iterdir())[:2]
+    label_draft(answered, answerable=True)
+    label_draft(unanswerable, answerable=False)
+    moved = run(
+        [GOLDCASE, "promote", answered.stem, unanswerable.stem, "--to", "golden"],
+        repo,
+        check=False,
+    )
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert "the goldcase-version hook bumps golden.version" in moved.stdout
+
+    refused = committed(repo, hook_source, "week 10: two cases from the traffic, ten drafts")
+    assert refused.returncode == 1  # the version hook rewrote golden.version and golden.lock
+    output = refused.stdout + refused.stderr
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in output
+    assert "golden cases: 2 added" in output
+    accepted = committed(repo, hook_source, "week 10: two cases from the traffic, ten drafts")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(repo, "show", "HEAD:golden.version").stdout == "2\n"  # one bump for the two
+    assert git(repo, "status", "--porcelain").stdout == ""
+    committed_drafts = git(repo, "ls-files", "cases/inbox").stdout.split()
+    assert len(committed_drafts) == 10
+    assert run([GOLDCASE, "lock", "--check"], repo, check=False).returncode == 0

@@ -22,7 +22,7 @@ Maker = Callable[..., Path]
 HUNDRED_MB = 100 * 1024 * 1024
 CASE = (
     "id: {id}\nquestion: how long do i have to ask for a credit on a damaged parcel\n"
-    "expected_answer: 14 days\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
+    "expected_answer: {answer}\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
 )
 QUOTE = "A customer has 14 days from delivery to request a credit"
 
@@ -33,8 +33,11 @@ def check(root: Path, *extra: str) -> Result:
     )
 
 
-def case(case_id: str, doc: str = "returns-policy.md", quote: str = QUOTE) -> str:
-    return CASE.format(id=case_id, doc=doc, quote=quote)
+def case(
+    case_id: str, doc: str = "returns-policy.md", quote: str = QUOTE, answer: str = "14 days"
+) -> str:
+    """A case whose answer's figures its quote holds (GC208), unless told otherwise."""
+    return CASE.format(id=case_id, doc=doc, quote=quote, answer=answer)
 
 
 def timed(fn: Callable[[], Result]) -> tuple[Result, float]:
@@ -74,7 +77,10 @@ def test_quote_across_a_crlf_line_break_matches(make_repo: Maker) -> None:
     root = make_repo(
         {
             "cases/golden/wrap.yaml": case(
-                "wrap", doc="crlf.md", quote="Refunds for a cracked screen are paid"
+                "wrap",
+                doc="crlf.md",
+                quote="Refunds for a cracked screen are paid",
+                answer="they are paid",
             )
         }
     )
@@ -156,7 +162,8 @@ def test_hundred_mb_corpus_document(make_repo: Maker) -> None:
 
 def test_corpus_document_with_a_ten_mb_line(make_repo: Maker) -> None:
     unique = "The warehouse on the long line opens at nine"
-    root = make_repo({"cases/golden/one.yaml": case("one", doc="one-line.md", quote=unique)})
+    one = case("one", doc="one-line.md", quote=unique, answer="at nine")
+    root = make_repo({"cases/golden/one.yaml": one})
     (root / "corpus/one-line.md").write_text("word " * 2_000_000 + unique + ".\n", encoding="utf-8")
     result, seconds = timed(lambda: check(root))
     assert (result.exit_code, result.stdout.splitlines()[-1]) == (

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -97,12 +98,32 @@ def run_killed(args: list[str], cwd: Path, delay: float) -> int:
     return code
 
 
+def as_is(state: Snapshot) -> Snapshot:
+    return state
+
+
+_NEW_CASE = re.compile(r"cases/golden/(ret-[0-9a-hjkmnp-tv-z]{9})\.yaml")
+
+
+def one_new_case(state: Snapshot) -> Snapshot:
+    """A new case's id is drawn afresh by every run (docs/new.md): name it NEW, so two runs'
+    files compare by their content."""
+    out: Snapshot = {}
+    for rel, data in state.items():
+        match = _NEW_CASE.fullmatch(rel)
+        if match:
+            rel, data = "cases/golden/NEW.yaml", data.replace(match[1].encode(), b"NEW")
+        out[rel] = data
+    return out
+
+
 @dataclass
 class Scenario:
     name: str
     build: Callable[[Path], None]  # writes the state before the command into a folder
     args: list[str]
     rerun_recovers: bool = True  # a second, uninterrupted run reaches the new state
+    settle: Callable[[Snapshot], Snapshot] = as_is  # names that differ from run to run
     counts: Counter[str] = field(default_factory=Counter)
 
 
@@ -126,14 +147,14 @@ def exercise(scenario: Scenario, tmp_path: Path, seed: int) -> Counter[str]:
     pristine = tmp_path / "pristine"
     pristine.mkdir()
     scenario.build(pristine)
-    before = snapshot(pristine)
+    before = scenario.settle(snapshot(pristine))
     reference = tmp_path / "reference"
     shutil.copytree(pristine, reference, symlinks=True)
     started = time.perf_counter()
     done = run(scenario.args, reference)
     elapsed = time.perf_counter() - started
     assert done.returncode in (0, 1), done.stderr.decode()
-    after = snapshot(reference)
+    after = scenario.settle(snapshot(reference))
     assert after != before, f"{scenario.name} wrote nothing"
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
@@ -141,7 +162,7 @@ def exercise(scenario: Scenario, tmp_path: Path, seed: int) -> Counter[str]:
         work = tmp_path / f"kill-{number}"
         shutil.copytree(pristine, work, symlinks=True)
         run_killed(scenario.args, work, rng.uniform(0.2, 1.1) * elapsed)
-        counts[check_one(before, after, snapshot(work))] += 1
+        counts[check_one(before, after, scenario.settle(snapshot(work)))] += 1
         counts["temporary files left"] += sum(is_temp(rel) for rel in snapshot(work))
         if scenario.rerun_recovers:
             assert run(scenario.args, work).returncode in (0, 1)
@@ -201,6 +222,14 @@ def build_import(root: Path) -> None:
             fh.write(json.dumps(line) + "\n")
 
 
+def build_triage(root: Path) -> None:
+    make_set(root, 3, canonical)
+    with (root / "traces.jsonl").open("w", encoding="utf-8") as fh:
+        for number in range(1, 61):
+            trace = {"id": f"t-{number}", "question": f"Question {number} about item {number}?"}
+            fh.write(json.dumps({**trace, "failed_check": number % 2 == 0}) + "\n")
+
+
 def build_init(root: Path) -> None:
     (root / "keep.txt").write_text("a file that was there before\n", encoding="utf-8")
 
@@ -234,9 +263,15 @@ SCENARIOS = [
             "hand-written",
             "--no-prompt",
         ],
-        rerun_recovers=False,  # a second run writes the next id: a second case, by design
+        rerun_recovers=False,  # a second run writes a second case under another id, by design
+        settle=one_new_case,
     ),
     Scenario("lock (golden.version, golden.lock)", build_lock, ["lock"]),
+    Scenario(
+        "triage (40 drafts)",
+        build_triage,
+        ["triage", "traces.jsonl", "--n", "40", "--seed", "k"],
+    ),  # a rerun keeps the drafts written and writes the rest
     Scenario(
         "import --format jsonl (100 cases)",
         build_import,

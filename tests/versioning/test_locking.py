@@ -343,6 +343,80 @@ def test_a_hand_bump_is_kept(tmp_path: Path) -> None:
     assert read_lock(root)["version"] == "5"
 
 
+TAKEN_BACK = (
+    "golden.version: 2 -> 1 (the set and corpus are again what the committed golden.lock "
+    "pins; the bump is taken back)"
+)
+
+
+def test_an_edit_undone_takes_its_bump_back(tmp_path: Path) -> None:
+    """The issue's story: a case edited then reverted kept its bump, so version 2 named
+    exactly the set version 1 named, and compare refused to compare their reports."""
+    root = git_set(tmp_path / "set")
+    committed_lock = (root / "golden.lock").read_text(encoding="utf-8")
+    original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    write(root, "cases/golden/ret-001.yaml", original)
+    back = run_cli("lock", "--repo", root)
+    assert back.exit_code == 1
+    assert back.stdout.splitlines()[0] == TAKEN_BACK
+    assert read_version(root) == "1"
+    assert (root / "golden.lock").read_text(encoding="utf-8") == committed_lock
+    assert git(root, "status", "--porcelain").stdout == ""
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+
+
+@pytest.mark.parametrize("how", ["removed", "corpus restored"])
+def test_any_way_back_to_the_committed_content_takes_the_bump_back(
+    tmp_path: Path, how: str
+) -> None:
+    root = git_set(tmp_path / "set")
+    if how == "removed":
+        write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    else:
+        write(root, "corpus/returns-policy.md", DOCUMENT + "A new line.\n")
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    if how == "removed":
+        (root / "cases/golden/ret-003.yaml").unlink()
+    else:
+        write(root, "corpus/returns-policy.md", DOCUMENT)
+    assert run_cli("lock", "--repo", root).stdout.splitlines()[0] == TAKEN_BACK
+    assert git(root, "status", "--porcelain").stdout == ""
+
+
+def test_a_change_kept_keeps_its_bump(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    run_cli("lock", "--repo", root)
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="14 days, from delivery"))
+    again = run_cli("lock", "--repo", root)  # another content, not the committed one
+    assert again.stdout.startswith("golden.version: 2 (already bumped since the last commit)")
+
+
+def test_the_bump_of_a_committed_change_is_not_taken_back(tmp_path: Path) -> None:
+    """Only what HEAD pins counts: a change committed at version 2 and then reverted is a
+    third set, version 3 (a version never names two sets, and never goes back to one)."""
+    root = git_set(tmp_path / "set")
+    original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    run_cli("lock", "--repo", root)
+    commit(root, "version 2")
+    write(root, "cases/golden/ret-001.yaml", original)
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+
+
+def test_without_commits_there_is_nothing_to_take_back(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    git(root, "init", "-q", "-b", "main")
+    run_cli("lock", "--repo", root)
+    original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    write(root, "cases/golden/ret-001.yaml", original)
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+
+
 def test_two_lock_runs_at_once_leave_a_consistent_version_and_lock(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
@@ -377,8 +451,11 @@ def test_lock_in_a_repository_with_no_commits_and_a_detached_head(tmp_path: Path
     git(root, "init", "-q")
     assert run_cli("lock", "--repo", root).exit_code == 1
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    # never committed: no report can name version 1 yet, so the first commit keeps it
+    assert run_cli("lock", "--repo", root).stdout.startswith(
+        "golden.version: 1 (not committed yet: the first commit makes this version)"
+    )
     commit(root)
     git(root, "checkout", "-q", "--detach")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="big orders"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")

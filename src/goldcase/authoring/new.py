@@ -1,40 +1,36 @@
-"""Writing a new case: the next free id of its slice, a verified quote, a file with hints.
+"""Writing a new case: an id no other branch will take, a verified quote, a file with hints.
 
-The id continues the numbering of the slice's cases (``ret-014`` → ``ret-015``, zero-padded
-like its neighbours). A slice with no numbered case yet gets a prefix from its name: its first
-three letters and digits (``returns`` → ``ret-001``), longer when another slice already uses
-that prefix. Every quote is looked up in its document before anything is written; a quote that
-is not there is refused with the closest passage and the first place it differs.
+The id is the slice's prefix and a suffix of the minute and four random characters
+(``ret-1h4kq9m2x``; see ``goldcase.ids``). Every quote is looked up in its document before
+anything is written; a quote that is not there is refused with the closest passage and the
+first place it differs.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
-from goldcase.engine import case_paths, load_case_set
+from goldcase.engine import load_case_set, taken_ids
 from goldcase.errors import GoldcaseError
+from goldcase.ids import slice_prefix, write_new_case
 from goldcase.loader import load_case_file, parse_case
 from goldcase.model import Case, Split
 from goldcase.quotes import not_found
 from goldcase.scoring.probes import grade_probes, why_failed
 from goldcase.text import clip, fold_quote
-from goldcase.writer import create_exclusive
 
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-DEFAULT_WIDTH = 3
 SOURCES = ("transcript", "hand-written", "synthetic")
 
 # Commented hints for the optional fields left blank, in the canonical key order.
@@ -53,7 +49,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "slice": ("# slice: returns                  # the subset this case is reported in",),
     "tags": (
         "# tags: [numeric, policy]         # numeric, date, name, policy, multi_doc, "
-        "unanswerable, false_premise",
+        "unanswerable, false_premise, calculated",
     ),
     "source": ("# source: hand-written            # transcript | hand-written | synthetic",),
     "labelled_by": ("# labelled_by: your-name          # who read the source and wrote this",),
@@ -75,56 +71,6 @@ class NewCase:
     source: str | None = None
     pass_probes: list[str] = field(default_factory=list)
     fail_probes: list[str] = field(default_factory=list)
-
-
-def id_prefix(
-    cases: Sequence[Case], slice_name: str | None, split: str | None = None
-) -> tuple[str, int]:
-    """The id prefix and number width the slice's cases use (the most common one), looking at
-    the cases of ``split`` first (a set may number its dev cases apart: ``dev-ret-003``)."""
-    wanted = slice_name or "default"
-    in_slice = [c for c in cases if c.slice == wanted and _NUMBERED.match(c.id)]
-    same_split = [c for c in in_slice if c.split == split]
-    numbered = same_split or in_slice
-    if not numbered:
-        taken = _prefixes_elsewhere(cases, wanted)
-        return new_prefix(slice_name or "case", taken), DEFAULT_WIDTH
-    counts: Counter[str] = Counter()
-    widths: dict[str, int] = {}
-    for case in numbered:
-        match = _NUMBERED.match(case.id)
-        assert match is not None
-        counts[match[1]] += 1
-        widths[match[1]] = max(widths.get(match[1], 0), len(match[2]))
-    prefix = min(counts, key=lambda p: (-counts[p], p))
-    return prefix, widths[prefix]
-
-
-def _prefixes_elsewhere(cases: Iterable[Case], slice_name: str) -> set[str]:
-    return {m[1] for c in cases if c.slice != slice_name and (m := _NUMBERED.match(c.id))}
-
-
-def new_prefix(name: str, taken: set[str]) -> str:
-    """``returns`` → ``ret-``; longer when that prefix belongs to another slice."""
-    letters = re.sub(r"[^a-z0-9]", "", name.lower()) or "case"
-    for size in range(3, len(letters) + 1):
-        candidate = f"{letters[:size]}-"
-        if candidate not in taken:
-            return candidate
-    return f"{letters}-"
-
-
-def next_id(
-    cases: Sequence[Case], taken: Iterable[str], slice_name: str | None, split: str | None = None
-) -> str:
-    """The next free id of the slice's prefix; ``taken`` holds every id and file stem."""
-    prefix, width = id_prefix(cases, slice_name, split)
-    used = set(taken) | {c.id for c in cases}
-    numbers = [int(m[2]) for i in used if (m := _NUMBERED.match(i)) and m[1] == prefix]
-    number = max(numbers, default=0) + 1
-    while f"{prefix}{number:0{width}d}" in used:
-        number += 1
-    return f"{prefix}{number:0{width}d}"
 
 
 def verify_quote(corpus: Corpus, doc: str | None, quote: str) -> str:
@@ -221,11 +167,6 @@ def render(data: dict[str, Any], schema_line: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def schema_line(case_path: Path, root: Path) -> str:
-    target = os.path.relpath(root / "schema" / "case.schema.json", case_path.parent)
-    return f"# yaml-language-server: $schema={Path(target).as_posix()}"
-
-
 def validate_spec(spec: NewCase) -> None:
     """Refuse what the schema would refuse, before any work is done."""
     if not spec.question.strip():
@@ -250,26 +191,22 @@ def validate_spec(spec: NewCase) -> None:
         )
 
 
-MAX_ATTEMPTS = 1000  # ids taken by other goldcase new runs at the same moment
-
-
 def create_case(ctx: Context, spec: NewCase) -> Path:
-    """Verify, render and write a new case file; returns its path. The file is created
-    exclusively: when another run took the id first, the next free id is tried, so runs at
-    once each write their own file and none replaces another's."""
+    """Verify, render and write a new case file under a fresh id (``goldcase.ids``); returns
+    its path. The file is created exclusively: an existing file is never replaced."""
     validate_spec(spec)
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)
-    taken = {Path(rel).stem for rel in case_paths(ctx)}
-    for _ in range(MAX_ATTEMPTS):
-        case_id = next_id(case_set.parsed, taken, spec.slice, spec.split)
-        path = ctx.config.cases_dir / spec.split / f"{case_id}.yaml"
-        text = render(case_data(spec, case_id, docs), schema_line(path, ctx.root))
-        _check_rendered(ctx, path, text)
-        if create_exclusive(path, text.encode("utf-8")):
-            return path
-        taken.add(case_id)
-    raise GoldcaseError(f"no free case id after {MAX_ATTEMPTS} tries; nothing was written")
+    folder = ctx.config.cases_dir / spec.split
+    line = modeline(folder / "x.yaml", ctx.root)
+
+    def text_of(case_id: str) -> str:
+        text = render(case_data(spec, case_id, docs), line)
+        _check_rendered(ctx, folder / f"{case_id}.yaml", text)
+        return text
+
+    prefix = slice_prefix(case_set.parsed, spec.slice, spec.split)
+    return write_new_case(folder, prefix, taken_ids(ctx, case_set), text_of)[1]
 
 
 def unheld_probes(ctx: Context, path: Path) -> list[str]:

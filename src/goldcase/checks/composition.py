@@ -20,6 +20,11 @@ Codes (default severity):
   abstains passes it.
 - GC512 (warning): a ``resolution`` does not name who decided (a plain string, the rule alone):
   write ``resolution: {rule: ..., decided_by: ...}``.
+- GC513 (error): with ``[split] by_time = true``, a golden case asked (``asked_at``) before
+  the newest dev case: golden cases come from the latest traffic, dev cases from earlier.
+  Cases without ``asked_at`` are not placed in time and not reported. Passes: golden cases
+  asked in March, dev cases in February. Fails (``GC513 golden case asked 2026-02-03, before
+  the newest dev case dev-ret-004 (asked 2026-02-10) …``).
 
 GC505 (personal data) is in the ``privacy`` family: it applies to every case file. GC507 and
 GC509 (a second labeller's labels) are in the ``labelling`` family.
@@ -27,7 +32,9 @@ GC509 (a second labeller's labels) are in the ``labelling`` family.
 The set-shape rules are warnings by default because a set grows a case at a time: a new slice
 is under its floor for the first nineteen commits. Gate on them with ``goldcase check
 --strict`` or ``[severity] GC501 = "error"``. A set-level finding points at the slice's table
-in the config file when there is one, otherwise at the first case file of the slice, line 1.
+in the config file when there is one, otherwise at the config file itself (the golden cases
+folder when there is no config file), line 1, column 1: the set, not any one case, has the
+problem, so it is reported once, and ``goldcase check PATHS`` reports it whatever the paths.
 
 Passes: a slice of 20 golden cases, 4 of them synthetic, 6 unanswerable of which 2 have a false
 premise, every expected answer a short phrase, every resolution naming who decided.
@@ -43,6 +50,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from goldcase.composition.slices import reported_slices
+from goldcase.composition.timesplit import asked, older_golden
 from goldcase.model import Case, Finding, Severity
 
 if TYPE_CHECKING:
@@ -60,6 +68,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC510": ("warning", "reported slice without a question the corpus cannot answer"),
     "GC511": ("warning", "reported slice whose every case expects an abstention"),
     "GC512": ("warning", "resolution that names no one who decided"),
+    "GC513": ("error", "golden case asked before the newest dev case (time split)"),
 }
 
 
@@ -68,12 +77,14 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _slices(golden, ctx)
     yield from _unanswerable(golden, ctx)
     yield from _long_answers(golden, ctx)
+    if ctx.config.split.by_time:
+        yield from _time_split(golden, case_set.dev, ctx)
     yield from _unnamed_resolutions(case_set, ctx)
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
     for name, cases in reported_slices(golden, ctx).items():
-        path, line, col = _slice_anchor(ctx, name, cases)
+        path, line, col = _slice_anchor(ctx, name)
         for code, message in _slice_problems(ctx, name, cases):
             yield Finding(path, line, col, code, "warning", message)
 
@@ -155,7 +166,7 @@ def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:
         return
     floor = ctx.config.composition.unanswerable_floor
     unanswerable = [c for c in golden if not c.answerable]
-    path, line, col = _composition_anchor(ctx, golden)
+    path, line, col = _composition_anchor(ctx)
     share = len(unanswerable) / len(golden)
     if share < floor:
         yield Finding(
@@ -199,6 +210,27 @@ def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _time_split(golden: list[Case], dev: list[Case], ctx: Context) -> Iterator[Finding]:
+    found = older_golden(golden, dev)
+    if found is None:
+        return
+    last, moment, older = found
+    for case in older:
+        when = asked(case)
+        assert when is not None  # older_golden returns dated cases only
+        line, col = ctx.locate(case.path, ["asked_at"])
+        yield Finding(
+            case.path,
+            line,
+            col,
+            "GC513",
+            "error",
+            f"golden case asked {when.text()}, before the newest dev case {last.id} (asked "
+            f"{moment.text()}); with [split] by_time, golden cases come from the latest "
+            "traffic: move this case to cases/dev/, or the dev case out of the way",
+        )
+
+
 _HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(?:#.*)?$")
 
 
@@ -235,16 +267,11 @@ def _table_names(dotted: str) -> set[str]:
     return {f"{joined}{leaf}", f'{joined}"{leaf}"', f"{joined}'{leaf}'"}
 
 
-def _slice_anchor(ctx: Context, name: str, cases: list[Case]) -> tuple[str, int, int]:
+def _slice_anchor(ctx: Context, name: str) -> tuple[str, int, int]:
     found = _config_line(ctx, f"slices.{name}")
-    if found is not None:
-        return found
-    if cases:
-        return cases[0].path, 1, 1
-    source = ctx.config.source
-    return (ctx.rel(source) if source is not None else "goldcase.toml"), 1, 1
+    return found if found is not None else (ctx.set_path, 1, 1)
 
 
-def _composition_anchor(ctx: Context, golden: list[Case]) -> tuple[str, int, int]:
+def _composition_anchor(ctx: Context) -> tuple[str, int, int]:
     found = _config_line(ctx, "composition")
-    return found if found is not None else (golden[0].path, 1, 1)
+    return found if found is not None else (ctx.set_path, 1, 1)

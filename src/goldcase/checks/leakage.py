@@ -30,11 +30,16 @@ question is in the golden set or the dev set, never both``)::
 | GC306 | error | a prompt file cannot be read as text or does not parse as YAML / JSON |
 | GC307 | error | a prompt file states a golden fact: a golden support quote, or a sentence of it |
 | GC308 | warning | a dev case and a golden case share a support quote (or a sentence of one) |
+| GC309 | warning | a draft in ``cases/inbox/`` asking what a case or draft asks, or nearly |
 
 GC307 and GC308 compare facts, not questions: a few-shot answer that says "Saturday is not
 available" teaches the answer of the golden case whose quote says it, whatever its question.
 A quote and each of its sentences of four words or more are searched, normalised, on word
 boundaries.
+
+GC309 keeps the inbox from filling with questions the set holds already (``goldcase triage``
+passes over them when it draws; a case promoted meanwhile, or a question edited by the
+labeller, can make one): delete the draft, or reword it into a question of its own.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from goldcase.leakage.neardup import NearConfig, near_pairs
 from goldcase.leakage.prompts import ScannedPrompt, load_prompts
 from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.loader import Locator
-from goldcase.model import Case, Finding, Severity
+from goldcase.model import INBOX, Case, Finding, Severity
 from goldcase.sentences import Sentences
 from goldcase.text import normalise_input
 
@@ -67,6 +72,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC306": ("error", "prompt file cannot be read or parsed"),
     "GC307": ("error", "prompt file states a golden support quote"),
     "GC308": ("warning", "dev case shares a support quote with a golden case"),
+    "GC309": ("warning", "draft that duplicates a case or another draft"),
 }
 MIN_SUBSTRING_WORDS = 4  # shorter golden questions (and quote sentences) are not searched
 
@@ -128,6 +134,7 @@ def _check(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> Ite
     facts = _golden_facts(golden)
     yield from _stated(facts, prompts, places)
     yield from _shared(facts, dev, places)
+    yield from _drafts(case_set, ctx, places)
 
 
 class _Places:
@@ -418,6 +425,54 @@ def _near_finding(places: _Places, end: End, found: list[tuple[float, str, End]]
         "GC303",
         f"{subject} is a near-duplicate of {target} (word Jaccard {score:.2f}){more}; "
         f"{_FIXES['GC303']}",
+    )
+
+
+def _drafts(case_set: CaseSet, ctx: Context, places: _Places) -> Iterator[Finding]:
+    """GC309: a draft that asks what a case or another draft asks, exactly or nearly; one
+    finding per draft, naming its closest match."""
+    if not case_set.drafts:
+        return
+    matches = _draft_matches(case_set, ctx)
+    for draft in case_set.drafts:
+        found = sorted(matches.get(draft.path, ()), key=lambda m: (-m[0], m[2].id))
+        if found:
+            yield _draft_finding(places, draft, found)
+
+
+_Match = tuple[float, bool, Case]  # (word Jaccard, exactly equal, the other case or draft)
+
+
+def _draft_matches(case_set: CaseSet, ctx: Context) -> dict[str, list[_Match]]:
+    by_text: dict[str, list[Case]] = {}
+    for case in (*case_set.cases, *case_set.drafts):
+        by_text.setdefault(normalise_input(case.question), []).append(case)
+    matches: dict[str, list[_Match]] = {}
+    for cases in by_text.values():
+        for draft in (c for c in cases if c.split == INBOX):
+            matches[draft.path] = [(1.0, True, o) for o in cases if o is not draft]
+    texts = list(by_text)
+    focus = [any(c.split == INBOX for c in by_text[t]) for t in texts]
+    cfg = ctx.config.leakage
+    near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
+    for i, j, score in near_pairs(texts, focus, near, ctx.cache):
+        for a, b in ((texts[i], texts[j]), (texts[j], texts[i])):
+            for draft in (c for c in by_text[a] if c.split == INBOX):
+                matches[draft.path].extend((score, False, o) for o in by_text[b])
+    return matches
+
+
+def _draft_finding(places: _Places, draft: Case, found: list[_Match]) -> Finding:
+    score, exact, other = found[0]
+    name = f"draft {other.id}" if other.split == INBOX else f"{other.split} case {other.id}"
+    how = "equals the question of" if exact else "is a near-duplicate of"
+    similar = "" if exact else f" (word Jaccard {score:.2f})"
+    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    return places.finding(
+        End(draft.path, 1, draft),
+        "GC309",
+        f"draft question {how} {name}{similar}{more}; the set asks it already: delete the "
+        "draft, or reword it into a question of its own",
     )
 
 

@@ -1,4 +1,5 @@
-"""GC2xx: every support quote appears verbatim in the corpus document it names.
+"""GC2xx: every support quote appears verbatim in the corpus document it names, and holds the
+figures the expected answer states.
 
 A quote matches after two foldings only: Unicode NFC, and any run of white space matches any
 other run (documents wrap lines). Case, curly versus straight quotes and dashes must match.
@@ -25,6 +26,16 @@ Fails (``GC202 quote not found verbatim in returns-policy.md; closest passage (l
 | GC205 | warning | the quote is in several documents: the support is ambiguous |
 | GC206 | error | the named document cannot be searched (binary, not UTF-8, unreadable) |
 | GC207 | error | two corpus documents share a basename |
+| GC208 | warning | a figure in ``expected_answer`` or ``contains`` that no support quote holds |
+
+GC208 reads numbers, amounts, durations, times and dates as values (``goldcase.figures``):
+"14-day" holds 14, "fourteen" is 14, "one hour" is "60 minutes", "2 pm" is "14:00". It
+passes ``expected_answer: 14 days`` against the quote "a 14-day free trial", and warns on
+``expected_answer: yes, 30 days`` against the same quote (``GC208 expected_answer states "30
+days", which no support quote holds (they state "14-day")``). An unanswerable case, or one
+without quotes, has nothing to compare. An answer worked out from its quotes (a price less a
+discount: £249.00 less 15% is £211.65) states a figure no quote holds by design: tag the case
+``calculated`` and GC208 leaves it alone.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ from typing import TYPE_CHECKING
 import ahocorasick
 
 from goldcase.cache import findings_from, findings_to
+from goldcase.figures import figures, held
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.quotes import not_found
@@ -58,7 +70,11 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC205": ("warning", "quote found in several documents"),
     "GC206": ("error", "document cannot be searched"),
     "GC207": ("error", "two corpus documents share a basename"),
+    "GC208": ("warning", "a figure in the expected answer that no support quote holds"),
 }
+
+
+CALCULATED = "calculated"  # a case whose answer is worked out from its quotes (GC208)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +104,8 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 
 def _corpus_state(corpus: Corpus) -> str:
-    """What a cached result depends on besides the case: the documents and the links."""
+    """What a cached result depends on besides the case: the documents and the links (the
+    code is in the cache folder's name)."""
     extra = f"{sorted(corpus.escaping)}{sorted(corpus.duplicates)}"
     return hashlib.blake2b(f"{corpus.digest}{extra}".encode(), digest_size=12).hexdigest()
 
@@ -108,7 +125,51 @@ def _check_cases(cases: list[Case], ctx: Context) -> dict[str, list[Finding]]:
     found = locate_quotes([q.folded for q in quotes], corpus)
     for item in quotes:
         out[item.case.path].extend(_judge(ctx, item, found.get(item.folded, set()), corpus))
+    for case in cases:
+        out[case.path].extend(_consistency(ctx, case))
     return out
+
+
+def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
+    """GC208: each figure the answer states is one some support quote holds."""
+    quoted = [f for _, _, quote in _entries(case) for f in figures(quote)]
+    if not any(True for _ in _entries(case)) or CALCULATED in case.tags:
+        return
+    for key_path, text in _stated(case):
+        missing = [f for f in figures(text) if not f.implied and not held(f, quoted)]
+        if missing:
+            states = " and ".join(f'"{clip(f.text, 40)}"' for f in missing)
+            shown = [f'"{clip(f.text, 40)}"' for f in quoted if not f.implied][:3]
+            they = f"they state {', '.join(shown)}" if shown else "they state no figure"
+            yield _at(
+                ctx,
+                case,
+                key_path,
+                "GC208",
+                f"{_name(key_path)} states {states}, which no support quote holds ({they}); "
+                "correct it, or quote the passage that states it",
+            )
+
+
+def _stated(case: Case) -> Iterator[tuple[list[str | int], str]]:
+    """The answer's texts a figure must be quoted for: ``expected_answer`` and every
+    ``contains`` entry (each option of a list entry)."""
+    answer = case.data.get("expected_answer")
+    if isinstance(answer, str):
+        yield ["expected_answer"], answer
+    expect = case.data.get("expect")
+    contains = expect.get("contains") if isinstance(expect, dict) else None
+    for i, entry in enumerate(contains if isinstance(contains, list) else ()):
+        if isinstance(entry, str):
+            yield ["expect", "contains", i], entry
+        elif isinstance(entry, list):
+            for j, option in enumerate(entry):
+                if isinstance(option, str):
+                    yield ["expect", "contains", i, j], option
+
+
+def _name(key_path: list[str | int]) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in key_path).lstrip(".")
 
 
 def _entries(case: Case) -> Iterator[tuple[int, str, str]]:

@@ -1,6 +1,7 @@
 """``goldcase stats``: what the set is made of, and what each slice can detect.
 
-Counts cover every valid case, by split. The slice table covers the golden set (the reported
+Counts cover every valid case, by split, with when each split's questions were asked (the
+range of ``asked_at``). The slice table covers the golden set (the reported
 one): each slice's size against its floor, its synthetic share against the cap, its share of
 the set against its share of traffic, and the standard error of a pass rate of 90% on that
 many items, sqrt(0.9 x 0.1 / n): 6.7 points on 20 items, so a slice of 20 detects a collapse
@@ -18,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from goldcase.composition.slices import reported_slices
+from goldcase.composition.timesplit import time_range
 from goldcase.engine import load_case_set
 from goldcase.output import md_text, plain
 
@@ -74,6 +76,12 @@ def compute(ctx: Context, case_set: CaseSet | None = None) -> dict[str, Any]:
     comp = ctx.config.composition
     return {
         "splits": {"golden": _counts(golden), "dev": _counts(case_set.dev)},
+        "asked_at": {
+            "golden": time_range(golden).as_dict(),
+            "dev": time_range(case_set.dev).as_dict(),
+            "by_time": ctx.config.split.by_time,
+        },
+        "drafts": len(case_set.drafts),
         "slices": [
             _slice_row(ctx, name, cases, total)
             for name, cases in reported_slices(golden, ctx).items()
@@ -153,14 +161,35 @@ def footer(stats: dict[str, Any]) -> list[str]:
         f"synthetic cap per slice: {_pct(t['synthetic_cap'])}; standard error shown for a "
         "90% pass rate, sqrt(0.9 x 0.1 / n)",
     ]
+    lines.append(_asked_line(stats["asked_at"]))
     if stats["ambiguous_slices"]:
         lines.append("not reported (known-ambiguous): " + ", ".join(stats["ambiguous_slices"]))
+    if stats["drafts"]:
+        lines.append(f"drafts waiting in cases/inbox/: {stats['drafts']} (goldcase promote)")
     if stats["invalid_files"]:
         lines.append(
             f"{stats['invalid_files']} case file(s) failed the schema and are not "
             "counted: run goldcase check"
         )
     return lines
+
+
+def _asked_line(asked: dict[str, Any]) -> str:
+    """When each set's questions were asked, and whether the time split is checked."""
+    parts = []
+    for split in ("golden", "dev"):
+        span = asked[split]
+        if span["dated"]:
+            when = (
+                f"{span['first']} to {span['last']}"
+                if span["first"] != span["last"]
+                else span["first"]
+            )
+            parts.append(f"{split} {when} ({span['dated']} of {span['cases']} dated)")
+        else:
+            parts.append(f"{split}: none of {span['cases']} dated")
+    check = "checked" if asked["by_time"] else "not checked ([split] by_time)"
+    return f"asked (asked_at): {'; '.join(parts)}; time split {check}"
 
 
 def render_markdown(stats: dict[str, Any]) -> str:

@@ -27,7 +27,7 @@ from goldcase.run.protocol import to_answer
 from goldcase.scoring.outcomes import CaseGrader
 from goldcase.scoring.results import Result
 
-CASE_KEYS = ("answerable", "expected_answer", "expect", "slice")
+CASE_KEYS = ("answerable", "expected_answer", "expect", "slice", "tags")  # tags: false_premise
 
 
 def case_of(metadata: Mapping[str, Any], sample_id: Any, question: str) -> Case:

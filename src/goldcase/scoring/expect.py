@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from goldcase.text import normalise_answer
+from goldcase.text import clip, normalise_answer
 
 # The order failed checks are listed in.
 CHECKS = ("fact", "scope", "lead", "contains", "not_contains", "cites", "cites_id")
@@ -165,12 +165,27 @@ def _citations(result: Mapping[str, Any], key: str) -> list[str]:
     return [fold(c[key]) for c in result.get("citations") or () if isinstance(c.get(key), str)]
 
 
+def _unmet(hay: str, value: Any) -> list[Any]:
+    """The ``contains`` entries the answer does not meet (the rule: none may be unmet)."""
+    return [entry for entry in value if not _option_found(hay, entry)]
+
+
+def _forbidden(hay: str, value: Any) -> list[Any]:
+    """The ``not_contains`` entries the answer holds (the rule: none may be held)."""
+    return [entry for entry in value if found_words(hay, _needle(entry))]
+
+
+def _lead_word(hay: str) -> str:
+    match = _FIRST_WORD.search(hay)  # hay is folded already
+    return match.group(0) if match else ""
+
+
 def _contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return all(_option_found(hay, entry) for entry in value)
+    return not _unmet(hay, value)
 
 
 def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return all(not found_words(hay, _needle(entry)) for entry in value)
+    return not _forbidden(hay, value)
 
 
 def _leads(value: Any) -> list[str]:
@@ -179,8 +194,7 @@ def _leads(value: Any) -> list[str]:
 
 
 def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    match = _FIRST_WORD.search(hay)  # hay is folded already
-    first = match.group(0) if match else ""
+    first = _lead_word(hay)
     return any(first == _first_word_needle(word) for word in _leads(value))
 
 
@@ -233,6 +247,89 @@ def failed_checks(
         if value is not None and not rule(hay, value, result):
             failed.append(name)
     return failed
+
+
+# --- what a failed check wanted and what it saw ---------------------------------------------------
+#
+# Read from the same helpers the rules use (``_unmet``, ``_forbidden``, ``_lead_word``, the
+# citations), so the words cannot say something the rule did not decide.
+
+SHOWN = 60  # characters of user text quoted in an explanation
+
+
+def _q(value: Any) -> str:
+    return f'"{clip(str(value), SHOWN)}"'
+
+
+def _alternatives(entry: Any) -> str:
+    options = entry if isinstance(entry, list) else [entry]
+    return "[" + ", ".join(clip(str(option), SHOWN) for option in options) + "]"
+
+
+def _why_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return "; ".join(
+        f"none of {_alternatives(entry)}" if isinstance(entry, list) else f"{_q(entry)} not found"
+        for entry in _unmet(hay, value)
+    )
+
+
+def _why_not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return "found " + ", ".join(_q(entry) for entry in _forbidden(hay, value))
+
+
+def _why_lead(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    seen = _lead_word(hay)
+    wanted = [_first_word_needle(word) for word in _leads(value)]
+    want = _q(wanted[0]) if len(wanted) == 1 else "one of [" + ", ".join(wanted) + "]"
+    return f"{_q(seen) if seen else 'no first word'}, wanted {want}"
+
+
+def _shown_citations(result: Mapping[str, Any], key: str) -> str:
+    shown = [clip(str(c[key]), SHOWN) for c in result.get("citations") or () if c.get(key)]
+    return f" (cited: {', '.join(shown[:5])}{', …' if len(shown) > 5 else ''})" if shown else ""
+
+
+def _why_cites(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return f"no citation text containing {_q(value)}{_shown_citations(result, 'text')}"
+
+
+def _why_cites_id(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return f"no citation starting with {clip(str(value), SHOWN)}{_shown_citations(result, 'id')}"
+
+
+def _why_scope(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    scope = result.get("scope")
+    return f"{_q(scope) if scope else 'no scope'}, wanted {_q(value)}"
+
+
+def _why_fact(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    fact = result.get("fact")
+    return f"{_q(fact) if fact else 'no fact'}, wanted {_q(value)}"
+
+
+_WHY: dict[str, Callable[[str, Any, Mapping[str, Any]], str]] = {
+    "fact": _why_fact,
+    "scope": _why_scope,
+    "lead": _why_lead,
+    "contains": _why_contains,
+    "not_contains": _why_not_contains,
+    "cites": _why_cites,
+    "cites_id": _why_cites_id,
+}
+assert tuple(_WHY) == CHECKS, "every check says why it failed"
+
+
+def explain(
+    name: str, expect: Mapping[str, Any], expected_answer: str | None, result: Mapping[str, Any]
+) -> str:
+    """``name: what it wanted and what it saw`` for a check that ``failed_checks`` reported:
+    ``contains: none of [30 days, thirty days]``, ``not_contains: found "14 days"``,
+    ``lead: "yes", wanted "no"``, ``cites_id: no citation starting with MD-P-16``."""
+    answer = result.get("answer")
+    hay = fold(answer) if isinstance(answer, str) else ""
+    if name == DEFAULT_CHECK:
+        return f"{name}: {_q(expected_answer)} is not in the answer"
+    return f"{name}: {_WHY[name](hay, expect.get(name), result)}"
 
 
 def _protected_tokens(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
-from goldcase.gitview import committed_text
+from goldcase.gitview import committed_text, top_level
 from goldcase.loader import case_hash
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
@@ -273,8 +273,18 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
         if version_key(disk.version) < version_key(old.version):
             return old.version, "raised to the version golden.lock records; it never goes back"
         return disk.version, "set and corpus unchanged"
+    taken_back = _committed_lock(config)
+    if taken_back is not None and taken_back.same_content(probe):
+        return taken_back.version, (
+            "the set and corpus are again what the committed golden.lock pins; "
+            "the bump is taken back"
+        )
     lock_version = old.version if old is not None else None
     committed = _committed_version(config)
+    if committed is None and lock_version is not None and _in_git(config):
+        # Never committed: no report can name this version yet, so the first commit keeps it.
+        kept = highest(disk.version, lock_version) or lock_version
+        return kept, "not committed yet: the first commit makes this version"
     reference = committed if committed is not None else lock_version
     mine = disk.version
     if (
@@ -292,9 +302,24 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
     return next_version(base), reason
 
 
+def _committed_lock(config: Config) -> Lock | None:
+    """golden.lock as committed at HEAD, when there is one and it can be read."""
+    text = committed_text(config.lock_file)
+    if text is None:
+        return None
+    try:
+        return lockfile.parse(text)
+    except LockError:
+        return None
+
+
 def _committed_version(config: Config) -> str | None:
     text = committed_text(config.version_file)
     return parse_version_text(text) if text is not None else None
+
+
+def _in_git(config: Config) -> bool:
+    return top_level(config.root) is not None
 
 
 def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:

@@ -1,0 +1,350 @@
+"""The figures a text states, read as values: numbers, amounts, durations, times and dates.
+
+GC208 asks whether each figure an expected answer states is one its support quotes hold. A
+figure is read as a value, not as text:
+
+- a number in digits, with thousands separators and decimals (``14``, ``1,299``, ``39.99``),
+  glued to what surrounds it or not: ``14-day``, ``£39``, ``10%``, ``24h`` and ``1st`` hold 14,
+  39, 10, 24 and 1; a leading zero does not count (``05`` is 5);
+- a number spelled out: ``zero`` to ``nineteen``, the tens, their compounds (``twenty-one``,
+  ``forty five``), ``hundred`` and ``thousand`` multiples (``two hundred``), and ``half``;
+- a duration: a number and a unit of time (``14 days``, ``four-hour``, ``48 hrs``,
+  ``5 working days``). Minutes, hours, days and weeks convert into one another, months and
+  years too (``one hour`` is ``60 minutes``, ``2 years`` is ``24 months``); working or
+  business days only into themselves; days and months never (a month is not 30 days);
+- a time of day (``14:00``, ``2 pm``, ``2 p.m.``, ``9.30am``): ``2 pm`` is ``14:00``;
+- a date: ISO (``2026-03-01``), or a day and a month name in either order with an optional
+  year (``1 March 2026``, ``March 1st``), or a month name and a year (``March 2026``).
+
+``half an hour`` is half of one hour, and a percentage is also its share (``50%`` holds
+``half``). Some figures a quote states without a number: ``a`` or ``an`` before a unit (``an
+hour``) is one of it, ``free`` is 0, ``once`` and ``twice`` are 1 and 2, and digits in groups
+(``GB 294 7716 05``) are also the number they spell together. Such a figure helps a quote hold
+an answer's figure, but is never asked of an answer (it is too often not a figure at all: "once
+a week"). "one" standing for a thing ("send a new one") is not a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+_UNITS: dict[str, tuple[str, int]] = {}
+for _names, _kind, _factor in (
+    (("second", "seconds", "sec", "secs"), "time", 1),
+    (("minute", "minutes", "min", "mins"), "time", 60),
+    (("hour", "hours", "hr", "hrs", "h"), "time", 3600),
+    (("day", "days"), "time", 86400),
+    (("week", "weeks", "wk", "wks"), "time", 604800),
+    (("fortnight", "fortnights"), "time", 1209600),
+    (("month", "months"), "calendar", 1),
+    (("year", "years", "yr", "yrs"), "calendar", 12),
+):
+    for _name in _names:
+        _UNITS[_name] = (_kind, _factor)
+
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+WORDS: dict[str, int] = {w: i for i, w in enumerate(_ONES)}
+WORDS.update({w: 20 + 10 * i for i, w in enumerate(_TENS)})
+_SCALES = {"hundred": 100, "thousand": 1000}
+MONTHS: dict[str, int] = {}
+_MONTH_NAMES = "january february march april may june july august september october november"
+for _i, _name in enumerate((*_MONTH_NAMES.split(" "), "december"), 1):
+    MONTHS[_name] = _i
+    MONTHS[_name[:3]] = _i
+MONTHS["sept"] = 9
+del MONTHS["may"]  # "may" is far more often the verb; "May" is read below with a capital
+_MONTH_WORDS = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")|May"
+
+_DIGITS = r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])"
+_WORD = r"(?:" + "|".join(sorted((*WORDS, *_SCALES, "half"), key=len, reverse=True)) + r")"
+_NUMBER_WORDS = rf"\b{_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*\b"
+_TOKEN = re.compile(rf"(?P<digits>{_DIGITS})|(?P<words>{_NUMBER_WORDS})", re.IGNORECASE)
+_UNIT_AFTER = re.compile(
+    r"(?:st|nd|rd|th)?[\s-]?(?:(?P<work>working|business)[\s-])?(?P<unit>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_UNIT_NAMES = "second|minute|hour|day|week|fortnight|month|year"
+_ARTICLE_UNIT = re.compile(
+    rf"\b(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
+    re.IGNORECASE,
+)
+_AND_A_HALF = re.compile(
+    rf"\b(?P<n>\d+|{_WORD})\s+and\s+a\s+half[\s-](?P<unit>(?:{_UNIT_NAMES})s?)\b",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(
+    r"(?<![\d.,:])(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)?(?![\d:])",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
+_DAY = r"(?P<{name}>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<{name}>\d{{4}}))?"
+_NAMED_DATE = re.compile(
+    r"\b(?:"
+    + _DAY.format(name="d1")
+    + rf"(?:\s+of)?\s+(?P<m1>{_MONTH_WORDS})\b\.?"
+    + _YEAR.format(name="y1")
+    + rf"|(?P<m2>{_MONTH_WORDS})\b\.?\s+"
+    + _DAY.format(name="d2")
+    + _YEAR.format(name="y2")
+    + rf"|(?P<m3>{_MONTH_WORDS})\b\.?\s+(?P<y3>\d{{4}})"
+    + r")\b",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One figure: where it stands, what it says, and the values it can be compared by."""
+
+    kind: str  # number | duration | time | date
+    start: int
+    end: int
+    text: str
+    value: Fraction | None = None  # the number (of a duration too)
+    unit: tuple[str, Fraction] | None = None  # duration: (unit kind, amount in its base)
+    at: tuple[int | None, int, int | None] | None = None  # time (None, h, m) / date (y, m, d)
+    implied: bool = False  # "an hour", "free", "once": never asked of an answer
+    percent: bool = False  # "50%" is also one half
+
+    def numbers(self) -> tuple[Fraction, ...]:
+        """The numbers this figure shows, for another figure to be found among."""
+        if self.kind == "date" and self.at is not None:
+            return tuple(Fraction(p) for p in (self.at[0], self.at[2]) if p is not None)
+        if self.kind == "time" and self.at is not None:
+            hour = self.at[1]
+            return (Fraction(hour), Fraction(hour % 12 or 12))
+        if self.value is None:
+            return ()
+        return (self.value, self.value / 100) if self.percent else (self.value,)
+
+
+def figures(text: str) -> list[Figure]:
+    """Every figure in ``text``, in order; dates, times and "half an hour" first take their
+    numbers."""
+    found = [*_dates(text), *_clocks(text), *_article_units(text)]
+    taken = [(figure.start, figure.end) for figure in found]
+    for figure in _numbers(text):
+        if not any(s <= figure.start < e for s, e in taken):
+            found.append(figure)
+    found.extend(_implied_numbers(text))
+    return sorted(found, key=lambda f: (f.start, f.end))
+
+
+def held(figure: Figure, others: Iterable[Figure]) -> bool:
+    """Whether ``others`` (a quote's figures) state ``figure``: the same date, the same time,
+    the same number anywhere (a percentage as its share too), or for a duration the same
+    amount in another unit."""
+    others = list(others)
+    if figure.kind == "date":
+        return any(o.kind == "date" and _same_date(figure.at, o.at) for o in others)
+    if figure.kind == "time":
+        return any(o.kind == "time" and o.at == figure.at for o in others)
+    mine = set(figure.numbers())
+    if any(mine.intersection(o.numbers()) for o in others):
+        return True
+    return figure.unit is not None and any(o.unit == figure.unit for o in others)
+
+
+def _same_date(
+    a: tuple[int | None, int, int | None] | None, b: tuple[int | None, int, int | None] | None
+) -> bool:
+    """Whether quote date ``b`` holds answer date ``a``: the same month, the same day when the
+    answer gives one (a quote's "1 September 1939" holds "September 1939", not the other way
+    round), the same year when both give one."""
+    if a is None or b is None or a[1] != b[1] or (a[2] is not None and a[2] != b[2]):
+        return False
+    return a[0] is None or b[0] is None or a[0] == b[0]
+
+
+def _numbers(text: str) -> Iterator[Figure]:
+    for match in _TOKEN.finditer(text):
+        if match["words"] and _pronoun(text, match):
+            continue
+        value = _digits(match) if match["digits"] else _spelled(match["words"])
+        if value is None:
+            continue
+        unit = _UNIT_AFTER.match(text, match.end())
+        start = match.start()
+        if start and text[start - 1] in _CURRENCY:  # shown with the amount: "£7.50"
+            start -= 1
+        yield _with_unit(start, match.end(), text, value, unit)
+
+
+_CURRENCY = frozenset("£$€¥")
+_BEFORE_PRONOUN = re.compile(
+    r"\b(?:a|an|the|new|this|that|which|each|every|any|no|another|same|other|only)\s+$",
+    re.IGNORECASE,
+)
+
+
+_ONE_IDIOM = re.compile(
+    r"\s+(?:another|by\s+one|or\s+(?:the\s+)?other|from\s+the\s+other)\b", re.IGNORECASE
+)
+
+
+def _pronoun(text: str, match: re.Match[str]) -> bool:
+    """Whether a number word is not a count: "non-zero", and "one" standing for a thing
+    ("send a new one", "the one I ordered", "one from the other"): after an article or a
+    determiner, in an idiom, or with no word after it."""
+    if text[max(0, match.start() - 4) : match.start()].lower() == "non-":
+        return True
+    if match["words"].lower() != "one":
+        return False
+    after = text[match.end() :].lstrip()
+    if not after[:1].isalpha() or _ONE_IDIOM.match(text, match.end()):
+        return True
+    return _BEFORE_PRONOUN.search(text, 0, match.start()) is not None
+
+
+_PERCENT = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
+
+
+def _with_unit(
+    start: int, end: int, text: str, value: Fraction, unit: re.Match[str] | None
+) -> Figure:
+    name = unit["unit"].lower() if unit else ""
+    if _PERCENT.match(text, end):
+        return Figure("number", start, end, text[start:end], value, percent=True)
+    if unit is None or name not in _UNITS:
+        return Figure("number", start, end, text[start:end], value)
+    kind, factor = _UNITS[name]
+    if unit["work"]:
+        if name not in ("day", "days"):
+            return Figure("number", start, end, text[start:end], value)
+        kind, factor = "workday", 1
+    stop = unit.end()
+    return Figure("duration", start, stop, text[start:stop], value, (kind, value * factor))
+
+
+def _digits(match: re.Match[str]) -> Fraction | None:
+    whole = match.group(2).replace(",", "")
+    try:
+        number = Decimal(whole + (f".{match.group(3)}" if match.group(3) else ""))
+    except InvalidOperation:  # pragma: no cover - the pattern admits only digits
+        return None
+    return Fraction(number)
+
+
+def _spelled(words: str) -> Fraction | None:
+    """``twenty-one`` -> 21, ``two hundred`` -> 200, ``half`` -> 1/2; None for what is not one
+    number (``ten twenty``)."""
+    parts = [w for w in re.split(r"[\s-]+", words.lower()) if w and w != "and"]
+    if parts == ["half"]:
+        return Fraction(1, 2)
+    total = current = 0
+    last = None
+    for part in parts:
+        if part in _SCALES:
+            if last is None or last == "scale":
+                return None
+            current, last = max(current, 1) * _SCALES[part], "scale"
+            if _SCALES[part] >= 1000:
+                total, current = total + current, 0
+        elif part in WORDS:
+            if last == "ones" or (last == "tens" and WORDS[part] >= 10):
+                return None
+            current, last = current + WORDS[part], "tens" if WORDS[part] >= 20 else "ones"
+        else:
+            return None
+    return Fraction(total + current)
+
+
+def _article_units(text: str) -> Iterator[Figure]:
+    """ "an hour" (implied: never asked), "half an hour", "a year and a half", "one and a half
+    years"."""
+    for match in _ARTICLE_UNIT.finditer(text):
+        amount = Fraction(1, 2) if match["half"] else Fraction(3, 2) if match["more"] else 1
+        yield _duration(match, Fraction(amount), implied=amount == 1)
+    for match in _AND_A_HALF.finditer(text):
+        whole = int(match["n"]) if match["n"].isdigit() else _spelled(match["n"])
+        if whole is not None:
+            yield _duration(match, whole + Fraction(1, 2), implied=False)
+
+
+def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figure:
+    kind, factor = _UNITS[match["unit"].lower()]
+    start, end = match.start(), match.end()
+    return Figure(
+        "duration", start, end, match[0], amount, (kind, amount * factor), implied=implied
+    )
+
+
+_IMPLIED = re.compile(
+    r"\b(?:(?P<free>free)|(?P<once>once|single)|(?P<twice>twice))\b", re.IGNORECASE
+)
+_GROUPED = re.compile(r"(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
+
+
+def _implied_numbers(text: str) -> Iterator[Figure]:
+    """What a quote says without a figure: "free" is 0, "once" and "single" 1, "twice" 2, and
+    digits in groups ("GB 294 7716 05", "0800 123 4567") are also the one number they spell."""
+    for match in _IMPLIED.finditer(text):
+        value = Fraction(0 if match["free"] else 1 if match["once"] else 2)
+        yield Figure("number", match.start(), match.end(), match[0], value, implied=True)
+    for match in _GROUPED.finditer(text):
+        joined = re.sub(r"\D", "", match[0])
+        yield Figure(
+            "number", match.start(), match.end(), match[0], Fraction(int(joined)), implied=True
+        )
+
+
+def _clocks(text: str) -> Iterator[Figure]:
+    """``14:00``, ``2 pm``, ``9.30am``: a number with minutes and a colon, or with am / pm."""
+    for match in _CLOCK.finditer(text):
+        hour, minute, half = int(match["h"]), match["m"], match["ap"]
+        colon = minute is not None and text[match.end("h")] == ":"
+        if not (half or colon) or (half and not 1 <= hour <= 12):
+            continue
+        if half:
+            hour = hour % 12 + (12 if half.lower().startswith("p") else 0)
+        end = match.end("ap") if half else match.end("m")
+        at = (None, hour, int(minute or 0))
+        yield Figure("time", match.start(), end, text[match.start() : end], at=at)
+
+
+def _dates(text: str) -> Iterator[Figure]:
+    for match in _ISO_DATE.finditer(text):
+        at = (int(match[1]), int(match[2]), int(match[3]))
+        yield Figure("date", match.start(), match.end(), match[0], at=at)
+    for match in _NAMED_DATE.finditer(text):
+        month = _month(match["m1"] or match["m2"] or match["m3"])
+        day = match["d1"] or match["d2"]
+        year = match["y1"] or match["y2"] or match["y3"]
+        if month is None or (day is not None and not 1 <= int(day) <= 31):
+            continue
+        named = (int(year) if year else None, month, int(day) if day else None)
+        yield Figure("date", match.start(), match.end(), match[0], at=named)
+
+
+def _month(name: str | None) -> int | None:
+    if name is None:
+        return None
+    if name == "May":
+        return 5
+    return MONTHS.get(name.lower())

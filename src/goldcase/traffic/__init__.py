@@ -1,0 +1,1 @@
+"""Production traffic into the set: reading traces, drawing a sample, drafts, promotion."""

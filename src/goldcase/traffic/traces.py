@@ -1,0 +1,220 @@
+"""Reading a production trace log: JSON Lines, one trace a line, read as hostile input.
+
+A trace is a JSON object with at least a question; the fields goldcase reads, and their
+default names (``[triage.fields]`` in the config maps them to a log's own names, a dotted path
+reaching into nested objects):
+
+| field | meaning |
+|---|---|
+| ``question`` | what the user asked (required, text) |
+| ``answer`` | what production answered (text or null) |
+| ``time`` | when: ISO 8601 text, or Unix seconds |
+| ``failed_check`` | the answer failed an automatic check (true / false) |
+| ``cap_hit`` | the task ended on a cap: tokens, tool calls, time (true / false) |
+| ``thumbs_down`` | the user marked the answer as bad (true / false) |
+| ``id`` | the trace's own id (text or a number) |
+
+Every other field is ignored. The file is read through the guarded reader (never blocking on
+a FIFO, at most ``MAX_FILE`` bytes). A line longer than ``MAX_LINE`` bytes, not UTF-8, not a
+JSON object, without a question or with a field of the wrong type is a bad line: reported with
+its number and the reason, never a traceback, and the rest of the file is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.moments import Moment, trace_moment
+from goldcase.safeio import read_regular
+from goldcase.text import clip
+
+MAX_FILE = 1 << 30  # 1 GiB: a week of traces filtered to what triage needs is far less
+MAX_LINE = 1 << 20  # 1 MiB: a question and an answer, with room for what else a trace holds
+MAX_QUESTION = 10_000  # characters: longer is a document pasted in, not a question to label
+FLAGS = ("failed_check", "cap_hit", "thumbs_down")  # three of config.TRACE_FIELDS
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    line: int
+    key: str  # the trace's own id, else a hash of its line: names its draft
+    own_id: str | None
+    question: str
+    answer: str | None
+    asked: Moment | None
+    flags: tuple[str, ...]  # the FLAGS that are set, in that order
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    line: int
+    reason: str
+
+
+@dataclass(slots=True)
+class TraceLog:
+    shown: str  # the file as named on the command line
+    lines: int = 0  # non-blank lines
+    traces: list[Trace] = field(default_factory=list)
+    bad: list[BadLine] = field(default_factory=list)
+
+
+def read_traces(path: Path, shown: str, names: Mapping[str, str]) -> TraceLog:
+    """Every trace of the log at ``path`` and every bad line; ``names`` maps each trace field
+    to its name in the log."""
+    log = TraceLog(shown)
+    for number, line in _lines(_read(path, shown)):
+        log.lines += 1
+        try:
+            log.traces.append(_trace(number, line, names))
+        except _Bad as bad:
+            log.bad.append(BadLine(number, bad.reason))
+    return log
+
+
+def _read(path: Path, shown: str) -> bytes:
+    try:
+        return read_regular(path, MAX_FILE)
+    except IsADirectoryError:
+        raise GoldcaseError(f"{shown}: is a folder; give the trace log (JSON Lines)") from None
+    except FileNotFoundError:
+        raise GoldcaseError(f"{shown}: no such file") from None
+    except OSError as exc:
+        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+
+
+def _lines(raw: bytes) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, bytes) of each non-blank line, None for one over ``MAX_LINE``; the text
+    is never split into a list of every line."""
+    start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    number = 0
+    while start < len(raw):
+        end = raw.find(b"\n", start)
+        end = len(raw) if end < 0 else end
+        number += 1
+        if end - start > MAX_LINE:
+            yield number, None
+        else:
+            line = raw[start:end]
+            if line.strip():
+                yield number, line
+        start = end + 1
+
+
+class _Bad(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _trace(number: int, line: bytes | None, names: Mapping[str, str]) -> Trace:
+    data = _object(line)
+    question = _question(data, names["question"])
+    own_id = _own_id(data, names["id"])
+    return Trace(
+        line=number,
+        key=own_id if own_id is not None else hashlib.sha256(line or b"").hexdigest(),
+        own_id=own_id,
+        question=question,
+        answer=_answer(data, names["answer"]),
+        asked=_time(data, names["time"]),
+        flags=tuple(flag for flag in FLAGS if _flag(data, names[flag], flag)),
+    )
+
+
+def _object(line: bytes | None) -> dict[str, Any]:
+    if line is None:
+        raise _Bad(f"longer than {MAX_LINE:,} bytes; a trace line this long is not read")
+    try:
+        text = line.decode("utf-8").rstrip("\r")
+    except UnicodeDecodeError as exc:
+        raise _Bad(f"not UTF-8 (byte {exc.start + 1})") from None
+    try:
+        data = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise _Bad(f"not JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise _Bad("not JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise _Bad(f"a trace is a JSON object, got {_kind(data)}")
+    return data
+
+
+def value_at(data: Mapping[str, Any], dotted: str) -> Any:
+    """The value at a dotted path (``inputs.question``); None when any step is missing."""
+    value: Any = data
+    for step in dotted.split("."):
+        if not isinstance(value, dict) or step not in value:
+            return None
+        value = value[step]
+    return value
+
+
+def _question(data: dict[str, Any], name: str) -> str:
+    value = value_at(data, name)
+    if value is None:
+        raise _Bad(f"no question (field {name!r}); map the log's own name in [triage.fields]")
+    if not isinstance(value, str):
+        raise _Bad(f"question (field {name!r}) should be text, got {_kind(value)}")
+    if not value.strip():
+        raise _Bad(f"question (field {name!r}) is blank")
+    if len(value) > MAX_QUESTION:
+        raise _Bad(f"question is {len(value):,} characters; at most {MAX_QUESTION:,} are read")
+    return value.strip()
+
+
+def _answer(data: dict[str, Any], name: str) -> str | None:
+    value = value_at(data, name)
+    if value is None or isinstance(value, str):
+        return value
+    raise _Bad(f"answer (field {name!r}) should be text or null, got {_kind(value)}")
+
+
+def _time(data: dict[str, Any], name: str) -> Moment | None:
+    value = value_at(data, name)
+    if value is None:
+        return None
+    moment = trace_moment(value)
+    if moment is None:
+        raise _Bad(
+            f"time (field {name!r}) {clip(repr(value), 40)} is not an ISO 8601 time or Unix seconds"
+        )
+    return moment
+
+
+def _flag(data: dict[str, Any], name: str, flag: str) -> bool:
+    value = value_at(data, name)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise _Bad(f"{flag} (field {name!r}) should be true or false, got {clip(repr(value), 40)}")
+
+
+def _own_id(data: dict[str, Any], name: str) -> str | None:
+    value = value_at(data, name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _Bad(f"id (field {name!r}) should be text or a number, got {_kind(value)}")
+    text = str(value)
+    if not text.strip() or len(text) > 200:
+        raise _Bad(f"id (field {name!r}) should be 1 to 200 characters")
+    return text
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true or false"}.get(
+        type(value), "a number" if isinstance(value, int | float) else "null"
+    )

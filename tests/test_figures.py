@@ -1,0 +1,117 @@
+"""Figures read as values (goldcase.figures), as docs/check.md's GC208 section describes them:
+an answer's figure is held by a quote that states the same value, whatever its spelling."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from goldcase.figures import figures, held
+
+
+def asked(text: str) -> list[str]:
+    """The figures an answer is asked to have quoted (implied ones are not)."""
+    return [f.text for f in figures(text) if not f.implied]
+
+
+@pytest.mark.parametrize(
+    ("answer", "quote"),
+    [
+        ("14 days", "a 14-day free trial"),  # the issue's example, the right way round
+        ("fourteen days", "A customer has 14 days from delivery"),
+        ("14", "within 14 days"),
+        ("two weeks", "within 14 days"),
+        ("one hour", "valid for 60 minutes"),
+        ("60 minutes", "valid for an hour"),  # "an hour" holds, though it is never asked
+        ("half an hour", "locked for 30 minutes"),
+        ("a year and a half", "after 18 months of inactivity"),
+        ("one and a half years", "after 18 months of inactivity"),
+        ("one card only", "a single order between two cards"),
+        ("24 months", "a two-year guarantee"),
+        ("2 pm", "orders placed before 14:00"),
+        ("14:00", "before 2 p.m. on a business day"),
+        ("£1,299", "priced at £1299.00"),
+        ("twenty-one days", "within 21 days"),
+        ("two hundred points", "earn 200 points"),
+        ("50%", "we may deduct half of the price"),
+        ("half", "up to 50% may be deducted"),
+        ("10 per cent", "a 10% restocking fee"),
+        ("£0", "delivery is free"),
+        ("one retry", "we try again once"),
+        ("GB294771605", "our VAT number, GB 294 7716 05"),
+        ("1 March 2026", "from 2026-03-01"),
+        ("March 1st", "on 1 March 2026"),
+        ("September 1939", "on 1 September 1939"),  # the quote is the more precise
+        ("5 working days", "within five business days"),
+        ("the 15th", "on 15 March"),
+    ],
+)
+def test_a_quote_holds_the_same_value_spelt_another_way(answer: str, quote: str) -> None:
+    quoted = figures(quote)
+    wanted = [f for f in figures(answer) if not f.implied]
+    assert wanted, answer
+    assert all(held(f, quoted) for f in wanted), (wanted, quoted)
+
+
+@pytest.mark.parametrize(
+    ("answer", "quote"),
+    [
+        ("yes, 30 days", "a 14-day free trial"),
+        ("15", "within 150 days"),  # numbers are whole: 15 is not in 150
+        ("1.5", "within 15 days"),
+        ("30 days", "within one month"),  # a month is not a number of days
+        ("5 days", "within 5 business days of inspection"),  # only the number 5 is asked...
+        ("2 pm", "open until 4 pm"),
+        ("1 April", "from 1 March"),
+        ("March 2025", "until March 2026"),
+        ("1 September 1939", "in September 1939"),  # a day the quote does not give
+        ("£7.50", "the surcharge still applies when delivery is free"),
+    ],
+)
+def test_a_different_value_is_not_held(answer: str, quote: str) -> None:
+    quoted = figures(quote)
+    wanted = [f for f in figures(answer) if not f.implied]
+    if answer == "5 days":  # ...and a number held anywhere in the quote is enough
+        assert all(held(f, quoted) for f in wanted)
+        return
+    assert not all(held(f, quoted) for f in wanted), (wanted, quoted)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Yes, a new one", []),  # "one" standing for a thing
+        ("the one I ordered last week", []),
+        ("subtracting one from the other", []),
+        ("a non-zero velocity", []),
+        ("One retry after 24 hours", ["One", "24 hours"]),
+        ("once a week", []),  # implied figures are never asked
+        ("you may 2 things", ["2"]),  # "may" is not May
+        ("order 3 items in May 2026", ["3", "May 2026"]),
+        ("Dec. 5, 2025", ["Dec. 5, 2025"]),
+        ("10-14 days", ["10", "14 days"]),
+        ("£9.95, order before 2 pm", ["£9.95", "2 pm"]),
+        ("ten twenty", []),  # not one number
+        ("a 4-hour slot", ["4-hour"]),
+        ("version 2.0.1", ["2.0"]),
+    ],
+)
+def test_what_counts_as_a_figure(text: str, shown: list[str]) -> None:
+    assert asked(text) == shown
+
+
+def test_values() -> None:
+    (five,) = figures("five working days")
+    assert (five.kind, five.value, five.unit) == ("duration", Fraction(5), ("workday", 5))
+    (share,) = figures("12%")
+    assert share.numbers() == (Fraction(12), Fraction(12, 100))
+    (clock,) = figures("9.30am")
+    assert (clock.kind, clock.at) == ("time", (None, 9, 30))
+    (date,) = figures("2026-03-01")  # one figure: its numbers are taken
+    assert date.numbers() == (Fraction(2026), Fraction(1))
+    assert [f.value for f in figures("forty five, one thousand and two, 1,000,000")] == [
+        45,
+        1002,
+        1000000,
+    ]
