@@ -42,7 +42,7 @@ def test_the_commit_time_hooks() -> None:
         "goldcase-schema": ("goldcase check --select schema", True),
         "goldcase-quotes": ("goldcase check --select support", False),
         "goldcase-leakage": ("goldcase check --select leakage", False),
-        "goldcase-version": ("goldcase lock", False),
+        "goldcase-version": ("goldcase lock --stage", False),
     }
     assert found["goldcase-version"]["always_run"] is True
     assert all(h.get("language") == "python" and h.get("description") for h in found.values())
