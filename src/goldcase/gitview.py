@@ -275,6 +275,15 @@ def uncommittable(path: Path, folders: list[str]) -> list[str]:
     return found
 
 
+def in_merge_hook() -> bool:
+    """Whether this process is a hook ``git merge`` runs (pre-merge-commit): git marks the
+    environment (``GITHEAD_<sha>`` names the branch being merged, ``GIT_REFLOG_ACTION``
+    starts with ``merge`` or ``pull``), and, unlike ``git commit``, does not read back the
+    index such a hook stages into the merge commit."""
+    action = os.environ.get("GIT_REFLOG_ACTION", "")
+    return action.startswith(("merge", "pull")) or any(k.startswith("GITHEAD_") for k in os.environ)
+
+
 def stage(path: Path, rels: list[str]) -> None:
     """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing."""
     if _git(path, "add", "--", *rels) is None:

@@ -227,9 +227,19 @@ def test_merge_of_two_bumping_branches_settles_before_the_merge_commit(
         check=False,
         PRE_COMMIT_HOME=str(hook_source.home),
     )
-    # the pre-merge-commit stage raised golden.version and staged it: one attempt
-    assert merged.returncode == 0, merged.stdout + merged.stderr
+    # both sides went 1 -> 2: the pre-merge-commit stage raised golden.version to the merged
+    # lock's 3 and staged it, but git merge does not take what its hook stages: it stops once
+    assert merged.returncode == 1
     assert "CONFLICT" not in merged.stdout + merged.stderr
+    assert "golden.version: 2 -> 3" in merged.stdout + merged.stderr
+    assert "complete it with git commit --no-edit" in merged.stdout + merged.stderr
+    done = run(
+        ["git", "commit", "--no-edit", "--no-gpg-sign"],
+        repo,
+        check=False,
+        PRE_COMMIT_HOME=str(hook_source.home),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
     assert git(repo, "show", "HEAD:golden.version").stdout == "3\n"
     assert git(repo, "rev-list", "--parents", "-1", "HEAD").stdout.count(" ") == 2  # a merge
     assert git(repo, "status", "--porcelain").stdout == ""

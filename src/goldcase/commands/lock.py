@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase import gitview
 from goldcase.authoring.editor_schema import SCHEMA_REL, refresh_copy
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
@@ -59,6 +60,9 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
     if problem is not None:
         return _echo([*lines, problem], 1)
     kept = [line for line in lines if not line.startswith("wrote ")]
+    if gitview.in_merge_hook():  # git merge does not take what its hook stages: stop once
+        note = "git merge does not take files a hook stages: complete it with git commit --no-edit"
+        return _echo([*kept, f"staged {' and '.join(written)}; {note}"], 1)
     return _echo([*kept, f"staged {' and '.join(written)} in this commit"], 0)
 
 
