@@ -165,6 +165,9 @@ class Cache:
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
         self._written: dict[str, int] = {}  # namespace -> its file's mtime (ns) as read
+        # A run that looks at part of the set (``check PATHS``) keeps the entries it did not
+        # read, which the rest of the set still needs: only a whole run drops stale ones.
+        self.partial = False
 
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
@@ -247,12 +250,15 @@ class Cache:
         as it was: the next run is cold, nothing else."""
         if self._base is None:
             return
-        todo = [n for n, _ in self._used.items() if n in self._dirty or self._old[n]]
+        todo = [n for n in self._used if n in self._dirty or (self._old[n] and not self.partial)]
         if not todo:
             return
         with contextlib.suppress(Exception), _folder(self._base, create=True) as fd:
             for namespace in todo:
-                payload = encode(self._used[namespace])
+                table = self._used[namespace]
+                if self.partial:
+                    table = {**self._old[namespace], **table}
+                payload = encode(table)
                 if payload is not None:
                     _write_file(f"{namespace}{_SUFFIX}", payload, fd)
                 self._dirty.discard(namespace)  # saved (or not data): not again

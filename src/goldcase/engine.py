@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked, progress
+from goldcase import checks, forked, gitview, progress
 from goldcase.cache import findings_from, findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
@@ -282,14 +282,30 @@ def run_checks(
         raise GoldcaseError(
             f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
         )
+    wanted = None if paths is None else frozenset(paths)
+    if wanted is not None:
+        ctx.focus = wanted
+        ctx.cache.partial = True
     case_set = load_case_set(ctx)
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
-    wanted = None if paths is None else set(paths)
     if wanted is not None:  # findings about the whole set are reported whatever the paths
         findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
+
+
+def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:
+    """What a commit's check reports on (``check --staged``, given the files the commit
+    stages): those files when every one is a case file and the commit deletes or renames no
+    case file; otherwise None, the whole set (a corpus document, a prompt, the config, or a
+    case gone can break a case nobody touched)."""
+    prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
+    if not paths or any(not (p.startswith(prefix) and p.endswith(CASE_SUFFIXES)) for p in paths):
+        return None
+    if gitview.staged_removals(ctx.root, ctx.config.cases):
+        return None
+    return list(paths)
 
 
 # On a cold run these families cost the most after parsing (word shingles and MinHash for

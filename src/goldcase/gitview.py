@@ -275,6 +275,23 @@ def uncommittable(path: Path, folders: list[str]) -> list[str]:
     return found
 
 
+def staged_removals(path: Path, folder: str) -> list[str]:
+    """Files under ``folder`` (relative to ``path``) that the commit being made deletes or
+    renames away (as its staged changes say)."""
+    out = _git(
+        path,
+        "diff",
+        "--cached",
+        "--no-renames",
+        "--name-only",
+        "--diff-filter=D",
+        "-z",
+        "--",
+        folder,
+    )
+    return [name for name in out.decode("utf-8", "replace").split("\0") if name] if out else []
+
+
 def in_merge_hook() -> bool:
     """Whether this process is a hook ``git merge`` runs (pre-merge-commit): git marks the
     environment (``GITHEAD_<sha>`` names the branch being merged, ``GIT_REFLOG_ACTION``
