@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from goldcase.interchange.promptfoo import read_promptfoo
 from kit import DATA, REALDATA, run_cli
 
 FIXTURES = DATA / "interchange"
@@ -359,6 +360,31 @@ def test_promptfoo_assertion_mapping(tmp_path: Path) -> None:
     assert "    quote: Requests go to your manager at least two weeks ahead.\n" in read(
         out, "cases/golden/pf-004.yaml"
     )
+
+
+GRADED = """\
+assertionTemplates:
+  goldcase: {type: javascript, value: "true"}
+tests:
+  - vars: {question: Who is the chief executive?}
+    assert: [{$ref: "#/assertionTemplates/goldcase", config: {accepts: abstention}}]
+  - vars: {question: So the late fee is £50?}
+    assert: [{$ref: "#/assertionTemplates/goldcase", config: {accepts: correction}}]
+  - vars: {question: How many days?}
+    assert:
+      - {$ref: "#/assertionTemplates/goldcase", config: {accepts: answer}}
+      - {type: icontains, value: "14"}
+"""
+
+
+def test_goldcase_grader_assertions_say_what_the_case_accepts(tmp_path: Path) -> None:
+    # tests that lost their metadata: the grader's config still tells an unanswerable case
+    path = tmp_path / "promptfooconfig.yaml"
+    path.write_text(GRADED, encoding="utf-8")
+    imported = read_promptfoo(path)
+    assert [c["answerable"] for c in imported.cases] == [False, False, True]
+    assert imported.cases[2]["expect"] == {"contains": ["14"]}
+    assert imported.notes == []  # the grader is goldcase's own: nothing left out
 
 
 def test_jsonl_lines_that_cannot_be_cases_are_notes(tmp_path: Path) -> None:
