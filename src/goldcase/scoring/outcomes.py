@@ -103,7 +103,6 @@ class CaseGrader:
     ``expect.compile_checks``)."""
 
     __slots__ = (
-        "_answers",
         "_checker",
         "_expect",
         "answerable",
@@ -121,7 +120,6 @@ class CaseGrader:
         self.expected_answer = case.expected_answer
         self._expect = case.expect
         self._checker: Checker | None = None
-        self._answers = 0  # answers checked on the plain path
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -144,14 +142,9 @@ class CaseGrader:
         return outcome, _ABSTAINED
 
     def _check(self, data: Mapping[str, Any]) -> Failed:
-        """The failed checks of an answer. A case's first answer takes the plain path: with one
-        line per case, compiling the checks would cost more than it saves."""
+        """The failed checks of an answer, the case's checks prepared on its first one."""
         checker = self._checker
         if checker is None:
-            if not self._answers:
-                self._answers = 1
-                failed = failed_checks(self._expect, self.expected_answer, data)
-                return tuple(failed) if failed else ()
             checker = self._checker = compile_checks(self._expect, self.expected_answer)
         return checker(data)
 
