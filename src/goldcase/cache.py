@@ -225,25 +225,6 @@ class Cache:
         self._used[namespace][key] = value
         self._dirty.add(namespace)
 
-    def namespaces(self) -> set[str]:
-        """The namespaces this run has opened so far."""
-        return set(self._used)
-
-    def export(self, names: set[str]) -> dict[str, Any]:
-        """The state of ``names``, for ``absorb`` in another process (a forked child's)."""
-        return {n: (self._used[n], self._old[n], n in self._dirty) for n in names}
-
-    def absorb(self, tables: dict[str, Any]) -> None:
-        """Take namespaces another process filled. One this process has opened too keeps its
-        own entries: the cache is only ever a saving, so losing the other side's costs one
-        recomputation on the next run, never a wrong result."""
-        for name, (used, old, dirty) in tables.items():
-            if name in self._used:
-                continue
-            self._used[name], self._old[name] = used, old
-            if dirty:
-                self._dirty.add(name)
-
     def save(self) -> None:
         """Write back each namespace that gained an entry or holds entries nobody read. Any
         failure (no space, no permission, a file where a folder should be) leaves the cache

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked, gitview, progress
+from goldcase import checks, gitview, progress
 from goldcase.cache import findings_from, findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
@@ -308,34 +308,10 @@ def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:
     return list(paths)
 
 
-# On a cold run these families cost the most after parsing (word shingles and MinHash for
-# near-duplicates; the version and composition checks are cheap company); with many files
-# parsed afresh they run in a forked child while this process runs the others.
-CHILD_FAMILIES = ("leakage", "version", "composition")
-
-
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
     fresh = sum(f.raw is not None for f in case_set.files)
     with progress.task("running the checks", len(names), show=fresh >= SHOW_FROM) as advance:
-        return _share_families(ctx, case_set, names, fresh, advance)
-
-
-def _share_families(
-    ctx: Context, case_set: CaseSet, names: list[str], fresh: int, advance: progress.Advance
-) -> list[Finding]:
-    there = [n for n in names if n in CHILD_FAMILIES]
-    here = [n for n in names if n not in CHILD_FAMILIES]
-    if not (there and here and fresh >= PARALLEL_FROM):
         return _families(ctx, case_set, names, advance)
-    _ = ctx.corpus  # read once, before the fork, for both sides
-    before = ctx.cache.namespaces()
-    mine, (theirs, tables) = forked.beside(
-        lambda: _families(ctx, case_set, here, advance),
-        lambda: _families_and_cache(ctx, case_set, there, before),
-    )
-    advance(len(there))  # the child's share, whichever process did it
-    ctx.cache.absorb(tables)  # a no-op when the child's share was done here
-    return mine + theirs
 
 
 def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) -> list[Finding]:
@@ -353,15 +329,6 @@ def _families(
         findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
         advance(1)
     return findings
-
-
-def _families_and_cache(
-    ctx: Context, case_set: CaseSet, names: list[str], before: set[str]
-) -> tuple[list[Finding], dict[str, Any]]:
-    """The findings, and the cache namespaces these families opened (for the parent, when
-    this runs in a forked child)."""
-    findings = _families(ctx, case_set, names)
-    return findings, ctx.cache.export(ctx.cache.namespaces() - before)
 
 
 def _apply_severity(ctx: Context, findings: Iterable[Finding]) -> Iterable[Finding]:

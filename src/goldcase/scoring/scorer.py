@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import forked, progress
+from goldcase import progress
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
@@ -253,29 +253,13 @@ def validated(
     return by_id, len(results)
 
 
-# Result lines from which grading is shared with a forked child (each grades half the
-# cases): 10,000 cases x 10 trials grade in 0.42-0.47 s instead of 0.60-0.67 s. Only for runs
-# with repeated trials (two or more lines a case): the child touches every line it grades,
-# which copies those pages, and with one line a case that copy is most of the run (100,000
-# cases: 529 MB in all instead of 366 MB) for little time saved.
-FORK_FROM = 20_000
-
-
 def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None, lines: int
 ) -> list[Graded]:
     """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
     with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
-        half = len(graders) // 2
-        if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
-            return _grade(graders, by_id, threshold, advance)
-        mine, theirs = forked.beside(
-            lambda: _grade(graders[:half], by_id, threshold, advance),
-            lambda: _grade(graders[half:], by_id, threshold),
-        )
-        advance(len(theirs))
-        return mine + theirs
+        return _grade(graders, by_id, threshold, advance)
 
 
 SHOW_FROM = 10_000  # result lines before grading shows a progress bar
