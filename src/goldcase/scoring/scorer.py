@@ -22,7 +22,7 @@ from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import INBOX, Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
-from goldcase.scoring.outcomes import CaseGrader, Graded, explain_failures
+from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
     InvalidInput,
@@ -221,7 +221,6 @@ def _score(
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
-    explain_failures(selection.cases, by_id, graded, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
     report = build_report(
         ctx,
