@@ -225,6 +225,15 @@ class Cache:
         self._used[namespace][key] = value
         self._dirty.add(namespace)
 
+    def release(self, namespace: str) -> None:
+        """Let go of a namespace's entries once they are saved (a command that took what it
+        needed from them): a later ``get`` reads the file again. A namespace with unsaved
+        entries is kept."""
+        if namespace not in self._dirty:
+            self._old.pop(namespace, None)
+            self._used.pop(namespace, None)
+            self._written.pop(namespace, None)
+
     def save(self) -> None:
         """Write back each namespace that gained an entry or holds entries nobody read. Any
         failure (no space, no permission, a file where a folder should be) leaves the cache

@@ -102,6 +102,14 @@ def load_case_set(ctx: Context) -> CaseSet:
         return _load_case_set(ctx)
 
 
+def release_case_cache(ctx: Context) -> None:
+    """Save the case cache and let go of its entries: a command that has loaded the set and
+    needs no more of it (``score``) peaks lower (the entries' lists and signatures, about
+    60 MB for 100,000 cases; the cases themselves keep their data)."""
+    ctx.cache.save()
+    ctx.cache.release(_FILES)
+
+
 def _load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")

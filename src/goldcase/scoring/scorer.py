@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 import math
 import operator
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 from goldcase import progress
 from goldcase.context import Context
-from goldcase.engine import load_case_set
+from goldcase.engine import load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
 from goldcase.model import INBOX, Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
@@ -214,8 +215,10 @@ def _score(
     if raw is None:
         raw = read_raw(results_path, name)
     case_set = load_case_set(ctx)
-    ctx.cache.save()  # the next score (or check) of an unchanged set skips parsing
+    release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
     by_id, result_lines = validated(ctx, case_set, raw, name)
+    results_digest = hashlib.sha256(raw).hexdigest()
+    del raw  # the lines are parsed: the bytes would only add to the peak
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
     inside = {case.id for case in selection.cases}
@@ -229,7 +232,7 @@ def _score(
         graded,
         threshold=threshold,
         results_file=name,
-        raw=raw,
+        results_digest=results_digest,
         result_lines=result_lines,
         outside_split=outside,
     )
