@@ -5,6 +5,8 @@
     python scripts/bench.py check --cases 2000
     python scripts/bench.py help
     python scripts/bench.py score memory leakage contamination
+    python scripts/bench.py hooks          # git commit through the hooks; see bench_hooks.py
+    python scripts/bench.py contamination --janitor-module PATH/janitor.py
     python scripts/bench.py run            # see scripts/bench_run.py
     python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
@@ -218,7 +220,8 @@ BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "score": lambda a: bench_score(10_000, 10) + bench_score(100_000, 1),
     "memory": lambda a: bench_memory(100_000),
     "leakage": lambda a: __import__("bench_leakage").bench(),
-    "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb),
+    "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb, a.janitor_module),
+    "hooks": lambda a: __import__("bench_hooks").bench(a.cases, a.rounds),
     "run": lambda a: __import__("bench_run").bench(),
 }
 
@@ -228,6 +231,13 @@ def main() -> int:
     parser.add_argument("which", nargs="*", default=["check", "help"], choices=[*BENCHES, []])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--size-gb", type=float, default=2.0, help="contamination corpus size")
+    parser.add_argument("--rounds", type=int, default=5, help="hooks: commits of each kind")
+    parser.add_argument(
+        "--janitor-module",
+        type=Path,
+        help="contamination: lm-evaluation-harness's janitor.py (its janitor_util beside it, "
+        "built by you) to compare with; the row is left out without it",
+    )
     args = parser.parse_args()
     compile_package()
     rows: list[Budget] = []
