@@ -148,7 +148,7 @@ def bench_check(cases: int) -> list[Budget]:
         shutil.rmtree(cache, ignore_errors=True)
     cold = timed(goldcase, repo)
     warm = timed(goldcase, repo, runs=3)
-    target = repo / "cases" / "golden" / "c-000000.yaml"
+    target = repo / "cases" / "golden" / f"c-{cases // 10:06d}.yaml"  # the first golden case
     original = target.read_text()
     changed = []
     for n in range(3):

@@ -152,7 +152,7 @@ def _check(
         yield from _stated(golden_facts, prompts, places)
         yield from _shared(golden_facts, _facts_table(ctx, dev), places)
     else:
-        yield from _stated(_facts_of(_split(mine, "golden")), prompts, places)
+        yield from _stated(_facts_of(ctx, _split(mine, "golden")), prompts, places)
         yield from _shared_focused(case_set, mine, ctx, places)
     yield from _drafts(case_set, ctx, places)
 
@@ -567,14 +567,28 @@ def fact_units(quote: str) -> list[str]:
     return list(dict.fromkeys(u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS))
 
 
-def _facts_of(cases: list[Case]) -> dict[str, list[Quoted]]:
+def _facts_of(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
     """Normalised fact unit -> the quotes it comes from."""
     facts: dict[str, list[Quoted]] = {}
     for case in cases:
         for at, support in enumerate(case.support):
-            for unit in fact_units(support.quote):
+            for unit in _units(ctx, support.quote):
                 facts.setdefault(unit, []).append(Quoted(case.path, at, case))
     return facts
+
+
+_UNITS = "leakage-units"
+
+
+def _units(ctx: Context, quote: str) -> list[str]:
+    """``fact_units(quote)``, kept in the cache by the quote's text: a changed case costs its
+    own quotes' sentences, not every quote's."""
+    cached = ctx.cache.get(_UNITS, quote)
+    if type(cached) is list and all(type(unit) is str for unit in cached):
+        return cached
+    units = fact_units(quote)
+    ctx.cache.put(_UNITS, quote, units)
+    return units
 
 
 def _stated(
@@ -631,7 +645,7 @@ def _shared_focused(
 ) -> Iterator[Finding]:
     """GC308 for the focused cases: the other split's facts (from the cache while that split
     is unchanged) against theirs."""
-    golden, dev = _facts_of(_split(mine, "golden")), _facts_of(_split(mine, "dev"))
+    golden, dev = _facts_of(ctx, _split(mine, "golden")), _facts_of(ctx, _split(mine, "dev"))
     if golden:
         yield from _shared(golden, _facts_table(ctx, case_set.dev), places)
     if dev:
@@ -664,7 +678,7 @@ _FACTS = "leakage-facts"
 
 
 def _facts_table(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
-    """``_facts_of(cases)``, kept in the cache for exactly these case files: a commit that
+    """``_facts_of(ctx, cases)``, kept in the cache for exactly these case files: a commit that
     changes golden cases finds the dev set's facts there, and the other way round."""
     h = hashlib.blake2b(digest_size=16)
     for case in cases:
@@ -673,7 +687,7 @@ def _facts_table(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
     by_path = {case.path: case for case in cases}
     table = _quoted_table(ctx.cache.get(_FACTS, key), by_path)
     if table is None:
-        table = _facts_of(cases)
+        table = _facts_of(ctx, cases)
         value = {unit: [[q.path, q.at] for q in owners] for unit, owners in table.items()}
         ctx.cache.put(_FACTS, key, value)
     return table
