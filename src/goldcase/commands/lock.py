@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from goldcase import gitview
-from goldcase.authoring.editor_schema import SCHEMA_REL, refresh_copy
+from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import locking
@@ -46,11 +46,12 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
     outcome = locking.lock_repository(ctx)
     lines = locking.describe(outcome)
     written = list(outcome.wrote)
-    if refresh_copy(ctx.root):
-        written.append(SCHEMA_REL)
+    refreshed = refresh_copies(ctx.root)
+    if refreshed:
+        written.extend(refreshed)
         lines.append(
-            f"wrote {SCHEMA_REL} (the installed goldcase's case schema); add it to the "
-            f"commit: git add {SCHEMA_REL}"
+            f"wrote {' and '.join(refreshed)} (the installed goldcase's schemas); add to the "
+            f"commit: git add {' '.join(refreshed)}"
         )
     if not written:
         return _echo(lines, 0)
