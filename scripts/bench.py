@@ -5,6 +5,8 @@
     python scripts/bench.py check --cases 2000
     python scripts/bench.py help
     python scripts/bench.py score memory leakage contamination
+    python scripts/bench.py hooks          # git commit through the hooks; see bench_hooks.py
+    python scripts/bench.py contamination --janitor-module PATH/janitor.py
     python scripts/bench.py run            # see scripts/bench_run.py
     python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
@@ -57,13 +59,23 @@ def _sentence(rng: random.Random, serial: int) -> str:
     return f"Clause {serial} says the {' '.join(words)} applies."
 
 
-def generate(folder: Path, cases: int, docs: int = 50, seed: int = 7) -> Path:
-    """A golden-set repository with `cases` valid cases quoting `docs` generated documents."""
+def generate(
+    folder: Path, cases: int, docs: int = 50, seed: int = 7, *, probes: bool = True
+) -> Path:
+    """A golden-set repository of `cases` valid case files (one in ten a dev case) quoting
+    `docs` generated documents, and a prompts/ folder whose few-shot examples are dev
+    questions (as a real set's are).
+
+    With `probes` (the default), each answerable case carries an `expect` block and a pass
+    and a fail probe, as a case `goldcase new` writes and its author completes does: the set
+    checks clean. Without, no case has them (GC603, and GC604 for a question whose made-up
+    words are not in the corpus): about two findings a case, so the cost of placing findings
+    shows."""
     if folder.exists():
         shutil.rmtree(folder)
     rng = random.Random(seed)
-    (folder / "corpus").mkdir(parents=True)
-    (folder / "cases" / "golden").mkdir(parents=True)
+    for sub in ("corpus", "cases/golden", "cases/dev", "prompts"):
+        (folder / sub).mkdir(parents=True)
     (folder / "goldcase.toml").write_text("")
     sentences: list[tuple[str, str]] = []
     per_doc = max(1, cases // docs + 1)
@@ -75,16 +87,40 @@ def generate(folder: Path, cases: int, docs: int = 50, seed: int = 7) -> Path:
             sentences.append((name, text))
             lines.append(text)
         (folder / "corpus" / name).write_text("\n".join(lines) + "\n")
+    dev = cases // 10
+    examples = []
     for i in range(cases):
         doc, quote = sentences[i]
-        case_id = f"c-{i:06d}"
-        (folder / "cases" / "golden" / f"{case_id}.yaml").write_text(
-            f"id: {case_id}\n"
-            f"question: {_question(rng)}\n"
-            f"expected_answer: clause {i}\nsupport:\n  - doc: {doc}\n    quote: {quote}\n"
-            f"slice: s{i % 8}\ntags: [policy]\nsource: hand-written\n"
+        split, case_id = ("dev", f"d-{i:06d}") if i < dev else ("golden", f"c-{i:06d}")
+        question = _question(rng)
+        if split == "dev" and len(examples) < 20:
+            examples.append(f"- question: {question}\n  answer: clause {i}\n")
+        body = _answerable(i, doc, quote, probes) if i % 4 != 3 else _unanswerable(i)
+        (folder / "cases" / split / f"{case_id}.yaml").write_text(
+            f"id: {case_id}\nquestion: {question}\n{body}slice: s{i % 7}\nsource: hand-written\n"
         )
+    (folder / "prompts" / "system.md").write_text(
+        "You answer customers' questions from the policy documents only.\n"
+        "Quote the clause you rely on; when no document answers, say so.\n"
+    )
+    (folder / "prompts" / "fewshot.yaml").write_text("".join(examples))
     return folder
+
+
+def _answerable(i: int, doc: str, quote: str, probes: bool) -> str:
+    checks = (
+        f'expect:\n  contains: ["clause {i}"]\n'
+        f'probes:\n  pass: ["It is clause {i}."]\n  fail: ["clause {i + 1}"]\n'
+        if probes
+        else ""
+    )
+    support = f"support:\n  - doc: {doc}\n    quote: {quote}\n"
+    return f"expected_answer: clause {i}\n{support}{checks}tags: [policy]\n"
+
+
+def _unanswerable(i: int) -> str:
+    """A quarter of the set, half of them false premises (as GC503 and GC504 ask)."""
+    return "answerable: false\ntags: [false_premise]\n" if i % 8 == 7 else "answerable: false\n"
 
 
 def timed(cmd: list[str], cwd: Path, runs: int = 1, ok: tuple[int, ...] = (0,)) -> float:
@@ -112,7 +148,7 @@ def bench_check(cases: int) -> list[Budget]:
         shutil.rmtree(cache, ignore_errors=True)
     cold = timed(goldcase, repo)
     warm = timed(goldcase, repo, runs=3)
-    target = repo / "cases" / "golden" / "c-000000.yaml"
+    target = repo / "cases" / "golden" / f"c-{cases // 10:06d}.yaml"  # the first golden case
     original = target.read_text()
     changed = []
     for n in range(3):
@@ -184,7 +220,8 @@ BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "score": lambda a: bench_score(10_000, 10) + bench_score(100_000, 1),
     "memory": lambda a: bench_memory(100_000),
     "leakage": lambda a: __import__("bench_leakage").bench(),
-    "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb),
+    "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb, a.janitor_module),
+    "hooks": lambda a: __import__("bench_hooks").bench(a.cases, a.rounds),
     "run": lambda a: __import__("bench_run").bench(),
 }
 
@@ -194,6 +231,13 @@ def main() -> int:
     parser.add_argument("which", nargs="*", default=["check", "help"], choices=[*BENCHES, []])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--size-gb", type=float, default=2.0, help="contamination corpus size")
+    parser.add_argument("--rounds", type=int, default=5, help="hooks: commits of each kind")
+    parser.add_argument(
+        "--janitor-module",
+        type=Path,
+        help="contamination: lm-evaluation-harness's janitor.py (its janitor_util beside it, "
+        "built by you) to compare with; the row is left out without it",
+    )
     args = parser.parse_args()
     compile_package()
     rows: list[Budget] = []

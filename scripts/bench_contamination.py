@@ -19,11 +19,14 @@ spread), golden questions planted every 5,000 lines, repeated up to the size ask
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import pickle
 import random
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from bench_leakage import WORDS, make_text
 from goldcase.leakage.contamination import GramIndex, Report
@@ -130,10 +133,59 @@ def golden_sizes(size_gb: float) -> list[Row]:
     return rows
 
 
-def bench(size_gb: float) -> list[Row]:
+def janitor(size_gb: float, module: Path | None) -> list[Row]:
+    """One process of goldcase's scan against lm-evaluation-harness's janitor (``module``:
+    its janitor.py, with the janitor_util it imports built beside it; not part of goldcase)
+    on the same file and golden questions, alternating, best of three each: MB/s and the
+    ratio. No rows without ``module``."""
+    if module is None:
+        print("janitor: no --janitor-module given, row left out")
+        return []
+    cases = golden(ENGINE_GOLDEN)
+    index = GramIndex.build(cases, 13)
+    path = corpus(min(size_gb, SLICE_GB), [c.question for c in cases[:20]])
+    cleaner = _janitor(module, [c.question for c in cases])
+    ours, theirs = [], []
+    for _ in range(3):
+        ours.append(_mbps(index, path, ScanOptions(workers=1))[0])
+        theirs.append(_janitor_mbps(cleaner, path))
+    mine, other = max(ours), max(theirs)
+    print(f"goldcase {mine:.1f} MB/s, janitor {other:.1f} MB/s, one process each")
+    return [
+        ("janitor, 1 process (MB/s)", other, "(reference)"),
+        ("local engine, 1 process / janitor", mine / other, ">= 2"),
+    ]
+
+
+def _janitor(module: Path, questions: list[str]) -> Any:
+    sys.path.insert(0, str(module.resolve().parent))  # its janitor_util
+    spec = importlib.util.spec_from_file_location("janitor", module)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{module}: not a Python module")
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    if not getattr(loaded, "JANITOR_CPP", False):
+        print("janitor: its C++ janitor_util did not load; timing its Python mode")
+    cleaner = loaded.Janitor(ngram_n=13, too_dirty_cutoff=10**9)
+    cpp = getattr(loaded, "JANITOR_CPP", False)
+    for question in questions:  # the *_python forms: the others print a warning each call
+        (cleaner.register_contaminant if cpp else cleaner.register_contaminant_python)(question)
+    return cleaner.clean if cpp else cleaner.clean_python
+
+
+def _janitor_mbps(cleaner: Any, path: Path) -> float:
+    """The janitor over the file one line (record) at a time, as goldcase scans it."""
+    began = time.perf_counter()
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            cleaner(line)
+    return path.stat().st_size / 1e6 / (time.perf_counter() - began)
+
+
+def bench(size_gb: float, janitor_module: Path | None = None) -> list[Row]:
     """Every row; the load average before and after says how busy the machine was."""
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} (1 min) at the start")
-    rows = engines(size_gb) + golden_sizes(size_gb)
+    rows = janitor(size_gb, janitor_module) + engines(size_gb) + golden_sizes(size_gb)
     print(f"load average {os.getloadavg()[0]:.2f} (1 min) at the end")
     return rows
 
@@ -141,8 +193,9 @@ def bench(size_gb: float) -> list[Row]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-gb", type=float, default=2.0)
+    parser.add_argument("--janitor-module", type=Path, help="lm-evaluation-harness's janitor.py")
     args = parser.parse_args()
-    for name, value, _ in bench(args.size_gb):
+    for name, value, _ in bench(args.size_gb, args.janitor_module):
         print(f"| {name} | {value:.3f} |")
 
 

@@ -31,8 +31,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``dask`` run after all the others: distributed keeps threads running for
     the rest of the process (its offload pool; the event loop of a client that could not
-    connect), and goldcase never forks a process that has threads, which the tests of the
-    forked runs (tests/test_forked.py) need."""
+    connect), and a cold parse of many case files forks its workers, which a process with
+    threads should not do."""
     items.sort(key=lambda item: item.get_closest_marker("dask") is not None)
 
 

@@ -4,8 +4,13 @@ a warm load serves unchanged files from the cache and never a changed one."""
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 from pathlib import Path
 
+import pytest
+
+from goldcase import engine
 from goldcase.cache import Cache, decode
 from goldcase.config import load_config
 from goldcase.context import Context
@@ -102,3 +107,79 @@ def test_parsed_cases_are_built_once_and_shared_with_the_valid_ones(tmp_path: Pa
     assert parsed[0] is case_set.cases[0] and parsed[1] is case_set.cases[1]
     assert [c.id for c in case_set.cases] == ["ret-001", "ret-002"]
     assert parsed[2].hash == ""  # an invalid case has no stored hash
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The case files the next loads read from disk."""
+    seen: list[str] = []
+    real = engine.read_regular
+
+    def recording(path: Path | str, *args: object, **kwargs: object) -> bytes:
+        seen.append(Path(path).name)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "read_regular", recording)
+    return seen
+
+
+def _age(path: Path, seconds: float = 10) -> None:
+    """Make the file look written ``seconds`` ago (as a file is, long before the cache)."""
+    then = time.time_ns() - int(seconds * 1e9)
+    os.utime(path, ns=(then, then))
+
+
+def test_a_file_older_than_the_cache_with_its_recorded_stat_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    golden_set(tmp_path)
+    for path in (tmp_path / "cases" / "golden").iterdir():
+        _age(path)
+    _load(tmp_path)
+    reads = _reads(monkeypatch)
+    warm = _load(tmp_path)
+    assert reads == []
+    assert [c.id for c in warm.golden] == ["ret-001", "ret-002"]
+
+
+def test_a_file_not_older_than_the_cache_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's racy-clean rule: a file modified in the same instant as the cache file was
+    written may have changed after it was read, with the same stat."""
+    golden_set(tmp_path)
+    _load(tmp_path)
+    cache_file = cache_folder(tmp_path) / "files.msgpack"
+    racy = tmp_path / "cases" / "golden" / "ret-002.yaml"
+    written = cache_file.stat().st_mtime_ns
+    os.utime(racy, ns=(written, written))
+    reads = _reads(monkeypatch)
+    _load(tmp_path)
+    assert "ret-002.yaml" in reads
+
+
+def test_a_change_that_keeps_size_and_modification_time_is_seen(tmp_path: Path) -> None:
+    """The signature holds the inode change time too, which no write can keep."""
+    golden_set(tmp_path)
+    path = tmp_path / "cases" / "golden" / "ret-002.yaml"
+    _age(path)
+    _load(tmp_path)
+    before = path.stat()
+    text = path.read_text()
+    path.write_text(text.replace("ret-002", "ret-00X"))  # same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    ids = [c.data["id"] for c in _load(tmp_path).files if c.data]
+    assert "ret-00X" in ids
+
+
+def test_a_linked_case_file_is_always_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    golden_set(tmp_path)
+    target = tmp_path / "cases" / "golden" / "ret-002.yaml"
+    stored = tmp_path / "elsewhere.yaml"
+    target.rename(stored)
+    target.symlink_to(stored)
+    _age(stored)
+    _load(tmp_path)
+    reads = _reads(monkeypatch)
+    _load(tmp_path)
+    assert "elsewhere.yaml" in reads or "ret-002.yaml" in reads

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldcase.text import clip, fold_quote, normalise_answer, normalise_input
+from goldcase.text import clip, fold_quote, normalise_answer, normalise_ascii_lines, normalise_input
 
 
 @pytest.mark.parametrize(
@@ -179,3 +179,13 @@ def test_ascii_fast_path_matches_the_rules(text: str) -> None:
 def test_idempotent(text: str) -> None:
     once = normalise_input(text)
     assert normalise_input(once) == once
+
+
+@settings(max_examples=500)
+@given(st.text(st.sampled_from("aA1 .,'-_\t\x0b\x0c\r\x1c\x1f\x00\x7f\n"), max_size=40))
+def test_normalise_ascii_lines_folds_each_line_as_normalise_input_does(text: str) -> None:
+    lines = normalise_ascii_lines(text.encode("ascii")).split("\n")
+    assert [" ".join(line.split()) for line in lines] == [
+        normalise_input(line) for line in text.split("\n")
+    ]
+    assert all("  " not in line for line in lines)

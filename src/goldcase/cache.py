@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import os
 import stat
@@ -35,6 +34,7 @@ from typing import Any
 import msgspec
 
 from goldcase import __version__
+from goldcase.collector import kept
 from goldcase.model import Finding
 
 ENV = "GOLDCASE_CACHE_DIR"
@@ -164,6 +164,10 @@ class Cache:
         self._old: dict[str, dict[str, Any]] = {}  # as read, less the entries used so far
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
+        self._written: dict[str, int] = {}  # namespace -> its file's mtime (ns) as read
+        # A run that looks at part of the set (``check PATHS``) keeps the entries it did not
+        # read, which the rest of the set still needs: only a whole run drops stale ones.
+        self.partial = False
 
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
@@ -190,10 +194,18 @@ class Cache:
             return {}
         try:
             with _folder(self._base, create=False) as fd:
-                raw = _read_file(f"{namespace}{_SUFFIX}", fd)
+                raw, self._written[namespace] = _read_file(f"{namespace}{_SUFFIX}", fd)
             return decode(raw)
         except Exception:  # missing, unreadable or damaged: start afresh
             return {}
+
+    def written_ns(self, namespace: str) -> int:
+        """When the namespace's file was last written (its modification time in ns, on the
+        file system's own clock), 0 when there was none: an entry that records a file's
+        modification time can be trusted only for a file older than this (git's racy-clean
+        rule)."""
+        self._namespace(namespace)
+        return self._written.get(namespace, 0)
 
     def get(self, namespace: str, key: str) -> Any:
         """The value stored under ``key``; an entry read moves from the old table to the used
@@ -213,24 +225,14 @@ class Cache:
         self._used[namespace][key] = value
         self._dirty.add(namespace)
 
-    def namespaces(self) -> set[str]:
-        """The namespaces this run has opened so far."""
-        return set(self._used)
-
-    def export(self, names: set[str]) -> dict[str, Any]:
-        """The state of ``names``, for ``absorb`` in another process (a forked child's)."""
-        return {n: (self._used[n], self._old[n], n in self._dirty) for n in names}
-
-    def absorb(self, tables: dict[str, Any]) -> None:
-        """Take namespaces another process filled. One this process has opened too keeps its
-        own entries: the cache is only ever a saving, so losing the other side's costs one
-        recomputation on the next run, never a wrong result."""
-        for name, (used, old, dirty) in tables.items():
-            if name in self._used:
-                continue
-            self._used[name], self._old[name] = used, old
-            if dirty:
-                self._dirty.add(name)
+    def release(self, namespace: str) -> None:
+        """Let go of a namespace's entries once they are saved (a command that took what it
+        needed from them): a later ``get`` reads the file again. A namespace with unsaved
+        entries is kept."""
+        if namespace not in self._dirty:
+            self._old.pop(namespace, None)
+            self._used.pop(namespace, None)
+            self._written.pop(namespace, None)
 
     def save(self) -> None:
         """Write back each namespace that gained an entry or holds entries nobody read. Any
@@ -238,12 +240,15 @@ class Cache:
         as it was: the next run is cold, nothing else."""
         if self._base is None:
             return
-        todo = [n for n, _ in self._used.items() if n in self._dirty or self._old[n]]
+        todo = [n for n in self._used if n in self._dirty or (self._old[n] and not self.partial)]
         if not todo:
             return
         with contextlib.suppress(Exception), _folder(self._base, create=True) as fd:
             for namespace in todo:
-                payload = encode(self._used[namespace])
+                table = self._used[namespace]
+                if self.partial:
+                    table = {**self._old[namespace], **table}
+                payload = encode(table)
                 if payload is not None:
                     _write_file(f"{namespace}{_SUFFIX}", payload, fd)
                 self._dirty.discard(namespace)  # saved (or not data): not again
@@ -277,15 +282,11 @@ def decode(raw: bytes) -> dict[str, Any]:
     payload = memoryview(raw)[head:]
     if zlib.crc32(payload) != int.from_bytes(raw[len(_MAGIC) : head], "big"):
         return {}
-    enabled = gc.isenabled()
-    gc.disable()  # a warm load builds a million small objects: no collection can free any
     try:
-        table = _DECODER.decode(payload)
+        with kept():  # a warm load builds a million small objects, all kept for the run
+            table = _DECODER.decode(payload)
     except (msgspec.DecodeError, RecursionError, ValueError):
         return {}
-    finally:
-        if enabled:
-            gc.enable()
     return table if type(table) is dict else {}
 
 
@@ -360,14 +361,15 @@ def _remove_tree(parent_fd: int, name: str) -> None:
     os.rmdir(name, dir_fd=parent_fd)
 
 
-def _read_file(name: str, dir_fd: int) -> bytes:
+def _read_file(name: str, dir_fd: int) -> tuple[bytes, int]:
+    """The file's bytes and its modification time (ns)."""
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_BYTES:
-            return b""
+            return b"", 0
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(info.st_size + 1)
+            return fh.read(info.st_size + 1), info.st_mtime_ns
     finally:
         os.close(fd)
 

@@ -21,6 +21,14 @@ T = TypeVar("T")
 class Context:
     config: Config
     cache: Cache = field(default_factory=lambda: Cache(None))
+    # The files whose findings are wanted (``goldcase check PATHS``); None: every file. A
+    # check that looks at one case at a time skips the others; set-wide rules still read the
+    # whole set, and may skip the work whose findings would all land elsewhere.
+    focus: frozenset[str] | None = None
+
+    def wanted(self, path: str) -> bool:
+        """Whether findings about ``path`` are wanted."""
+        return self.focus is None or path in self.focus
 
     @property
     def root(self) -> Path:

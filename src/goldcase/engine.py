@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked, progress
+from goldcase import checks, gitview, progress
 from goldcase.cache import findings_from, findings_to
+from goldcase.collector import kept
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
@@ -27,10 +28,19 @@ _SHORT = 64  # strings up to this length are interned (names, slices, ids, tags)
 
 def case_paths(ctx: Context) -> list[str]:
     """Every case file under the cases folder, relative to the root, sorted."""
+    return [rel for rel, _ in case_entries(ctx)]
+
+
+Signature = list[int]  # a file's (mtime_ns, ctime_ns, size, inode): what a change changes
+
+
+def case_entries(ctx: Context) -> list[tuple[str, Signature | None]]:
+    """Every case file under the cases folder, relative to the root, sorted, with its stat
+    signature (None for a link, whose own times say nothing of what it points to)."""
     top = ctx.config.cases_dir
     if not top.is_dir():
         return []
-    out: list[str] = []
+    out: list[tuple[str, Signature | None]] = []
     base = len(str(ctx.root)) + 1
     stack = [str(top)]
     while stack:
@@ -42,9 +52,22 @@ def case_paths(ctx: Context) -> list[str]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
                 elif entry.name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
-                    out.append(entry.path[base:].replace(os.sep, "/"))
+                    rel = entry.path[base:].replace(os.sep, "/")
+                    out.append((rel, _signature(entry)))
     out.sort()
     return out
+
+
+def _signature(entry: os.DirEntry[str]) -> Signature | None:
+    if entry.is_symlink():
+        return None
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
 
 
 def _linked_folder(entry: os.DirEntry[str]) -> bool:
@@ -77,43 +100,82 @@ _FOLDERS: dict[str, Folder] = {"golden": "golden", "dev": "dev", "inbox": INBOX}
 
 
 def load_case_set(ctx: Context) -> CaseSet:
-    """Read, parse and validate every case file; unchanged files come from the cache, and a
-    large number of changed ones is parsed on every core."""
+    """Read, parse and validate every case file. A file whose stat signature is the one its
+    cache entry records, and older than the cache's own file, is not read at all (git's
+    racy-clean rule: a file changed in the same instant as the cache was written is read
+    again); a file whose bytes are the ones cached is not parsed; a large number of changed
+    files is parsed on every core."""
+    with kept():  # the set lives as long as the command
+        return _load_case_set(ctx)
+
+
+def release_case_cache(ctx: Context) -> None:
+    """Save the case cache and let go of its entries: a command that has loaded the set and
+    needs no more of it (``score``) peaks lower (the entries' lists and signatures, about
+    60 MB for 100,000 cases; the cases themselves keep their data)."""
+    ctx.cache.save()
+    ctx.cache.release(_FILES)
+
+
+def _load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
+    written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Folder | None, bytes]] = []
-    for rel in case_paths(ctx):
-        known = _known_file(ctx, root, rel, prefix)
+    todo: list[tuple[int, str, Folder | None, bytes, Signature | None]] = []
+    for rel, signature in case_entries(ctx):
+        known = _known_file(ctx, root, rel, prefix, signature, written)
         if isinstance(known, CaseFile):
             files.append(known)
         else:
-            todo.append((len(files), rel, known[0], known[1]))
+            todo.append((len(files), rel, known[0], known[1], signature))
             files.append(None)
-    with progress.task("reading case files", len(todo), show=len(todo) >= SHOW_FROM) as advance:
-        parsed = _parse_all(todo, advance)
-    for (index, rel, _, raw), case_file in zip(todo, parsed, strict=True):
+    jobs = [(rel, split, raw) for _, rel, split, raw, _ in todo]
+    with progress.task("reading case files", len(jobs), show=len(jobs) >= SHOW_FROM) as advance:
+        parsed = _parse_all(jobs, advance)
+    for (index, rel, _, raw, signature), case_file in zip(todo, parsed, strict=True):
         case_file.raw = raw
         files[index] = case_file
-        ctx.cache.put(_FILES, rel, _entry(case_file))
+        ctx.cache.put(_FILES, rel, _entry(case_file, signature))
     return CaseSet([f for f in files if f is not None])
 
 
 def _known_file(
-    ctx: Context, root: str, rel: str, prefix: str
+    ctx: Context, root: str, rel: str, prefix: str, signature: Signature | None, written: int
 ) -> CaseFile | tuple[Folder | None, bytes]:
     """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
     split = split_of(prefix, rel)
+    cached = _cached(ctx.cache.get(_FILES, rel), split)
+    trusted = signature is not None and signature[0] < written  # older than the cache
+    if cached is not None and trusted and signature == cached[5]:
+        return CaseFile(rel, split, *cached[:4])
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [problem])
     digest = file_digest(raw)
-    cached = ctx.cache.get(_FILES, rel)
-    if type(cached) is list and len(cached) == 5 and cached[0] == digest and cached[1] == split:
-        data, findings, case_hash = cached[2], findings_from(cached[3]), cached[4]
-        if (data is None or type(data) is dict) and findings is not None and type(case_hash) is str:
-            return CaseFile(rel, split, digest, data, findings, case_hash)
+    if cached is not None and cached[0] == digest:
+        case_file = CaseFile(rel, split, *cached[:4])
+        ctx.cache.put(_FILES, rel, _entry(case_file, signature))  # trusted by stat next time
+        return case_file
     return split, raw
+
+
+def _cached(value: Any, split: Folder | None) -> tuple[Any, ...] | None:
+    """(digest, data, findings, hash, split, signature) from a cache entry of the right shape
+    for a file of ``split``; None for anything else."""
+    if type(value) is not list or len(value) != 6 or value[1] != split:
+        return None
+    digest, _, data, raw_findings, case_hash, signature = value
+    findings = findings_from(raw_findings)
+    if type(digest) is not str or not (data is None or type(data) is dict):
+        return None
+    if findings is None or type(case_hash) is not str:
+        return None
+    if signature is not None and not (
+        type(signature) is list and len(signature) == 4 and all(type(n) is int for n in signature)
+    ):
+        return None
+    return digest, data, findings, case_hash, split, signature
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
@@ -121,9 +183,8 @@ SHOW_FROM = 1000  # files to parse (or families to run on as many) before a prog
 
 
 def _parse_all(
-    todo: list[tuple[int, str, Folder | None, bytes]], advance: progress.Advance
+    jobs: list[tuple[str, Folder | None, bytes]], advance: progress.Advance
 ) -> list[CaseFile]:
-    jobs = [(rel, split, raw) for _, rel, split, raw in todo]
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in progress.each(advance, jobs)]
@@ -157,10 +218,10 @@ def _parse(rel: str, split: Folder | None, raw: bytes) -> CaseFile:
     return case_file
 
 
-def _entry(f: CaseFile) -> list[object]:
+def _entry(f: CaseFile, signature: Signature | None) -> list[object]:
     """A cache entry, plain data; the path is its key (so a changed file replaces its old
     entry), and the cache's folder is keyed by the code that parsed it."""
-    return [f.digest, f.split, f.data, findings_to(f.findings), f.hash]
+    return [f.digest, f.split, f.data, findings_to(f.findings), f.hash, signature]
 
 
 def compact(value: Any) -> Any:
@@ -241,44 +302,36 @@ def run_checks(
         raise GoldcaseError(
             f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
         )
+    wanted = None if paths is None else frozenset(paths)
+    if wanted is not None:
+        ctx.focus = wanted
+        ctx.cache.partial = True
     case_set = load_case_set(ctx)
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
-    wanted = None if paths is None else set(paths)
     if wanted is not None:  # findings about the whole set are reported whatever the paths
         findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
 
 
-# On a cold run these families cost the most after parsing (word shingles and MinHash for
-# near-duplicates; the version and composition checks are cheap company); with many files
-# parsed afresh they run in a forked child while this process runs the others.
-CHILD_FAMILIES = ("leakage", "version", "composition")
+def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:
+    """What a commit's check reports on (``check --staged``, given the files the commit
+    stages): those files when every one is a case file and the commit deletes or renames no
+    case file; otherwise None, the whole set (a corpus document, a prompt, the config, or a
+    case gone can break a case nobody touched)."""
+    prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
+    if not paths or any(not (p.startswith(prefix) and p.endswith(CASE_SUFFIXES)) for p in paths):
+        return None
+    if gitview.staged_removals(ctx.root, ctx.config.cases):
+        return None
+    return list(paths)
 
 
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
     fresh = sum(f.raw is not None for f in case_set.files)
     with progress.task("running the checks", len(names), show=fresh >= SHOW_FROM) as advance:
-        return _share_families(ctx, case_set, names, fresh, advance)
-
-
-def _share_families(
-    ctx: Context, case_set: CaseSet, names: list[str], fresh: int, advance: progress.Advance
-) -> list[Finding]:
-    there = [n for n in names if n in CHILD_FAMILIES]
-    here = [n for n in names if n not in CHILD_FAMILIES]
-    if not (there and here and fresh >= PARALLEL_FROM):
         return _families(ctx, case_set, names, advance)
-    _ = ctx.corpus  # read once, before the fork, for both sides
-    before = ctx.cache.namespaces()
-    mine, (theirs, tables) = forked.beside(
-        lambda: _families(ctx, case_set, here, advance),
-        lambda: _families_and_cache(ctx, case_set, there, before),
-    )
-    advance(len(there))  # the child's share, whichever process did it
-    ctx.cache.absorb(tables)  # a no-op when the child's share was done here
-    return mine + theirs
 
 
 def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) -> list[Finding]:
@@ -296,15 +349,6 @@ def _families(
         findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
         advance(1)
     return findings
-
-
-def _families_and_cache(
-    ctx: Context, case_set: CaseSet, names: list[str], before: set[str]
-) -> tuple[list[Finding], dict[str, Any]]:
-    """The findings, and the cache namespaces these families opened (for the parent, when
-    this runs in a forked child)."""
-    findings = _families(ctx, case_set, names)
-    return findings, ctx.cache.export(ctx.cache.namespaces() - before)
 
 
 def _apply_severity(ctx: Context, findings: Iterable[Finding]) -> Iterable[Finding]:

@@ -1,4 +1,9 @@
-"""The one user of gitpython: what goldcase asks git about a golden-set repository.
+"""The one place goldcase asks git about a golden-set repository.
+
+Tree walks (``goldcase review``, ``goldcase init``) go through GitPython; the one-line
+questions a hook asks (the work tree's top, a file at a commit, the base a branch started from,
+what is not committed, staging a file) run ``git`` itself: importing GitPython alone costs
+75 ms, a quarter of what a commit hook may spend.
 
 Git hands its hooks and merge drivers variables such as ``GIT_DIR`` and ``GIT_INDEX_FILE``.
 They are right for the repository git is working on and wrong for any other: a hook of one
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,15 +57,45 @@ def find_git_dir(path: Path) -> Path | None:
 
 
 def git_env(path: Path) -> dict[str, str]:
-    """The environment for git commands about the repository at ``path``."""
+    """The environment for git commands about the repository at ``path``. The index git
+    named (``GIT_INDEX_FILE``: during ``git commit``, the index being committed) is kept when
+    it lies in this repository's own git folder, so a hook that stages a file stages it in
+    the commit it runs for."""
     env = dict(os.environ)
     inherited = env.get("GIT_DIR")
     own = find_git_dir(path)
     if inherited and own is not None and Path(inherited).resolve() == own.resolve():
         return env  # git is working on this very repository: its index is the right one
+    index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
         env.pop(name, None)
+    if index is not None:
+        env["GIT_INDEX_FILE"] = index
     return env
+
+
+def _own_index(index: str | None, own: Path | None) -> str | None:
+    """``GIT_INDEX_FILE`` as an absolute path when it is inside the git folder ``own``."""
+    if not index or own is None:
+        return None
+    absolute = Path(os.path.abspath(index))  # git gives it relative to the work tree's top
+    try:
+        absolute.parent.resolve().relative_to(own.resolve())
+    except ValueError:
+        return None
+    return str(absolute)
+
+
+def _git(path: Path, *args: str) -> bytes | None:
+    """The output of ``git args`` run in the folder ``path``; None when git fails (not a
+    repository, no such commit or file) or cannot be run."""
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=path, env=git_env(path), capture_output=True, timeout=120
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 @contextlib.contextmanager
@@ -96,27 +132,25 @@ def open_repo(path: Path) -> Iterator[git.Repo | None]:
 
 def top_level(path: Path) -> Path | None:
     """The root of the work tree holding ``path`` (None outside a repository or in a bare one)."""
-    with open_repo(path) as repo:
-        if repo is None or repo.working_tree_dir is None:
-            return None
-        return Path(repo.working_tree_dir).resolve()
+    out = _git(path, "rev-parse", "--show-toplevel")
+    if not out or not out.strip():
+        return None
+    return Path(os.fsdecode(out.rstrip(b"\n"))).resolve()
 
 
 def committed_text(path: Path) -> str | None:
     """The text of file ``path`` as committed at HEAD; None when there is no repository, no
     commit yet, or no such file at HEAD. Works on a detached HEAD and in a shallow clone."""
-    import git  # GitPython takes 75 ms to import; goldcase check never asks git
+    return text_at(path, "HEAD")
 
-    path = path.resolve()
-    with open_repo(path.parent) as repo:
-        if repo is None or repo.working_tree_dir is None:
-            return None
-        rel = path.relative_to(Path(repo.working_tree_dir).resolve()).as_posix()
-        try:
-            blob = repo.head.commit.tree / rel
-            data: bytes = blob.data_stream.read()
-        except (ValueError, KeyError, git.BadName, git.CommandError):
-            return None  # no commits yet (unborn branch), or the file is not at HEAD
+
+def text_at(path: Path, commit: str) -> str | None:
+    """The text of file ``path`` at ``commit``; None when there is no such commit or file, or
+    the file is not UTF-8."""
+    path = Path(os.path.abspath(path))
+    data = _git(path.parent, "cat-file", "blob", f"{commit}:./{path.name}")
+    if data is None:
+        return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -156,48 +190,121 @@ def _why(exc: Exception) -> str:
 
 def resolve_commit(path: Path, ref: str) -> str:
     """The full sha of the commit ``ref`` names in the repository holding ``path``."""
-    import git  # GitPython takes 75 ms to import; goldcase check never asks git
-
-    with open_repo(path) as repo:
-        if repo is None:
-            raise GoldcaseError(f"{path} is not inside a git repository")
-        try:
-            return str(repo.commit(ref).hexsha)
-        except (git.BadName, ValueError, git.GitCommandError) as exc:
-            raise GoldcaseError(f"{ref!r} is not a commit in {path}: {exc}") from None
+    if _git(path, "rev-parse", "--git-dir") is None:
+        raise GoldcaseError(f"{path} is not inside a git repository")
+    out = _git(path, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+    if not out:
+        raise GoldcaseError(f"{ref!r} is not a commit in {path}")
+    return out.decode().strip()
 
 
-def merge_base(path: Path, first: str, second: str) -> str | None:
-    """The best common ancestor of two commits, or None when they share none."""
-    import git  # GitPython takes 75 ms to import; goldcase check never asks git
+def merge_base(path: Path, first: str, *others: str) -> str | None:
+    """The best common ancestor of ``first`` and the others (of ``first`` and the merge of
+    two others, as ``git merge-base`` reads three), or None when they share none."""
+    out = _git(path, "merge-base", "--end-of-options", first, *others)
+    return out.decode().split()[0] if out and out.strip() else None
 
-    with open_repo(path) as repo:
-        if repo is None:
-            return None
-        try:
-            bases = repo.merge_base(first, second)
-        except (git.BadName, ValueError, git.GitCommandError):
-            return None
-        return str(bases[0].hexsha) if bases else None
+
+BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
 
 
 def default_base(path: Path) -> tuple[str, str]:
     """(sha, what it is): the merge base of HEAD and ``origin/main``, else of HEAD and
-    ``main``; HEAD itself when neither exists (the working tree is then compared with it)."""
-    for branch in ("origin/main", "main", "origin/master", "master"):
-        if _exists(path, branch):
-            base = merge_base(path, "HEAD", branch)
-            if base is not None:
-                return base, f"merge base of HEAD and {branch}"
+    ``main`` (then ``origin/master``, ``master``); HEAD itself when there is none of them (the
+    working tree is then compared with it). During a merge, the base of the merge being made:
+    of the branch and HEAD merged with MERGE_HEAD."""
+    found = base_commit(path)
+    if found is not None:
+        return found
     return resolve_commit(path, "HEAD"), "HEAD"
 
 
-def _exists(path: Path, ref: str) -> bool:
-    try:
-        resolve_commit(path, ref)
-    except GoldcaseError:
-        return False
-    return True
+def base_commit(path: Path) -> tuple[str, str] | None:
+    """The merge base ``default_base`` describes (``HEAD`` when HEAD is on the base branch),
+    or None when no base branch exists or shares history with HEAD (no commits yet, a
+    shallow clone without it)."""
+    head = head_commit(path)
+    if head is None:
+        return None
+    refs = [
+        f"refs/remotes/{b[7:]}" if b.startswith("origin/") else f"refs/heads/{b}"
+        for b in BASE_BRANCHES
+    ]
+    listed = _git(path, "for-each-ref", "--format=%(refname)", *refs)
+    present = set(listed.decode().split()) if listed else set()
+    tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
+    for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
+        if ref in present:
+            base = merge_base(path, ref, *tips)
+            if base is not None:
+                return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
+    return None
+
+
+def _merging(path: Path) -> bool:
+    git_dir = find_git_dir(path)
+    return git_dir is not None and (git_dir / "MERGE_HEAD").is_file()
+
+
+def head_commit(path: Path) -> str | None:
+    """HEAD's sha; None outside a repository or before the first commit."""
+    out = _git(path, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    return out.decode().strip() if out else None
+
+
+def uncommittable(path: Path, folders: list[str]) -> list[str]:
+    """Files under ``folders`` (relative to ``path``) that the commit being made will not
+    hold as they are on disk: untracked, ignored, or changed since they were staged."""
+    out = _git(
+        path,
+        "--no-optional-locks",
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignored=matching",
+        "--",
+        *folders,
+    )
+    if out is None:
+        return []
+    found = []
+    for entry in out.decode("utf-8", "replace").split("\0"):
+        if len(entry) > 3 and (entry[1] != " " or entry[:2] in ("??", "!!")):
+            found.append(entry[3:])
+    return found
+
+
+def staged_removals(path: Path, folder: str) -> list[str]:
+    """Files under ``folder`` (relative to ``path``) that the commit being made deletes or
+    renames away (as its staged changes say)."""
+    out = _git(
+        path,
+        "diff",
+        "--cached",
+        "--no-renames",
+        "--name-only",
+        "--diff-filter=D",
+        "-z",
+        "--",
+        folder,
+    )
+    return [name for name in out.decode("utf-8", "replace").split("\0") if name] if out else []
+
+
+def in_merge_hook() -> bool:
+    """Whether this process is a hook ``git merge`` runs (pre-merge-commit): git marks the
+    environment (``GITHEAD_<sha>`` names the branch being merged, ``GIT_REFLOG_ACTION``
+    starts with ``merge`` or ``pull``), and, unlike ``git commit``, does not read back the
+    index such a hook stages into the merge commit."""
+    action = os.environ.get("GIT_REFLOG_ACTION", "")
+    return action.startswith(("merge", "pull")) or any(k.startswith("GITHEAD_") for k in os.environ)
+
+
+def stage(path: Path, rels: list[str]) -> None:
+    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing."""
+    if _git(path, "add", "--", *rels) is None:
+        raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 
 def files_at(path: Path, ref: str, names: list[str]) -> dict[str, bytes]:

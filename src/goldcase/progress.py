@@ -8,9 +8,9 @@ error holds every task running at once and disappears when the last one ends, le
 output as it would be without it.
 
 The display runs no thread of its own (rich's auto-refresh is off): it is redrawn from
-``advance``, at most ten times a second, so forking a child (the check families and grading
-are shared with one) never copies a lock some other thread was holding. Only the process that
-turned progress on draws: in a forked child ``task`` is a no-op.
+``advance``, at most ten times a second, so forking a child (a cold parse of many case files
+runs in forked workers) never copies a lock some other thread was holding. Only the process
+that turned progress on draws: in a forked child ``task`` is a no-op.
 """
 
 from __future__ import annotations

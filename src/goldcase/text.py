@@ -143,13 +143,32 @@ _ASCII_TABLE = bytes(
     b if (t := _INPUT_TABLE[b]) == b else ord(" ") if t == " " else b for b in range(128)
 ) + bytes(range(128, 256))
 _ASCII_DELETE = bytes(b for b in range(128) if _INPUT_TABLE[b] is None)
+# As _ASCII_TABLE, and the white space str.split splits at (but the newline) made a space.
+_ASCII_LINES_TABLE = bytes(
+    ord(" ") if b < 128 and chr(b).isspace() and b != 10 else t for b, t in enumerate(_ASCII_TABLE)
+)
 
 
 def normalise_input(text: str) -> str:
     """Fold a question or prompt input for hashing and comparison."""
+    return " ".join(_fold_input(text).split())
+
+
+def normalise_ascii_lines(text: bytes) -> str:
+    """``normalise_input`` of each line of ASCII ``text`` (lines end at "\\n"), in a few passes
+    over all of it, the lines still apart: each line's words as ``normalise_input`` gives
+    them, one space between them, and at most one space at a line's edges. For a bulk search
+    (a contamination scan's blocks of records)."""
+    folded = text.lower().translate(_ASCII_LINES_TABLE, _ASCII_DELETE)
+    while b"  " in folded:
+        folded = folded.replace(b"  ", b" ")
+    return folded.decode("ascii")
+
+
+def _fold_input(text: str) -> str:
+    """``normalise_input`` but for the white space: what a character folds to."""
     if text.isascii():
-        raw = text.lower().encode("ascii").translate(_ASCII_TABLE, _ASCII_DELETE)
-        return " ".join(raw.decode("ascii").split())
+        return text.lower().encode("ascii").translate(_ASCII_TABLE, _ASCII_DELETE).decode("ascii")
     # NFKD: compatibility forms folded and accents apart from their letters, so a look-alike
     # letter with an accent maps like the plain one. Prototypes are mapped before case-folding
     # (Cyrillic "Н" looks like "H", its small form like a small capital), then the folded text
@@ -160,7 +179,7 @@ def normalise_input(text: str) -> str:
         if again == folded:
             break
         folded = again
-    return " ".join(unicodedata.normalize("NFC", folded).split())
+    return unicodedata.normalize("NFC", folded)
 
 
 def normalise_answer(text: str) -> str:

@@ -147,7 +147,9 @@ def test_the_first_commit_makes_version_1(tmp_path: Path) -> None:
     commit(root, "first cases")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
     bumped = goldcase(root, "lock")
-    assert bumped.stdout.splitlines()[0] == "golden.version: 1 -> 2 (set or corpus changed)"
+    assert bumped.stdout.splitlines()[0] == (
+        "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)"
+    )
 
 
 def test_init_never_overwrites(tmp_path: Path) -> None:

@@ -157,6 +157,37 @@ def test_paths_keep_the_prompt_files_findings(make_repo: Callable[..., Path]) ->
     ]
 
 
+@pytest.mark.parametrize(
+    ("edited", "question", "code"),
+    [
+        ("cases/golden/e.yaml", "How many companies were listed on the WSE on May 2009?", "GC303"),
+        ("cases/golden/e.yaml", GOLD, "GC304"),
+        ("cases/dev/e.yaml", GOLD.upper(), "GC301"),
+    ],
+    ids=["near", "golden-twin", "dev-copy"],
+)
+def test_a_case_given_by_path_is_paired_with_the_cases_not_given(
+    make_repo: Callable[..., Path], edited: str, question: str, code: str
+) -> None:
+    # check PATHS reports on the given file what the whole check reports on it: its pair
+    # with an unchanged case is found, with the rest of the set read from a warm cache.
+    root = make_repo(
+        {
+            "cases/golden/g.yaml": case("g", GOLD),
+            "cases/golden/w.yaml": case(
+                "w", "How many companies were listed on the WSE on August 2009?"
+            ),
+            edited: case("e", "What colour is the depot door on a Tuesday?"),
+        }
+    )
+    assert leakage(root) == (0, [])  # fills the cache
+    (root / edited).write_text(case("e", question))
+    focused = leakage(root, root / edited)[1]
+    everything = leakage(root)[1]
+    assert focused == [line for line in everything if line.startswith(edited + ":")]
+    assert [line.split(" ")[1] for line in focused] == [code]
+
+
 def test_gc303_real_paraphrase_pair_is_a_warning(make_repo: Callable[..., Path]) -> None:
     # SQuAD 2.0 dev: an answerable question and the unanswerable edit written from it.
     root = make_repo(

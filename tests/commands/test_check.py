@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kit import Result, cache_folder, run_cli
+from goldcase.cache import decode
+from kit import Result, cache_folder, commit, git, run_cli, write
 
 GOOD = """\
 id: {id}
@@ -345,3 +346,68 @@ def test_traceback_never_shown_for_expected_errors(make_repo: Maker) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ")
     assert "Traceback" not in result.stderr
+
+
+# -- check --staged: what a commit's hook reports on ------------------------------------------
+
+BROKEN = GOOD.replace("14 days from delivery", "30 days from delivery")
+
+
+@pytest.fixture
+def committed_set(make_repo: Maker) -> Path:
+    """Two cases committed in a git repository; ret-002's quote is wrong (GC202)."""
+    root = make_repo(
+        {"cases/golden/ret-001.yaml": GOOD.format(id="ret-001"),
+         "cases/golden/ret-002.yaml": BROKEN.format(id="ret-002")}
+    )  # fmt: skip
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "the set")
+    return root
+
+
+def staged_check(root: Path, *paths: str) -> Result:
+    return check_cli("--repo", root, "--staged", *(str(root / p) for p in paths))
+
+
+def test_staged_case_files_are_reported_on_alone(committed_set: Path) -> None:
+    write(committed_set, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [a]\n")
+    git(committed_set, "add", "-A")
+    result = staged_check(committed_set, "cases/golden/ret-001.yaml")
+    assert (result.exit_code, result.stdout) == (0, "all checks passed: 1 case file\n")
+
+
+@pytest.mark.parametrize("staged", ["corpus/returns-policy.md", "goldcase.toml"])
+def test_any_other_staged_file_checks_the_whole_set(committed_set: Path, staged: str) -> None:
+    path = committed_set / staged
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    write(committed_set, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [a]\n")
+    git(committed_set, "add", "-A")
+    result = staged_check(committed_set, "cases/golden/ret-001.yaml", staged)
+    assert result.exit_code == 1
+    assert "cases/golden/ret-002.yaml:6:12: GC202" in result.stdout
+
+
+def test_a_commit_that_removes_a_case_checks_the_whole_set(committed_set: Path) -> None:
+    write(committed_set, "cases/golden/ret-003.yaml", GOOD.format(id="ret-003"))
+    git(committed_set, "rm", "-q", "cases/golden/ret-001.yaml")
+    git(committed_set, "add", "-A")
+    result = staged_check(committed_set, "cases/golden/ret-003.yaml")
+    assert "cases/golden/ret-002.yaml:6:12: GC202" in result.stdout
+
+
+def test_nothing_staged_checks_the_whole_set(committed_set: Path) -> None:
+    result = staged_check(committed_set)
+    assert "cases/golden/ret-002.yaml:6:12: GC202" in result.stdout
+
+
+def test_a_focused_run_keeps_the_cache_of_the_cases_it_did_not_look_at(
+    committed_set: Path,
+) -> None:
+    assert "GC202" in check_cli("--repo", committed_set).stdout  # fills the cache
+    support = cache_folder(committed_set) / "support.msgpack"
+    before = len(decode(support.read_bytes()))
+    write(committed_set, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [b]\n")
+    check_cli("--repo", committed_set, committed_set / "cases/golden/ret-001.yaml")
+    after = decode(support.read_bytes())
+    assert len(after) == before + 1  # ret-001's new entry beside the ones not looked at
+    assert any(":cases/golden/ret-002.yaml:" in key for key in after)

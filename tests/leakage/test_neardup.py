@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import goldcase.cache
 from goldcase.cache import Cache
 from goldcase.config import LeakageConfig
-from goldcase.leakage import minhash, neardup
+from goldcase.leakage import minhash
 from goldcase.leakage.minhash import bands, minhash_signatures
 from goldcase.leakage.neardup import NearConfig, jaccard, near_pairs, shingles
 from goldcase.leakage.prompts import glob_regex
@@ -126,9 +127,9 @@ def test_glob(pattern: str, path: str, matches: bool) -> None:
 def test_a_changed_rule_finds_the_pairs_anew(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cached pairs and band keys are keyed by the code: an edit (which changes the code
-    salt, the modules' sizes and mtimes) that changes the rule is not answered from the cache
-    of the old rule."""
+    """The cached pairs and band keys live in the cache's folder for the code
+    (``cache.code_salt``): an edit that changes the rule (and so the salt) is not answered from
+    the cache of the old rule."""
     texts = ["refund within fourteen days of delivery", "refund after thirty days of the order"]
     focus = [True, False]
     cfg = NearConfig(0.7, 128, 1)
@@ -143,5 +144,5 @@ def test_a_changed_rule_finds_the_pairs_anew(
     # the rule changes: a question's shingles are its first word only
     monkeypatch.setattr(minhash, "shingles", lambda text, size: frozenset(text.split()[:1]))
     assert pairs() == []  # the same code salt: the cached answer of the old rule
-    monkeypatch.setattr(neardup, "code_salt", lambda: "edited")
+    monkeypatch.setattr(goldcase.cache, "code_salt", lambda: "edited")
     assert pairs() == [(0, 1, 1.0)]

@@ -38,11 +38,11 @@ def test_the_commit_time_hooks() -> None:
         )
     }
     assert entries == {
-        "goldcase-check": ("goldcase check", False),
+        "goldcase-check": ("goldcase check --staged", True),
         "goldcase-schema": ("goldcase check --select schema", True),
-        "goldcase-quotes": ("goldcase check --select support", False),
-        "goldcase-leakage": ("goldcase check --select leakage", False),
-        "goldcase-version": ("goldcase lock", False),
+        "goldcase-quotes": ("goldcase check --staged --select support", True),
+        "goldcase-leakage": ("goldcase check --staged --select leakage", True),
+        "goldcase-version": ("goldcase lock --stage", False),
     }
     assert found["goldcase-version"]["always_run"] is True
     assert all(h.get("language") == "python" and h.get("description") for h in found.values())

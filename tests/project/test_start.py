@@ -123,7 +123,7 @@ def test_the_page_parses_into_commands() -> None:
     assert texts[0] == "python3 -m venv .venv"
     assert f"python -m pip install ./goldcase-{__version__}-py3-none-any.whl pre-commit" in texts
     assert "goldcase init my-golden-set --hooks local" in texts
-    assert [step.status for step in steps if step.status] == [1]
+    assert [step.status for step in steps if step.status] == []  # one commit attempt
     assert sum(step.output is not None for step in steps) >= 3
 
 

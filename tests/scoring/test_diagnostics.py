@@ -165,13 +165,13 @@ def test_score_loads_the_case_set_once(repo: Path, monkeypatch: pytest.MonkeyPat
     (repo / "labels" / "second").mkdir(parents=True)
     (repo / "labels" / "second" / "E1.yaml").write_text("id: E1\nanswerable: false\n")
     loads: list[Path] = []
-    walk = engine.case_paths  # every load of the set lists the case files once
+    walk = engine.case_entries  # every load of the set lists the case files once
 
-    def counted(ctx: Context) -> list[str]:
+    def counted(ctx: Context) -> list[tuple[str, engine.Signature | None]]:
         loads.append(ctx.root)
         return walk(ctx)
 
-    monkeypatch.setattr(engine, "case_paths", counted)
+    monkeypatch.setattr(engine, "case_entries", counted)
     report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
     assert report["agreement"]["items"] == 1
     assert loads == [repo]

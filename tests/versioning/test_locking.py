@@ -317,19 +317,55 @@ def test_version_without_a_trailing_number_is_refused(tmp_path: Path) -> None:
     )
 
 
-def test_one_bump_per_commit(tmp_path: Path) -> None:
+def test_on_the_main_branch_each_commit_that_changes_the_set_moves_the_version(
+    tmp_path: Path,
+) -> None:
     root = git_set(tmp_path / "set")
+    assert git(root, "branch", "--show-current").stdout.strip() == "main"
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    assert run_cli("lock", "--repo", root).stdout.startswith(
+        "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)"
+    )
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="over 200 pounds"))
     again = run_cli("lock", "--repo", root)
     assert again.stdout.splitlines()[0] == (
-        "golden.version: 2 (already bumped since the last commit)"
+        "golden.version: 2 (set or corpus changed since HEAD, version 1)"
     )
     assert read_version(root) == "2"
     commit(root)
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
     assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+
+
+BRANCH_BUMP = "set or corpus changed since the merge base of HEAD and main, version 1"
+
+
+def test_a_branch_moves_the_version_once_however_many_commits_change_the_set(
+    tmp_path: Path,
+) -> None:
+    """The issue: a branch of five commits bumped five times, so versions counted commits."""
+    root = git_set(tmp_path / "set")
+    git(root, "checkout", "-q", "-b", "feature")
+    for number in range(3, 8):
+        write(root, f"cases/golden/ret-{number:03d}.yaml", case_text(f"ret-{number:03d}"))
+        out = run_cli("lock", "--repo", root).stdout.splitlines()[0]
+        if number == 3:  # no commit of its own yet: the branch's base is HEAD
+            assert out == "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)"
+        else:
+            assert out == f"golden.version: 2 ({BRANCH_BUMP})"
+        commit(root, f"add ret-{number:03d}")
+        assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
+        assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+    # each commit's lock pins that commit's set: the digests tell the five apart
+    digests = {
+        json.loads(git(root, "show", f"HEAD~{back}:golden.lock").stdout)["set_digest"]
+        for back in range(5)
+    }
+    assert len(digests) == 5
+    git(root, "checkout", "-q", "main")
+    assert git(root, "merge", "-q", "--no-edit", "--no-gpg-sign", "feature").returncode == 0
+    assert read_version(root) == "2"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
 
 
 def test_a_hand_bump_is_kept(tmp_path: Path) -> None:
@@ -338,14 +374,37 @@ def test_a_hand_bump_is_kept(tmp_path: Path) -> None:
     write(root, "golden.version", "5\n")
     result = run_cli("lock", "--repo", root)
     assert result.stdout.splitlines()[0] == (
-        "golden.version: 1 -> 5 (already bumped since the last commit)"
+        "golden.version: 1 -> 5 (kept: above 2, the version after HEAD's)"
     )
     assert read_lock(root)["version"] == "5"
 
 
+def test_a_version_that_does_not_move_past_the_base_is_moved(tmp_path: Path) -> None:
+    """A version set by hand to the base's on a changed set would name two sets: lock moves
+    it on, and lock --check says so first."""
+    root = git_set(tmp_path / "set")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "notes.txt", "a commit of the branch's own\n")
+    commit(root, "notes")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    run_cli("lock", "--repo", root)
+    write(root, "golden.version", "1\n")
+    write(root, "golden.lock", (root / "golden.lock").read_text().replace('"2"', '"1"'))
+    check = run_cli("lock", "--check", "--repo", root)
+    assert (check.exit_code, check.stdout.splitlines()[0]) == (
+        1,
+        "golden.version:1:1: GC405 golden.version is '1', but the set or corpus differs from "
+        "what golden.lock pins at the merge base of HEAD and main (version 1); run goldcase "
+        "lock to move it to 2",
+    )
+    moved = run_cli("lock", "--repo", root)
+    assert moved.stdout.splitlines()[0] == f"golden.version: 1 -> 2 ({BRANCH_BUMP})"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
 TAKEN_BACK = (
-    "golden.version: 2 -> 1 (the set and corpus are again what the committed golden.lock "
-    "pins; the bump is taken back)"
+    "golden.version: 2 -> 1 (the set and corpus are what golden.lock pins at HEAD; the bump is "
+    "taken back)"
 )
 
 
@@ -385,18 +444,37 @@ def test_any_way_back_to_the_committed_content_takes_the_bump_back(
     assert git(root, "status", "--porcelain").stdout == ""
 
 
+def test_a_branch_that_undoes_its_change_takes_its_bump_back(tmp_path: Path) -> None:
+    """On a branch the base is where it started: a change committed on the branch and undone
+    by a later commit of it is the base's set again, at the base's version."""
+    root = git_set(tmp_path / "set")
+    original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    run_cli("lock", "--repo", root)
+    commit(root, "version 2 on the branch")
+    write(root, "cases/golden/ret-001.yaml", original)
+    back = run_cli("lock", "--repo", root)
+    assert back.stdout.splitlines()[0] == (
+        "golden.version: 2 -> 1 (the set and corpus are what golden.lock pins at the merge "
+        "base of HEAD and main; the bump is taken back)"
+    )
+
+
 def test_a_change_kept_keeps_its_bump(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set")
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
     run_cli("lock", "--repo", root)
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="14 days, from delivery"))
     again = run_cli("lock", "--repo", root)  # another content, not the committed one
-    assert again.stdout.startswith("golden.version: 2 (already bumped since the last commit)")
+    assert again.stdout.startswith(
+        "golden.version: 2 (set or corpus changed since HEAD, version 1)"
+    )
 
 
-def test_the_bump_of_a_committed_change_is_not_taken_back(tmp_path: Path) -> None:
-    """Only what HEAD pins counts: a change committed at version 2 and then reverted is a
-    third set, version 3 (a version never names two sets, and never goes back to one)."""
+def test_the_bump_of_a_change_on_the_main_branch_is_not_taken_back(tmp_path: Path) -> None:
+    """On the main branch HEAD is the base: a change committed at version 2 and then
+    reverted is a third set, version 3 (a version never names two sets there)."""
     root = git_set(tmp_path / "set")
     original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
@@ -406,13 +484,14 @@ def test_the_bump_of_a_committed_change_is_not_taken_back(tmp_path: Path) -> Non
     assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
 
 
-def test_without_commits_there_is_nothing_to_take_back(tmp_path: Path) -> None:
+def test_without_commits_the_version_does_not_move(tmp_path: Path) -> None:
+    """No report can name a version that was never committed: the first commit makes 1."""
     root = golden_set(tmp_path / "set")
     git(root, "init", "-q", "-b", "main")
     run_cli("lock", "--repo", root)
     original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
-    # Never committed: no version to bump (docs/version.md rule 4), so nothing to take back.
+    # Never committed: no version to bump, so nothing to take back.
     assert run_cli("lock", "--repo", root).stdout.startswith(
         "golden.version: 1 (not committed yet: the first commit makes this version)"
     )

@@ -55,12 +55,12 @@ def test_two_bumping_branches_merge_without_a_conflict(tmp_path: Path) -> None:
 
 def test_branches_at_different_versions_merge_to_the_next(tmp_path: Path) -> None:
     root = driver_repo(tmp_path / "set")
-    branch_adding(root, "one", "ret-003")
-    branch_adding(root, "two", "ret-004")
-    write(root, "cases/golden/ret-005.yaml", case_text("ret-005", answer="five days"))
-    goldcase(root, "lock")
-    commit(root, "second bump on two")
-    # the commit above is the second on branch two: 1 -> 2 -> 3
+    branch_adding(root, "one", "ret-003")  # from main at version 1: 1 -> 2
+    git(root, "checkout", "-q", "main")
+    for case_id in ("ret-004", "ret-005"):  # on the main branch, each commit: 1 -> 2 -> 3
+        write(root, f"cases/golden/{case_id}.yaml", case_text(case_id, answer="five days"))
+        goldcase(root, "lock")
+        commit(root, f"add {case_id} on main")
     assert read_version(root) == "3"
     merged = git(root, "merge", "--no-edit", "--no-gpg-sign", "one", check=False)
     assert merged.returncode == 0, merged.stdout + merged.stderr
@@ -108,8 +108,13 @@ def test_the_same_case_changed_on_both_sides_is_left_to_goldcase_lock(tmp_path: 
     assert "both sides changed ret-001" in merged.stderr
     assert read_lock(root)["version"] == "3"
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="14 days (two weeks)"))
-    # the lock (3) kept our hash for ret-001; the resolved file differs, so 3 -> 4
-    assert goldcase(root, "lock").stdout.startswith("golden.version: 2 -> 4")
+    # the lock (3) kept our hash for ret-001; the resolved file differs, but a merge of two
+    # branches is still a branch of main: its set moves past main's version once, and the 3
+    # the driver gave it is kept (a version never goes back)
+    assert goldcase(root, "lock").stdout.startswith(
+        "golden.version: 2 -> 3 (kept: above 2, the version after the merge base of HEAD and "
+        "main's)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -168,11 +173,12 @@ def test_install_outside_a_repository_exits_2(tmp_path: Path) -> None:
 
 def test_without_the_driver_goldcase_lock_settles_the_conflicts(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set")  # no .gitattributes: git merges the two files as text
-    branch_adding(root, "one", "ret-003")
+    branch_adding(root, "one", "ret-003")  # 1 -> 2 on the branch
+    git(root, "checkout", "-q", "main")
     write(root, "cases/golden/ret-005.yaml", case_text("ret-005", answer="five days"))
     goldcase(root, "lock")
-    commit(root, "second bump on one")
-    branch_adding(root, "two", "ret-004")
+    commit(root, "ret-005 on main")  # 1 -> 2 on main
+    branch_adding(root, "two", "ret-004")  # from main at 2: 2 -> 3
     merged = git(root, "merge", "--no-edit", "--no-gpg-sign", "one", check=False)
     assert "CONFLICT (content): Merge conflict in golden.version" in merged.stdout
     check = run_cli("lock", "--check", "--repo", root)
@@ -182,12 +188,12 @@ def test_without_the_driver_goldcase_lock_settles_the_conflicts(tmp_path: Path) 
         "double quotes; run goldcase lock to rewrite it"
     )
     assert check.stdout.splitlines()[1] == (
-        "golden.version:1:1: GC405 golden.version holds merge-conflict markers (2 and 3); "
+        "golden.version:1:1: GC405 golden.version holds merge-conflict markers (3 and 2); "
         "run goldcase lock to settle it at 4"
     )
     fixed = run_cli("lock", "--repo", root)
     assert fixed.stdout.splitlines()[0] == (
-        "golden.version: 2 and 3 -> 4 (settled the merge conflict in golden.version)"
+        "golden.version: 3 and 2 -> 4 (settled the merge conflict in golden.version)"
     )
     assert (read_version(root), read_lock(root)["version"]) == ("4", "4")
     assert sorted(read_lock(root)["cases"]) == [

@@ -91,8 +91,8 @@ _LOCAL_HEADER = """\
 
 _ORDER_NOTE = """\
 # goldcase-version runs first: when the golden set or corpus changed it writes golden.version
-# and golden.lock and fails once, so that you add both files and commit again. It also runs
-# before a merge commit, to settle golden.version after goldcase's merge driver.
+# and golden.lock and adds both to the commit being made (the version moves once per branch).
+# It also runs before a merge commit, to settle golden.version after goldcase's merge driver.
 default_install_hook_types: [pre-commit, pre-merge-commit]
 """
 

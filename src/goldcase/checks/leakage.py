@@ -99,9 +99,19 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     if known is not None:
         yield from known  # the same files, prompts, config and code as last time
         return
-    found = list(_check(case_set, prompts, ctx))
-    ctx.cache.put(_FINDINGS, key, findings_to(found))
+    focus = _case_focus(case_set, ctx.focus)
+    found = list(_check(case_set, prompts, ctx, focus))
+    if focus is None:  # a focused run finds the pairs of its own cases only
+        ctx.cache.put(_FINDINGS, key, findings_to(found))
     yield from found
+
+
+def _case_focus(case_set: CaseSet, focus: frozenset[str] | None) -> frozenset[str] | None:
+    """The focus when it names case files only; None (every rule in full) when it names a
+    prompt file too, whose findings may be with any golden case."""
+    if focus is None or not focus <= {case.path for case in case_set.cases}:
+        return None
+    return focus
 
 
 _FINDINGS = "leakage-findings"
@@ -118,23 +128,37 @@ def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -
     return h.hexdigest()
 
 
-def _check(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -> Iterator[Finding]:
+def _check(
+    case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context, focus: frozenset[str] | None
+) -> Iterator[Finding]:
+    """Every finding; with ``focus`` (``check PATHS``), every finding with an end in it: each
+    rule then looks for the pairs of those cases only, the rest of the set still read."""
     places = _Places(ctx)
     golden, dev = case_set.golden, case_set.dev
+    mine = [c for c in case_set.cases if focus is None or c.path in focus]
     norm = {case.path: normalise_input(case.question) for case in case_set.cases}
-    yield from _unreadable(prompts)
-    yield from _duplicates(golden, norm, places)
+    yield from _unreadable([p for p in prompts if focus is None or p.path in focus])
+    yield from _duplicates(golden, norm, places, mine)
     leaked: set[tuple[str, str]] = set()
     for case, other, normalised in _exact(golden, dev, prompts, norm):
-        leaked.add((other.path, case.id))
-        yield from _exact_pair(places, End(case.path, 1, case), other, normalised)
-    yield from _inside(golden, prompts, norm, ctx, places, leaked)
-    yield from _near(golden, dev, prompts, norm, ctx, places, leaked)
-    yield from _derived(case_set, places)
-    facts = _golden_facts(golden)
-    yield from _stated(facts, prompts, places)
-    yield from _shared(facts, dev, places)
+        if focus is None or case.path in focus or other.path in focus:
+            leaked.add((other.path, case.id))
+            yield from _exact_pair(places, End(case.path, 1, case), other, normalised)
+    yield from _inside(_split(mine, "golden"), prompts, norm, ctx, places, leaked)
+    yield from _near(golden, dev, prompts, norm, ctx, places, leaked, focus)
+    yield from _derived(case_set, places, mine)
+    if focus is None:
+        golden_facts = _facts_table(ctx, golden)
+        yield from _stated(golden_facts, prompts, places)
+        yield from _shared(golden_facts, _facts_table(ctx, dev), places)
+    else:
+        yield from _stated(_facts_of(ctx, _split(mine, "golden")), prompts, places)
+        yield from _shared_focused(case_set, mine, ctx, places)
     yield from _drafts(case_set, ctx, places)
+
+
+def _split(cases: list[Case], split: str) -> list[Case]:
+    return [case for case in cases if case.split == split]
 
 
 class _Places:
@@ -193,13 +217,19 @@ def _unreadable(prompts: list[ScannedPrompt]) -> Iterator[Finding]:
             yield Finding(prompt.path, line, col, "GC306", "error", message)
 
 
-def _duplicates(golden: list[Case], norm: Mapping[str, str], places: _Places) -> Iterator[Finding]:
-    """GC304 on every golden case whose normalised question another golden case shares."""
+def _duplicates(
+    golden: list[Case], norm: Mapping[str, str], places: _Places, mine: list[Case]
+) -> Iterator[Finding]:
+    """GC304 on every golden case (of ``mine``) whose normalised question another golden
+    case shares."""
     groups: dict[str, list[Case]] = {}
     for case in golden:
         groups.setdefault(norm[case.path], []).append(case)
+    wanted = {id(case) for case in mine}
     for normalised, cases in groups.items():
         for case in cases if len(cases) > 1 else ():
+            if id(case) not in wanted:
+                continue
             ids = [c.id for c in cases if c is not case]
             others = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
             yield places.finding(
@@ -294,7 +324,10 @@ def _lines_holding(
                 found[text].add(prompt.text.line_of(start))
         known.update((text, sorted(lines)) for text, lines in found.items())
     current = {text: known[text] for text in by_text}
-    if todo or len(current) != len(known):
+    if ctx.focus is not None:  # the questions of a few cases: the others' lines are kept
+        if todo:
+            ctx.cache.put(_INSIDE, prompt.digest, known)
+    elif todo or len(current) != len(known):
         ctx.cache.put(_INSIDE, prompt.digest, current)
     return {text: lines for text, lines in current.items() if lines}
 
@@ -332,15 +365,20 @@ def _near(
     ctx: Context,
     places: _Places,
     leaked: set[tuple[str, str]],
+    focus: frozenset[str] | None = None,
 ) -> Iterator[Finding]:
     """GC303: questions whose word-shingle Jaccard with a golden question reaches the
     threshold. One finding per end, naming its closest match and how many others there are,
     so a templated set gives one line per case, not one per pair. A prompt file already
-    reported for that golden case (GC301, GC302) is not repeated."""
-    texts, focus = _distinct(golden, dev, prompts, norm)
+    reported for that golden case (GC301, GC302) is not repeated. With ``focus``, the pairs
+    of the focused cases' questions only."""
+    texts, golden_texts = _distinct(golden, dev, prompts, norm)
+    if focus is not None:
+        asked = {norm[c.path] for c in (*golden, *dev) if c.path in focus}
+        golden_texts = [t in asked for t in texts]
     cfg = ctx.config.leakage
     near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
-    confirmed = near_pairs(texts, focus, near, ctx.cache)
+    confirmed = near_pairs(texts, golden_texts, near, ctx.cache)
     if not confirmed:
         return
     wanted = {texts[i] for i, _, _ in confirmed} | {texts[j] for _, j, _ in confirmed}
@@ -353,7 +391,8 @@ def _near(
                     _add(partners, a, b, score)
                     _add(partners, b, a, score)
     for end, found in partners.values():
-        yield _near_finding(places, end, sorted(found, key=lambda f: (-f[0], f[1])))
+        if focus is None or end.path in focus:
+            yield _near_finding(places, end, sorted(found, key=lambda f: (-f[0], f[1])))
 
 
 def _distinct(
@@ -476,10 +515,10 @@ def _draft_finding(places: _Places, draft: Case, found: list[_Match]) -> Finding
     )
 
 
-def _derived(case_set: CaseSet, places: _Places) -> Iterator[Finding]:
-    """GC305: a synthetic case must vary a dev case."""
+def _derived(case_set: CaseSet, places: _Places, mine: list[Case]) -> Iterator[Finding]:
+    """GC305: a synthetic case (of ``mine``) must vary a dev case."""
     by_id = case_set.by_id()
-    for case in case_set.cases:
+    for case in mine:
         if case.source != "synthetic":
             continue
         origin = case.derived_from
@@ -528,18 +567,28 @@ def fact_units(quote: str) -> list[str]:
     return list(dict.fromkeys(u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS))
 
 
-def _facts_of(cases: list[Case]) -> dict[str, list[Quoted]]:
+def _facts_of(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
     """Normalised fact unit -> the quotes it comes from."""
     facts: dict[str, list[Quoted]] = {}
     for case in cases:
         for at, support in enumerate(case.support):
-            for unit in fact_units(support.quote):
+            for unit in _units(ctx, support.quote):
                 facts.setdefault(unit, []).append(Quoted(case.path, at, case))
     return facts
 
 
-def _golden_facts(golden: list[Case]) -> dict[str, list[Quoted]]:
-    return _facts_of(golden)
+_UNITS = "leakage-units"
+
+
+def _units(ctx: Context, quote: str) -> list[str]:
+    """``fact_units(quote)``, kept in the cache by the quote's text: a changed case costs its
+    own quotes' sentences, not every quote's."""
+    cached = ctx.cache.get(_UNITS, quote)
+    if type(cached) is list and all(type(unit) is str for unit in cached):
+        return cached
+    units = fact_units(quote)
+    ctx.cache.put(_UNITS, quote, units)
+    return units
 
 
 def _stated(
@@ -579,34 +628,89 @@ def _stated_pair(
 
 
 def _shared(
-    facts: Mapping[str, list[Quoted]], dev: list[Case], places: _Places
+    golden: Mapping[str, list[Quoted]], dev: Mapping[str, list[Quoted]], places: _Places
 ) -> Iterator[Finding]:
     """GC308: a dev quote that holds a golden quote's fact unit, or the other way round."""
-    dev_facts = _facts_of(dev)
     pairs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[Quoted, Quoted, str]] = {}
-    for mine, theirs, unit in _holding(facts, dev_facts):
+    for mine, theirs, unit in _holding(golden, dev):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
-    for theirs, mine, unit in _holding(dev_facts, facts):
+    for theirs, mine, unit in _holding(dev, golden):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
     for _, (mine, theirs, unit) in sorted(pairs.items()):
         yield from _shared_pair(places, mine, theirs, fingerprint(unit))
 
 
+def _shared_focused(
+    case_set: CaseSet, mine: list[Case], ctx: Context, places: _Places
+) -> Iterator[Finding]:
+    """GC308 for the focused cases: the other split's facts (from the cache while that split
+    is unchanged) against theirs."""
+    golden, dev = _facts_of(ctx, _split(mine, "golden")), _facts_of(ctx, _split(mine, "dev"))
+    if golden:
+        yield from _shared(golden, _facts_table(ctx, case_set.dev), places)
+    if dev:
+        yield from _shared(_facts_table(ctx, case_set.golden), dev, places)
+
+
 def _holding(
     units: Mapping[str, list[Quoted]], quotes: Mapping[str, list[Quoted]]
 ) -> Iterator[tuple[Quoted, Quoted, str]]:
-    """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit."""
-    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in units)
-    seen: set[tuple[str, int]] = set()
+    """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit.
+    A unit one of whose words no quote has cannot be in any: it is left out of the index."""
+    texts: dict[tuple[str, int], tuple[Quoted, str]] = {}
     for owners in quotes.values():
         for quoted in owners:
-            if quoted.key() in seen:
-                continue
-            seen.add(quoted.key())
-            for _start, _end, found in index.find(normalise_input(quoted.text)):
-                for unit in found:
-                    for other in units[unit]:
-                        yield quoted, other, unit
+            if quoted.key() not in texts:
+                texts[quoted.key()] = (quoted, normalise_input(quoted.text))
+    words = {word for _, text in texts.values() for word in text.split()}
+    kept = (unit for unit in units if words.issuperset(unit.split()))
+    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in kept)
+    if not index.size:
+        return
+    for quoted, text in texts.values():
+        for _start, _end, found in index.find(text):
+            for unit in found:
+                for other in units[unit]:
+                    yield quoted, other, unit
+
+
+_FACTS = "leakage-facts"
+
+
+def _facts_table(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
+    """``_facts_of(ctx, cases)``, kept in the cache for exactly these case files: a commit that
+    changes golden cases finds the dev set's facts there, and the other way round."""
+    h = hashlib.blake2b(digest_size=16)
+    for case in cases:
+        h.update(f"{case.path}\x00{case.digest}\x01".encode())
+    key = h.hexdigest()
+    by_path = {case.path: case for case in cases}
+    table = _quoted_table(ctx.cache.get(_FACTS, key), by_path)
+    if table is None:
+        table = _facts_of(ctx, cases)
+        value = {unit: [[q.path, q.at] for q in owners] for unit, owners in table.items()}
+        ctx.cache.put(_FACTS, key, value)
+    return table
+
+
+def _quoted_table(value: object, by_path: Mapping[str, Case]) -> dict[str, list[Quoted]] | None:
+    """The cached table, or None when it has another shape or names another case."""
+    if type(value) is not dict:
+        return None
+    out: dict[str, list[Quoted]] = {}
+    for unit, owners in value.items():
+        if type(owners) is not list:
+            return None
+        quotes = []
+        for item in owners:
+            if type(item) is not list or len(item) != 2 or item[0] not in by_path:
+                return None
+            case, at = by_path[item[0]], item[1]
+            if type(at) is not int or not 0 <= at < len(case.support):
+                return None
+            quotes.append(Quoted(case.path, at, case))
+        out[unit] = quotes
+    return out
 
 
 def _shared_pair(places: _Places, mine: Quoted, theirs: Quoted, digest: str) -> Iterator[Finding]:

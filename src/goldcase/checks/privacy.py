@@ -52,7 +52,7 @@ _CACHE = "privacy"
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     published: frozenset[str] | None = None
     for case_file in case_set.files:
-        if case_file.data is None:
+        if case_file.data is None or not ctx.wanted(case_file.path):
             continue
         key = (_CACHE, case_file.path, case_file.digest)
         hits = ctx.per_case(_CACHE, key, partial(_scan, case_file, ctx), _CODEC)

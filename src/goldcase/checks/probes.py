@@ -80,6 +80,8 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     vocabulary = _Vocabulary(ctx)
     state = vocabulary.digest  # the cache's folder is keyed by the code itself
     for case in case_set.cases:
+        if not ctx.wanted(case.path):
+            continue
         compute = partial(_case_findings, case, ctx, vocabulary)
         key = (state, case.path, case.digest)
         yield from ctx.per_case(_CACHE, key, compute, FINDING_CODEC)

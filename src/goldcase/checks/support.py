@@ -91,6 +91,8 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     state = _corpus_state(corpus)
     pending: list[tuple[Case, str]] = []
     for case in case_set.parsed:
+        if not ctx.wanted(case.path):
+            continue
         key = f"{state}:{case.path}:{case.digest}"
         cached = findings_from(ctx.cache.get(NAME, key))
         if cached is not None:

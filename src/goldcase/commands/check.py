@@ -9,7 +9,9 @@ import click
 
 from goldcase.checks import FAMILIES
 from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
-from goldcase.engine import run_checks
+from goldcase.context import Context
+from goldcase.engine import run_checks, staged_focus
+from goldcase.errors import GoldcaseError
 from goldcase.output import FORMATS, write_findings
 
 
@@ -25,6 +27,12 @@ from goldcase.output import FORMATS, write_findings
     help=f"Run only these check families: {', '.join(FAMILIES)}.",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="PATHS are the files a commit stages (as hooks pass them): report on them when they "
+    "are all case files and the commit removes none, else on the whole set.",
+)
 def command(
     paths: tuple[Path, ...],
     repo: Path | None,
@@ -32,6 +40,7 @@ def command(
     strict: bool,
     select: tuple[str, ...],
     no_cache: bool,
+    staged: bool,
 ) -> int:
     """Check case files: schema, verbatim quotes, leakage, version and composition.
 
@@ -40,8 +49,20 @@ def command(
     --strict), 2 could not run.
     """
     ctx = open_context(repo, cache=not no_cache)
-    wanted = relative_paths(ctx, paths) if paths else None
+    if staged:
+        wanted = staged_focus(ctx, _inside(ctx, paths))
+    else:
+        wanted = relative_paths(ctx, paths) if paths else None
     run = run_checks(ctx, select, wanted)
     write_findings(sys.stdout, run.findings, run.files, fmt)
     failing = [f for f in run.findings if f.severity == "error" or strict]
     return 1 if failing else 0
+
+
+def _inside(ctx: Context, paths: tuple[Path, ...]) -> list[str]:
+    """Staged files as paths of the repository; none when one lies outside it (a file of a
+    larger repository the set lives in): the commit then changes more than the set's files."""
+    try:
+        return relative_paths(ctx, paths)
+    except GoldcaseError:
+        return []

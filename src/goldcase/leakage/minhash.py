@@ -39,12 +39,12 @@ def bands(threshold: float, num_perm: int) -> tuple[int, int]:
     return choice
 
 
-def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache, salt: str) -> np.ndarray:
-    """One row per text: its band keys (uint64). Kept in the cache as one table (question
-    hash -> row, and the rows) for this code (``salt``), so a run looks up tens of thousands
-    of questions at once and computes signatures only for the new ones."""
+def band_keys(texts: Sequence[str], cfg: NearConfig, cache: Cache) -> np.ndarray:
+    """One row per text: its band keys (uint64). Kept in the cache (whose folder is keyed by
+    the code) as one table (question hash -> row, and the rows), so a run looks up tens of
+    thousands of questions at once and computes signatures only for the new ones."""
     b, r = bands(cfg.threshold, cfg.num_perm)
-    slot = f"{salt}-{cfg.num_perm}-{cfg.shingle}-{b}x{r}"
+    slot = f"{cfg.num_perm}-{cfg.shingle}-{b}x{r}"
     ids = [hashlib.blake2b(t.encode(), digest_size=16).digest() for t in texts]
     index, table = _table(cache.get(_NAMESPACE, slot), b)
     where = np.array([index.get(i, -1) for i in ids], dtype=np.int64)
@@ -179,9 +179,9 @@ def _pairs(group: list[int], focus: np.ndarray) -> Iterator[tuple[int, int]]:
 
 
 def confirmed(
-    texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache, salt: str
+    texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
 ) -> list[tuple[int, int, float]]:
-    keys = band_keys(texts, cfg, cache, salt)
+    keys = band_keys(texts, cfg, cache)
     mask = np.asarray(focus, dtype=bool)
     shingled: dict[int, frozenset[str]] = {}
     out = []

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from goldcase.cache import Cache, code_salt
+from goldcase.cache import Cache
 
 _PAIRS = "leakage-pairs"
 
@@ -49,12 +49,11 @@ def near_pairs(
     texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
 ) -> list[tuple[int, int, float]]:
     """Confirmed pairs (i, j, Jaccard) among distinct normalised ``texts``, at least one of
-    each pair in ``focus``, sorted. The cached pairs are keyed by the code too, so a changed
-    rule finds the pairs anew."""
+    each pair in ``focus``, sorted. The cache's folder is keyed by the code
+    (``cache.code_salt``), so a changed rule finds the pairs anew."""
     if len(texts) < 2 or not any(focus):
         return []
-    salt = code_salt()
-    digest = hashlib.blake2b(f"{salt}{cfg!r}".encode(), digest_size=16)
+    digest = hashlib.blake2b(f"{cfg!r}".encode(), digest_size=16)
     digest.update(bytes(bool(f) for f in focus))
     digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
     known = _pairs_from(cache.get(_PAIRS, digest.hexdigest()), len(texts))
@@ -62,7 +61,7 @@ def near_pairs(
         return known  # the same questions as last time: the same pairs
     from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
 
-    pairs = confirmed(texts, focus, cfg, cache, salt)
+    pairs = confirmed(texts, focus, cfg, cache)
     cache.put(_PAIRS, digest.hexdigest(), [[int(i), int(j), float(s)] for i, j, s in pairs])
     return pairs
 

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from goldcase.dialect import compiled, escape
 from goldcase.text import clip, normalise_answer
@@ -114,45 +114,35 @@ def needle_pattern(needle: str, *, words: bool = True) -> str:
     )
 
 
+@lru_cache(maxsize=1 << 16)
+def _finder(needle: str, words: bool) -> Callable[[str], bool]:
+    """Whether folded ``needle`` occurs in a folded text, as the template of
+    ``needle_pattern`` says: a needle absent from the text costs one substring test, and a
+    needle whose expression is its plain text (no rule at its edges) nothing more."""
+    template = needle_pattern(needle, words=words)
+    if template == escape(needle):
+        return lambda hay: needle in hay
+    search = compiled(template).search
+    return lambda hay: needle in hay and search(hay) is not None
+
+
 def found(hay: str, needle: str) -> bool:
     """Whether folded ``needle`` occurs in folded ``hay``, numbers matching as numbers (the
     ``cites`` rule)."""
-    return needle in hay and compiled(needle_pattern(needle, words=False)).search(hay) is not None
+    return _finder(needle, False)(hay)
 
 
 def found_words(hay: str, needle: str) -> bool:
     """Whether folded ``needle`` occurs in folded ``hay`` as whole words and numbers (the
     ``contains`` and ``not_contains`` rule): never inside a word, numbers as numbers."""
-    return needle in hay and compiled(needle_pattern(needle)).search(hay) is not None
+    return _finder(needle, True)(hay)
 
 
 def first_word(text: str) -> str:
-    match = _FIRST_WORD.search(fold(text))
-    return match.group(0) if match else ""
+    return _lead_word(fold(text))
 
 
 _first_word_needle = lru_cache(maxsize=1024)(first_word)
-
-
-def _option_found(hay: str, entry: Any) -> bool:
-    """One ``contains`` entry: a string, or a list met by any one of its strings."""
-    if isinstance(entry, list):
-        return any(found_words(hay, _needle(option)) for option in entry)
-    return found_words(hay, _needle(entry))
-
-
-def _citations(result: Mapping[str, Any], key: str) -> list[str]:
-    return [fold(c[key]) for c in result.get("citations") or () if isinstance(c.get(key), str)]
-
-
-def _unmet(hay: str, value: Any) -> list[Any]:
-    """The ``contains`` entries the answer does not meet (the rule: none may be unmet)."""
-    return [entry for entry in value if not _option_found(hay, entry)]
-
-
-def _forbidden(hay: str, value: Any) -> list[Any]:
-    """The ``not_contains`` entries the answer holds (the rule: none may be held)."""
-    return [entry for entry in value if found_words(hay, _needle(entry))]
 
 
 def _lead_word(hay: str) -> str:
@@ -160,43 +150,143 @@ def _lead_word(hay: str) -> str:
     return match.group(0) if match else ""
 
 
-def _contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return not _unmet(hay, value)
+# --- the checks ------------------------------------------------------------------------------
+#
+# Each check of an ``expect`` block is prepared once per case (its needles folded, their
+# expressions found) into whether an answer passes it and, for one that fails, what it wanted
+# and saw: one definition, which ``failed_checks``, ``explain`` and a run's grading all use, so
+# the words cannot say something the rule did not decide. ``hay`` is the folded answer ("" when
+# there is none); a value of a shape the case schema refuses is read as the nearest shape it
+# allows (one entry for a list, text for text).
+
+SHOWN = 60  # characters of user text quoted in an explanation
+Verdict = Callable[[str, Mapping[str, Any]], bool]
+Why = Callable[[str, Mapping[str, Any]], str]
 
 
-def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return not _forbidden(hay, value)
+class Rule(NamedTuple):
+    passes: Verdict
+    why: Why
 
 
-def _leads(value: Any) -> list[str]:
-    """The first words ``lead`` accepts: one, or any one of a list."""
-    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
 
 
-def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    first = _lead_word(hay)
-    return any(first == _first_word_needle(word) for word in _leads(value))
+def _q(value: Any) -> str:
+    return f'"{clip(str(value), SHOWN)}"'
 
 
-def _cites(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    needle = _needle(str(value))
-    return any(found(text, needle) for text in _citations(result, "text"))
+def _contains(value: Any) -> Rule:
+    """Every entry appears as whole words; a list entry is met by any one of it."""
+    groups = [
+        (entry, [_finder(_needle(str(option)), True) for option in _listed(entry)])
+        for entry in _listed(value)
+    ]
+
+    def unmet(hay: str) -> Iterator[Any]:
+        return (entry for entry, finders in groups if not any(f(hay) for f in finders))
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        return "; ".join(
+            f"none of {_alternatives(entry)}"
+            if isinstance(entry, list)
+            else f"{_q(entry)} not found"
+            for entry in unmet(hay)
+        )
+
+    return Rule(lambda hay, result: next(unmet(hay), _NONE) is _NONE, why)
 
 
-def _cites_id(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
+_NONE = object()
+
+
+def _alternatives(entry: Any) -> str:
+    return "[" + ", ".join(clip(str(option), SHOWN) for option in _listed(entry)) + "]"
+
+
+def _not_contains(value: Any) -> Rule:
+    """No entry appears as whole words."""
+    finders = [(entry, _finder(_needle(str(entry)), True)) for entry in _listed(value)]
+
+    def held(hay: str) -> Iterator[Any]:
+        return (entry for entry, finds in finders if finds(hay))
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        return "found " + ", ".join(_q(entry) for entry in held(hay))
+
+    return Rule(lambda hay, result: next(held(hay), _NONE) is _NONE, why)
+
+
+def _lead(value: Any) -> Rule:
+    """The answer's first word is the (or one of the) word(s) given."""
+    wanted = [_first_word_needle(str(word)) for word in _listed(value)]
+    accepted = frozenset(wanted)
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        seen = _lead_word(hay)
+        want = _q(wanted[0]) if len(wanted) == 1 else "one of [" + ", ".join(wanted) + "]"
+        return f"{_q(seen) if seen else 'no first word'}, wanted {want}"
+
+    return Rule(lambda hay, result: _lead_word(hay) in accepted, why)
+
+
+def _cited(result: Mapping[str, Any], key: str) -> Iterator[str]:
+    """The folded ``key`` (text or id) of each citation that has one."""
+    for citation in result.get("citations") or ():
+        value = citation.get(key)
+        if isinstance(value, str):
+            yield fold(value)
+
+
+def _shown_citations(result: Mapping[str, Any], key: str) -> str:
+    shown = [clip(str(c[key]), SHOWN) for c in result.get("citations") or () if c.get(key)]
+    return f" (cited: {', '.join(shown[:5])}{', …' if len(shown) > 5 else ''})" if shown else ""
+
+
+def _cites(value: Any) -> Rule:
+    """Some citation's text contains it (numbers as numbers)."""
+    finds = _finder(_needle(str(value)), False)
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        return f"no citation text containing {_q(value)}{_shown_citations(result, 'text')}"
+
+    return Rule(lambda hay, result: any(map(finds, _cited(result, "text"))), why)
+
+
+def _cites_id(value: Any) -> Rule:
+    """Some citation's id starts with it."""
     want = _needle(str(value))
-    return any(cid.startswith(want) for cid in _citations(result, "id"))
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        shown = _shown_citations(result, "id")
+        return f"no citation starting with {clip(str(value), SHOWN)}{shown}"
+
+    return Rule(lambda hay, result: any(c.startswith(want) for c in _cited(result, "id")), why)
 
 
-def _scope(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return fold(str(result.get("scope") or "")) == _needle(str(value))
+def _scope(value: Any) -> Rule:
+    """The result's scope equals it, folded."""
+    want = _needle(str(value))
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        scope = result.get("scope")
+        return f"{_q(scope) if scope else 'no scope'}, wanted {_q(value)}"
+
+    return Rule(lambda hay, result: fold(str(result.get("scope") or "")) == want, why)
 
 
-def _fact(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return result.get("fact") == value
+def _fact(value: Any) -> Rule:
+    """The result's fact key equals it exactly."""
+
+    def why(hay: str, result: Mapping[str, Any]) -> str:
+        fact = result.get("fact")
+        return f"{_q(fact) if fact else 'no fact'}, wanted {_q(value)}"
+
+    return Rule(lambda hay, result: result.get("fact") == value, why)
 
 
-_RULES: dict[str, Callable[[str, Any, Mapping[str, Any]], bool]] = {
+_RULES: dict[str, Callable[[Any], Rule]] = {
     "fact": _fact,
     "scope": _scope,
     "lead": _lead,
@@ -207,96 +297,57 @@ _RULES: dict[str, Callable[[str, Any, Mapping[str, Any]], bool]] = {
 }
 assert tuple(_RULES) == CHECKS, "failed checks are listed in CHECKS order"
 
+Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
+_FAILED_DEFAULT = (DEFAULT_CHECK,)
+_PASSED: tuple[str, ...] = ()
+
+
+def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Checker:
+    """The pass rule of one case's checks as a function of a result line: the names of the
+    checks it fails, in ``CHECKS`` order (empty: it passes). A run prepares it once per case
+    and applies it to each of the case's lines."""
+    if not expect:
+        return _default_checker(expected_answer)
+    rules = [
+        (name, _RULES[name](value).passes)
+        for name in CHECKS
+        if (value := expect.get(name)) is not None
+    ]
+    reads_answer = any(name in TEXT_CHECKS for name, _ in rules)
+
+    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
+        hay = ""
+        if reads_answer:
+            answer = result.get("answer")
+            if isinstance(answer, str):
+                hay = fold(answer)
+        failed = [name for name, passes in rules if not passes(hay, result)]
+        return tuple(failed) if failed else _PASSED
+
+    return check
+
+
+def _default_checker(expected_answer: str | None) -> Checker:
+    """No check declared: the expected answer must appear as a run of whole tokens
+    (``answer_appears``, its phrase found once)."""
+    want = None if expected_answer is None else answer_phrase(expected_answer)
+    if want is None:  # answer_appears is False for no expected answer or an empty one
+        return lambda result: _FAILED_DEFAULT
+
+    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
+        answer = result.get("answer")
+        if isinstance(answer, str) and want in _framed(answer):
+            return _PASSED
+        return _FAILED_DEFAULT
+
+    return check
+
 
 def failed_checks(
     expect: Mapping[str, Any], expected_answer: str | None, result: Mapping[str, Any]
 ) -> list[str]:
     """The names of the checks an answer fails, in ``CHECKS`` order (empty: it passes)."""
-    answer = result.get("answer")
-    hay = fold(answer) if isinstance(answer, str) else ""
-    if not expect:
-        ok = (
-            expected_answer is not None
-            and isinstance(answer, str)
-            and answer_appears(expected_answer, answer)
-        )
-        return [] if ok else [DEFAULT_CHECK]
-    failed: list[str] = []
-    for name, rule in _RULES.items():  # CHECKS order
-        value = expect.get(name)
-        if value is not None and not rule(hay, value, result):
-            failed.append(name)
-    return failed
-
-
-# --- what a failed check wanted and what it saw ---------------------------------------------------
-#
-# Read from the same helpers the rules use (``_unmet``, ``_forbidden``, ``_lead_word``, the
-# citations), so the words cannot say something the rule did not decide.
-
-SHOWN = 60  # characters of user text quoted in an explanation
-
-
-def _q(value: Any) -> str:
-    return f'"{clip(str(value), SHOWN)}"'
-
-
-def _alternatives(entry: Any) -> str:
-    options = entry if isinstance(entry, list) else [entry]
-    return "[" + ", ".join(clip(str(option), SHOWN) for option in options) + "]"
-
-
-def _why_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    return "; ".join(
-        f"none of {_alternatives(entry)}" if isinstance(entry, list) else f"{_q(entry)} not found"
-        for entry in _unmet(hay, value)
-    )
-
-
-def _why_not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    return "found " + ", ".join(_q(entry) for entry in _forbidden(hay, value))
-
-
-def _why_lead(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    seen = _lead_word(hay)
-    wanted = [_first_word_needle(word) for word in _leads(value)]
-    want = _q(wanted[0]) if len(wanted) == 1 else "one of [" + ", ".join(wanted) + "]"
-    return f"{_q(seen) if seen else 'no first word'}, wanted {want}"
-
-
-def _shown_citations(result: Mapping[str, Any], key: str) -> str:
-    shown = [clip(str(c[key]), SHOWN) for c in result.get("citations") or () if c.get(key)]
-    return f" (cited: {', '.join(shown[:5])}{', …' if len(shown) > 5 else ''})" if shown else ""
-
-
-def _why_cites(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    return f"no citation text containing {_q(value)}{_shown_citations(result, 'text')}"
-
-
-def _why_cites_id(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    return f"no citation starting with {clip(str(value), SHOWN)}{_shown_citations(result, 'id')}"
-
-
-def _why_scope(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    scope = result.get("scope")
-    return f"{_q(scope) if scope else 'no scope'}, wanted {_q(value)}"
-
-
-def _why_fact(hay: str, value: Any, result: Mapping[str, Any]) -> str:
-    fact = result.get("fact")
-    return f"{_q(fact) if fact else 'no fact'}, wanted {_q(value)}"
-
-
-_WHY: dict[str, Callable[[str, Any, Mapping[str, Any]], str]] = {
-    "fact": _why_fact,
-    "scope": _why_scope,
-    "lead": _why_lead,
-    "contains": _why_contains,
-    "not_contains": _why_not_contains,
-    "cites": _why_cites,
-    "cites_id": _why_cites_id,
-}
-assert tuple(_WHY) == CHECKS, "every check says why it failed"
+    return list(compile_checks(expect, expected_answer)(result))
 
 
 def explain(
@@ -305,11 +356,11 @@ def explain(
     """``name: what it wanted and what it saw`` for a check that ``failed_checks`` reported:
     ``contains: none of [30 days, thirty days]``, ``not_contains: found "14 days"``,
     ``lead: "yes", wanted "no"``, ``cites_id: no citation starting with MD-P-16``."""
-    answer = result.get("answer")
-    hay = fold(answer) if isinstance(answer, str) else ""
     if name == DEFAULT_CHECK:
         return f"{name}: {_q(expected_answer)} is not in the answer"
-    return f"{name}: {_WHY[name](hay, expect.get(name), result)}"
+    answer = result.get("answer")
+    hay = fold(answer) if isinstance(answer, str) else ""
+    return f"{name}: {_RULES[name](expect.get(name)).why(hay, result)}"
 
 
 def _protected_tokens(text: str) -> list[str]:
@@ -336,181 +387,3 @@ def answer_appears(expected: str, answer: str) -> bool:
     """Whether the normalised expected answer is a run of whole tokens of the answer."""
     want = answer_phrase(expected)
     return want is not None and want in _framed(answer)
-
-
-# --- the same checks, prepared once per case ---------------------------------------------------
-#
-# A run grades each case's lines (several with repeated trials) against the same ``expect``
-# block. ``compile_checks`` folds the block's needles once and returns a function of a result
-# line that gives exactly what ``failed_checks`` gives (a property test holds them together).
-
-Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
-_Rule = Callable[[str, Mapping[str, Any]], bool]
-
-
-def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Checker:
-    """``failed_checks(expect, expected_answer, result)`` as a function of ``result``."""
-    if not expect:
-        return _default_checker(expected_answer)
-    if not _well_formed(expect):  # a shape the case schema refuses: keep the plain path
-        return lambda result: tuple(failed_checks(expect, expected_answer, result))
-    rules = [
-        (name, _COMPILERS[name](value))
-        for name in CHECKS
-        if (value := expect.get(name)) is not None
-    ]
-    reads_answer = any(name in TEXT_CHECKS for name, _ in rules)
-
-    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
-        hay = ""
-        if reads_answer:
-            answer = result.get("answer")
-            if isinstance(answer, str):
-                hay = fold(answer)
-        failed: list[str] | None = None
-        for name, rule in rules:
-            if not rule(hay, result):
-                if failed is None:
-                    failed = [name]
-                else:
-                    failed.append(name)
-        return _PASSED if failed is None else tuple(failed)
-
-    return check
-
-
-def _well_formed(expect: Mapping[str, Any]) -> bool:
-    """Every declared value has the shape case.schema.json allows."""
-    for name, value in expect.items():
-        if value is None or name not in _RULES:
-            continue
-        if name == "lead" and isinstance(value, list):
-            if not value or not all(type(word) is str for word in value):
-                return False
-        elif name in ("contains", "not_contains"):
-            if not isinstance(value, list):
-                return False
-            for entry in value:
-                options = entry if isinstance(entry, list) and name == "contains" else [entry]
-                if not all(type(option) is str for option in options):
-                    return False
-        elif type(value) is not str:
-            return False
-    return True
-
-
-def _finder(needle: str, *, words: bool = False) -> Callable[[str], bool]:
-    """``found(hay, needle)`` (``words``: ``found_words``) as a function of ``hay``: a needle
-    absent from the answer costs one substring test, and a needle whose expression is the
-    plain text (no digit, letter or apostrophe rule at its edges) costs nothing more."""
-    template = needle_pattern(needle, words=words)
-    if template == escape(needle):
-        return lambda hay: needle in hay
-    search = compiled(template).search
-    return lambda hay: needle in hay and search(hay) is not None
-
-
-def _word_finder(needle: str) -> Callable[[str], bool]:
-    """``found_words(hay, needle)`` as a function of ``hay``."""
-    return _finder(needle, words=True)
-
-
-def _compile_contains(value: list[Any]) -> _Rule:
-    groups = [
-        tuple(
-            _word_finder(_needle(option))
-            for option in (entry if isinstance(entry, list) else [entry])
-        )
-        for entry in value
-    ]
-
-    def rule(hay: str, result: Mapping[str, Any]) -> bool:
-        for group in groups:
-            for finds in group:
-                if finds(hay):
-                    break
-            else:
-                return False
-        return True
-
-    return rule
-
-
-def _compile_not_contains(value: list[str]) -> _Rule:
-    finders = [_word_finder(_needle(entry)) for entry in value]
-    return lambda hay, result: not any(finds(hay) for finds in finders)
-
-
-def _compile_lead(value: str | list[str]) -> _Rule:
-    want = frozenset(_first_word_needle(word) for word in _leads(value))
-
-    def rule(hay: str, result: Mapping[str, Any]) -> bool:
-        match = _FIRST_WORD.search(hay)
-        return (match.group(0) if match else "") in want
-
-    return rule
-
-
-def _compile_cites(value: str) -> _Rule:
-    finds = _finder(_needle(value))
-
-    def rule(hay: str, result: Mapping[str, Any]) -> bool:
-        for citation in result.get("citations") or ():
-            text = citation.get("text")
-            if isinstance(text, str) and finds(fold(text)):
-                return True
-        return False
-
-    return rule
-
-
-def _compile_cites_id(value: str) -> _Rule:
-    want = _needle(value)
-
-    def rule(hay: str, result: Mapping[str, Any]) -> bool:
-        for citation in result.get("citations") or ():
-            cid = citation.get("id")
-            if isinstance(cid, str) and fold(cid).startswith(want):
-                return True
-        return False
-
-    return rule
-
-
-def _compile_scope(value: str) -> _Rule:
-    want = _needle(value)
-    return lambda hay, result: fold(str(result.get("scope") or "")) == want
-
-
-def _compile_fact(value: str) -> _Rule:
-    return lambda hay, result: result.get("fact") == value
-
-
-_COMPILERS: dict[str, Callable[[Any], _Rule]] = {
-    "fact": _compile_fact,
-    "scope": _compile_scope,
-    "lead": _compile_lead,
-    "contains": _compile_contains,
-    "not_contains": _compile_not_contains,
-    "cites": _compile_cites,
-    "cites_id": _compile_cites_id,
-}
-assert tuple(_COMPILERS) == CHECKS, "every check has a compiled form"
-
-_FAILED_DEFAULT = (DEFAULT_CHECK,)
-_PASSED: tuple[str, ...] = ()
-
-
-def _default_checker(expected_answer: str | None) -> Checker:
-    """No check declared: the expected answer must appear as a run of whole tokens."""
-    want = None if expected_answer is None else answer_phrase(expected_answer)
-    if want is None:  # answer_appears is False for no expected answer or an empty one
-        return lambda result: _FAILED_DEFAULT
-
-    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
-        answer = result.get("answer")
-        if isinstance(answer, str) and want in _framed(answer):
-            return ()
-        return _FAILED_DEFAULT
-
-    return check

@@ -103,7 +103,6 @@ class CaseGrader:
     ``expect.compile_checks``)."""
 
     __slots__ = (
-        "_answers",
         "_checker",
         "_expect",
         "answerable",
@@ -121,7 +120,6 @@ class CaseGrader:
         self.expected_answer = case.expected_answer
         self._expect = case.expect
         self._checker: Checker | None = None
-        self._answers = 0  # answers checked on the plain path
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -144,14 +142,9 @@ class CaseGrader:
         return outcome, _ABSTAINED
 
     def _check(self, data: Mapping[str, Any]) -> Failed:
-        """The failed checks of an answer. A case's first answer takes the plain path: with one
-        line per case, compiling the checks would cost more than it saves."""
+        """The failed checks of an answer, the case's checks prepared on its first one."""
         checker = self._checker
         if checker is None:
-            if not self._answers:
-                self._answers = 1
-                failed = failed_checks(self._expect, self.expected_answer, data)
-                return tuple(failed) if failed else ()
             checker = self._checker = compile_checks(self._expect, self.expected_answer)
         return checker(data)
 
@@ -176,17 +169,22 @@ class CaseGrader:
         )
 
     def grade(self, trials: Sequence[Result], threshold: float | None = None) -> Graded:
-        """See ``grade``."""
+        """See ``grade``. A failing case says why, from the line it is shown with."""
         if len(trials) <= 1:
             result = trials[0] if trials else None
-            return self.graded(result, *self.verdict(result, threshold))
-        ordered = in_trial_order(trials)
-        verdicts = [self.verdict(result, threshold) for result in ordered]
-        shown = next((i for i, (_, failed) in enumerate(verdicts) if failed), 0)
-        worst = self.graded(ordered[shown], *verdicts[shown])
-        worst.passes = sum(not failed for _, failed in verdicts)
-        worst.shown = shown
-        return worst
+            graded = self.graded(result, *self.verdict(result, threshold))
+            self._checker = None  # one line: the prepared checks would only hold memory
+        else:
+            ordered = in_trial_order(trials)
+            verdicts = [self.verdict(result, threshold) for result in ordered]
+            shown = next((i for i, (_, failed) in enumerate(verdicts) if failed), 0)
+            result = ordered[shown]
+            graded = self.graded(result, *verdicts[shown])
+            graded.passes = sum(not failed for _, failed in verdicts)
+            graded.shown = shown
+        if graded.failed:
+            graded.why = self.explain(result, graded.failed, threshold)
+        return graded
 
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
         """For each failed name, what was wanted and what the result gave, in words."""
@@ -208,22 +206,6 @@ class CaseGrader:
             given = "no confidence" if confidence is None else f"confidence {confidence:g}"
             return f"abstained: an answer with {given}, under the threshold {threshold:g}"
         return explain(name, self._expect, self.expected_answer, data)
-
-
-def explain_failures(
-    cases: Sequence[Case],
-    by_id: Mapping[str, Sequence[Result]],
-    graded: Sequence[Graded],
-    threshold: float | None,
-) -> None:
-    """Fill ``why`` on every failing case, from the result line it is shown with."""
-    known = {case.id: case for case in cases}
-    for item in graded:
-        if item.passed:
-            continue
-        lines = by_id.get(item.case_id, ())
-        result = in_trial_order(lines)[item.shown] if lines else None
-        item.why = CaseGrader(known[item.case_id]).explain(result, item.failed, threshold)
 
 
 def accepts_correction(case: Case) -> bool:

@@ -55,7 +55,7 @@ def build_report(
     *,
     threshold: float | None,
     results_file: str,
-    raw: bytes,
+    results_digest: str,
     result_lines: int,
     outside_split: int,
 ) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def build_report(
         "split_fraction": selection.fraction,
         "threshold": threshold,
         "results_file": results_file,
-        "results_digest": hashlib.sha256(raw).hexdigest(),
+        "results_digest": results_digest,
         "result_lines": result_lines,
         "outside_split": outside_split,
         "total": counts.total,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 import math
 import operator
 from collections.abc import Iterator, Sequence
@@ -16,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import forked, progress
+from goldcase import progress
 from goldcase.context import Context
-from goldcase.engine import load_case_set
+from goldcase.engine import load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
 from goldcase.model import INBOX, Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
-from goldcase.scoring.outcomes import CaseGrader, Graded, explain_failures
+from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
     InvalidInput,
@@ -214,14 +215,15 @@ def _score(
     if raw is None:
         raw = read_raw(results_path, name)
     case_set = load_case_set(ctx)
-    ctx.cache.save()  # the next score (or check) of an unchanged set skips parsing
+    release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
     by_id, result_lines = validated(ctx, case_set, raw, name)
+    results_digest = hashlib.sha256(raw).hexdigest()
+    del raw  # the lines are parsed: the bytes would only add to the peak
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
-    explain_failures(selection.cases, by_id, graded, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
     report = build_report(
         ctx,
@@ -230,7 +232,7 @@ def _score(
         graded,
         threshold=threshold,
         results_file=name,
-        raw=raw,
+        results_digest=results_digest,
         result_lines=result_lines,
         outside_split=outside,
     )
@@ -253,29 +255,13 @@ def validated(
     return by_id, len(results)
 
 
-# Result lines from which grading is shared with a forked child (each grades half the
-# cases): 10,000 cases x 10 trials grade in 0.42-0.47 s instead of 0.60-0.67 s. Only for runs
-# with repeated trials (two or more lines a case): the child touches every line it grades,
-# which copies those pages, and with one line a case that copy is most of the run (100,000
-# cases: 529 MB in all instead of 366 MB) for little time saved.
-FORK_FROM = 20_000
-
-
 def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None, lines: int
 ) -> list[Graded]:
     """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
     with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
-        half = len(graders) // 2
-        if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
-            return _grade(graders, by_id, threshold, advance)
-        mine, theirs = forked.beside(
-            lambda: _grade(graders[:half], by_id, threshold, advance),
-            lambda: _grade(graders[half:], by_id, threshold),
-        )
-        advance(len(theirs))
-        return mine + theirs
+        return _grade(graders, by_id, threshold, advance)
 
 
 SHOW_FROM = 10_000  # result lines before grading shows a progress bar

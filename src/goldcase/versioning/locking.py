@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from goldcase import gitview
 from goldcase.config import Config
 from goldcase.context import Context
-from goldcase.engine import load_case_set
+from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
-from goldcase.gitview import committed_text, top_level
 from goldcase.loader import case_hash
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
@@ -32,7 +32,6 @@ from goldcase.versioning.version import (
     conflict_sides,
     highest,
     next_version,
-    parse_version_text,
     read_version,
     version_key,
 )
@@ -204,12 +203,67 @@ def lock_repository(ctx: Context) -> Outcome:
 
 
 def check_repository(ctx: Context) -> tuple[list[Finding], int]:
-    """``goldcase lock --check``: the GC4xx findings and the number of case files read."""
+    """``goldcase lock --check``: the GC4xx findings and the number of case files read; when
+    the files agree with each other, whether the version follows the base too."""
     with serialised(ctx.config, shared=True, required=False):
         case_set = load_case_set(ctx)
         findings = sorted(verify(ctx, case_set))
+        if not findings:
+            findings = _base_findings(ctx)
     ctx.cache.save()
     return findings, len(case_set.files)
+
+
+def _base_findings(ctx: Context) -> list[Finding]:
+    """GC405 when the set differs from what the base pins but the version has not moved past
+    the base's (a branch that changed the set without a bump; see "once per branch")."""
+    config = ctx.config
+    disk = read_on_disk(config)
+    base = find_base(config)
+    if base.lock is None or disk.lock is None or disk.version is None:
+        return []
+    if disk.lock.same_content(base.lock):
+        return []
+    if version_key(disk.version) > version_key(base.lock.version):
+        return []
+    message = (
+        f"golden.version is {disk.version!r}, but the set or corpus differs from what "
+        f"golden.lock pins at {base.how} (version {base.lock.version}); run goldcase lock to "
+        f"move it to {next_version(base.lock.version)}"
+    )
+    return [_error(ctx.rel(config.version_file), "GC405", message)]
+
+
+def stage_written(config: Config, written: list[str]) -> str | None:
+    """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
+    reason it did not, when a file the lock covers is on disk but not in that commit."""
+    if gitview.top_level(config.root) is None:
+        return "not in a git work tree: add the files to your commit yourself"
+    golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
+    missing = [
+        rel
+        for rel in gitview.uncommittable(config.root, [golden, config.corpus])
+        if _locked_file(rel, golden)
+    ]
+    if missing:
+        shown = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        return (
+            f"not staged: {shown} is on disk but not in this commit (untracked, ignored, or "
+            "changed since it was staged), and golden.lock would pin it; add it to the commit, "
+            "or move it out of the folder"
+        )
+    gitview.stage(config.root, written)
+    return None
+
+
+def _locked_file(rel: str, golden: str) -> bool:
+    """Whether a file is one the lock covers: a case file of the golden folder, or any corpus
+    document (hidden files and folders are never read)."""
+    if any(part.startswith(".") for part in Path(rel).parts):
+        return False
+    return not rel.startswith(f"{golden}/") or rel.endswith(CASE_SUFFIXES)
 
 
 _HASHES = "case-hashes"
@@ -245,7 +299,7 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     if disk.settled is not None:
         version, note = disk.settled[1], "settled the merge conflict in golden.version"
     else:
-        version, note = _decide(config, disk, probe)
+        version, note = _decide(disk, probe, find_base(config))
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
@@ -262,64 +316,98 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     )
 
 
-def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
-    """The version the new lock records, and why."""
+@dataclass(frozen=True, slots=True)
+class Base:
+    """What the version follows: golden.lock as committed where the branch started."""
+
+    lock: Lock | None  # None: nothing committed there yet (or no base at all)
+    how: str  # "merge base of HEAD and main", "HEAD"
+    in_git: bool
+
+
+def find_base(config: Config) -> Base:
+    """The base of the branch being worked on (``gitview.default_base``: the merge base of
+    HEAD and the main branch, HEAD when there is none) and the lock it committed."""
+    if gitview.top_level(config.root) is None:
+        return Base(None, "", in_git=False)
+    found = gitview.base_commit(config.root)
+    if found is None:
+        head = gitview.head_commit(config.root)
+        found = (head, "HEAD") if head is not None else None
+    if found is None:
+        return Base(None, "", in_git=True)  # no commits yet
+    sha, how = found
+    text = gitview.text_at(config.lock_file, sha)
+    try:
+        lock = lockfile.parse(text) if text is not None else None
+    except LockError:
+        lock = None
+    return Base(lock, how if how == "HEAD" else f"the {how}", in_git=True)
+
+
+def _decide(disk: OnDisk, probe: Lock, base: Base) -> tuple[str, str]:
+    """The version the new lock records, and why (docs/version.md, "The rules")."""
     old = disk.lock
-    if old is None and disk.lock_text is None:
+    if old is None and disk.lock_text is None and base.lock is None:
         return disk.version or "1", "first lock"
-    if old is not None and old.same_content(probe):
+    if old is not None and old.same_content(probe) and not _behind(disk, probe, base):
         if disk.version is None:
             return old.version, "restored from golden.lock"
         if version_key(disk.version) < version_key(old.version):
             return old.version, "raised to the version golden.lock records; it never goes back"
         return disk.version, "set and corpus unchanged"
-    taken_back = _committed_lock(config)
-    if taken_back is not None and taken_back.same_content(probe):
-        return taken_back.version, (
-            "the set and corpus are again what the committed golden.lock pins; "
-            "the bump is taken back"
-        )
-    lock_version = old.version if old is not None else None
-    committed = _committed_version(config)
-    if committed is None and lock_version is not None and _in_git(config):
+    if base.lock is not None:
+        return _from_base(disk, probe, base.lock, base.how)
+    if base.in_git and old is not None:
         # Never committed: no report can name this version yet, so the first commit keeps it.
-        kept = highest(disk.version, lock_version) or lock_version
+        kept = highest(disk.version, old.version) or old.version
         return kept, "not committed yet: the first commit makes this version"
-    reference = committed if committed is not None else lock_version
+    return _bumped(disk)
+
+
+def _behind(disk: OnDisk, probe: Lock, base: Base) -> bool:
+    """Whether the version on disk does not move past the base's while the set differs from
+    what the base pins: it would name two sets."""
+    if base.lock is None or base.lock.same_content(probe):
+        return False
+    mine = disk.version or (disk.lock.version if disk.lock is not None else None)
+    return mine is None or version_key(mine) <= version_key(base.lock.version)
+
+
+def _from_base(disk: OnDisk, probe: Lock, pinned: Lock, how: str) -> tuple[str, str]:
+    """Once per branch: the base's version for the set the base pins (a bump taken back),
+    the next one for any other set. A higher version already there (set by hand, or by the
+    merge driver) is kept: apart from a bump taken back, a version never goes back."""
+    if pinned.same_content(probe):
+        moved = disk.version not in (None, pinned.version)
+        why = "the bump is taken back" if moved else "no bump"
+        return pinned.version, f"the set and corpus are what golden.lock pins at {how}; {why}"
+    target = next_version(pinned.version)
+    recorded = disk.lock.version if disk.lock is not None else None
+    chosen = highest(target, disk.version, recorded) or target
+    if chosen != target and version_key(chosen) > version_key(target):
+        return chosen, f"kept: above {target}, the version after {how}'s"
+    return target, f"set or corpus changed since {how}, version {pinned.version}"
+
+
+def _bumped(disk: OnDisk) -> tuple[str, str]:
+    """Outside git (and for an unreadable lock with no base): every change is a bump, once
+    between two locks."""
+    old = disk.lock
+    lock_version = old.version if old is not None else None
     mine = disk.version
     if (
         mine is not None
-        and reference is not None
-        and mine != reference
-        and version_key(mine) > version_key(reference)
-        and (lock_version is None or version_key(mine) >= version_key(lock_version))
+        and lock_version is not None
+        and mine != lock_version
+        and version_key(mine) > version_key(lock_version)
     ):
-        return mine, "already bumped since the last commit"
+        return mine, "already bumped since golden.lock was written"
     base = highest(mine, lock_version)
     if base is None:
         return "1", "first version"
     reason = "set or corpus changed" if old is not None else "golden.lock was unreadable"
     return next_version(base), reason
-
-
-def _committed_lock(config: Config) -> Lock | None:
-    """golden.lock as committed at HEAD, when there is one and it can be read."""
-    text = committed_text(config.lock_file)
-    if text is None:
-        return None
-    try:
-        return lockfile.parse(text)
-    except LockError:
-        return None
-
-
-def _committed_version(config: Config) -> str | None:
-    text = committed_text(config.version_file)
-    return parse_version_text(text) if text is not None else None
-
-
-def _in_git(config: Config) -> bool:
-    return top_level(config.root) is not None
 
 
 def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:

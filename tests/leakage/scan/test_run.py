@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import Hit, scan_paths
+from goldcase.leakage.scan import readers
 from goldcase.leakage.scan.partitions import Partition, kind_of, plan
 from goldcase.leakage.scan.run import ScanOptions, scan
 from kit import run_cli
@@ -297,3 +298,44 @@ def test_a_file_a_worker_cannot_read_is_an_error(corpus: dict[str, Path], tmp_pa
     copy.unlink()  # as if the worker's machine did not mount the same path
     with pytest.raises(GoldcaseError, match=f"^{copy}: cannot read: No such file or directory$"):
         scan_partition(index(), part)
+
+
+# Records a plain-text scan folds in blocks as it folds them one at a time: look-alikes, wide
+# forms, bytes that are not UTF-8, odd white space, CRLF, a line that is only a newline.
+BYTE_LINES = [
+    *(line.encode() for line in LINES),
+    b"bad \xff byte: do you take American Express?\n",
+    "Ｄｏ ｙｏｕ ｔａｋｅ Ａｍｅｒｉｃａｎ Ｅｘｐｒｅｓｓ?\r\n".encode(),
+    "do you take \u0410merican Express\u200b?\n".encode(),  # a Cyrillic A, a zero-width space
+    b"Do\tyou  take\x0bAmerican\x1cExpress?\n",
+    b"\xe2\x80\xa8do you take american express\xc2\x85\n",
+    b"\n",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(BYTE_LINES), min_size=1, max_size=12),
+    st.integers(min_value=1, max_value=200),
+    st.integers(min_value=1, max_value=300),
+)
+def test_a_scan_in_blocks_finds_what_a_scan_of_each_record_finds(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], block: int, size: int
+) -> None:
+    path = tmp_path_factory.mktemp("blocks") / "c.txt"
+    path.write_bytes(b"".join(lines))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readers, "BLOCK", block)
+        partitioned = scan(index(), [path], ScanOptions(partition_mb=size / 1e6, workers=1))
+    assert partitioned == scan_paths(index(), [path])
+
+
+def test_a_line_past_the_bound_is_an_error_in_blocks_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "c.txt"
+    path.write_bytes(b"short\n" + b"x" * 40 + b"\nshort\n")
+    monkeypatch.setattr(readers, "BLOCK", 8)
+    monkeypatch.setattr(readers, "MAX_LINE_BYTES", 30)
+    with pytest.raises(GoldcaseError, match=rf"^{path}:2 \(byte 6\): a line longer than 30 bytes"):
+        scan(index(), [path], ScanOptions(workers=1))

@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goldcase.errors import GoldcaseError
-from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, scan_record
+from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, record_text, scan_record
 from goldcase.leakage.contamination import _hits as record_hits
 from goldcase.leakage.scan.partitions import Partition
-from goldcase.leakage.scan.readers import records
+from goldcase.leakage.scan.readers import records, text_blocks
 from goldcase.leakage.scan.sources import Source, resolve
+from goldcase.text import normalise_ascii_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,15 +35,60 @@ def scan_partition(index: GramIndex, part: Partition) -> PartResult:
     """The hits of one partition's records, numbered within it (the task a worker runs).
     A file the worker cannot read (gone, not mounted there, no permission) is an error."""
     hits: list[Hit] = []
-    count = 0
     try:
-        for count, (offset, text) in enumerate(records(part), start=1):
-            found = scan_record(index, text)
-            if found:
-                hits.extend(record_hits(index, found, text, (part.name, count - 1, offset)))
+        if part.kind == "lines" and not part.jsonl:
+            count = _scan_text(index, part, hits)
+        else:
+            count = _scan_records(index, part, hits)
     except OSError as exc:
         raise GoldcaseError(f"{part.name}: cannot read: {exc.strerror or exc}") from None
     return PartResult(part.file, part.part, count, part.kind == "parquet", tuple(hits))
+
+
+def _scan_records(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
+    """One record at a time; how many were read."""
+    count = 0
+    for count, (offset, text) in enumerate(records(part), start=1):
+        _scan_one(index, text, (part.name, count - 1, offset), hits)
+    return count
+
+
+def _scan_one(index: GramIndex, text: str, where: tuple[str, int, int], hits: list[Hit]) -> None:
+    found = scan_record(index, text)
+    if found:
+        hits.extend(record_hits(index, found, text, where))
+
+
+def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
+    """Plain text in blocks of lines: the block's ASCII lines folded and searched at once (in
+    C: the folding table, the automaton), and only the lines where a phrase was found, and
+    the few that are not ASCII, scanned again as records by the rule every other record
+    meets (``_scan_one``). The block search only picks lines; it decides nothing."""
+    count = 0
+    for offset, block in text_blocks(part):
+        lines = block.split(b"\n")
+        if not lines[-1]:
+            lines.pop()  # the block ends with a newline: no record after it
+        at = k = 0
+        for line in _picked(index, block, lines):
+            while k < line:
+                at += len(lines[k]) + 1
+                k += 1
+            text = record_text(lines[line], False)  # its newline left off: white space
+            _scan_one(index, text, (part.name, count + line, offset + at), hits)
+        count += len(lines)
+    return count
+
+
+def _picked(index: GramIndex, block: bytes, lines: list[bytes]) -> list[int]:
+    """The numbers of the block's lines that may hold a phrase, ascending: those where the
+    bulk search finds one, and every line that is not ASCII (folded one at a time)."""
+    if block.isascii():
+        return index.phrases.lines_holding(normalise_ascii_lines(block))
+    other = [k for k, line in enumerate(lines) if not line.isascii()]
+    plain = b"\n".join(line if line.isascii() else b"" for line in lines)
+    found = index.phrases.lines_holding(normalise_ascii_lines(plain))
+    return sorted({*found, *other})
 
 
 def reduce(

@@ -20,7 +20,7 @@ from goldcase.leakage.scan.parquet import rows
 from goldcase.leakage.scan.partitions import Partition
 from goldcase.leakage.scan.sources import BUFFER, open_binary
 from goldcase.project import extra_hint
-from goldcase.safeio import bounded_lines
+from goldcase.safeio import MAX_LINE_BYTES, bounded_lines, line_too_long
 
 Records = Iterator[tuple[int, str]]
 
@@ -41,6 +41,52 @@ def _byte_range(part: Partition) -> Records:
                 break
             yield offset, record_text(raw, part.jsonl)
             offset += len(raw)
+
+
+BLOCK = 256 * 1024  # bytes of whole lines a plain-text scan folds and searches at once
+
+
+def text_blocks(part: Partition) -> Iterator[tuple[int, bytes]]:
+    """A plain-text range's records (``part.kind == "lines"``) in blocks of whole lines:
+    (the offset of the block's first record, the block's bytes), the same records in the
+    same order as ``records`` gives them one at a time, under the same bound on a line."""
+    with open_binary(part.path) as fh:
+        offset = _align(fh, part.start)
+        number = None if part.start else 1
+        carry = b""
+        while True:
+            data = fh.read(BLOCK)
+            buf = carry + data if carry else data
+            cut = buf.rfind(b"\n") + 1 if data else len(buf)
+            block, last = _until(buf[:cut], offset, part.end)
+            carry = buf[cut:]
+            first = block.find(b"\n")
+            if (first if first >= 0 else len(block)) > MAX_LINE_BYTES:
+                raise line_too_long(part.name, number, offset, MAX_LINE_BYTES)
+            rest = offset + len(block)  # where the carried record starts
+            if len(carry) > MAX_LINE_BYTES and (part.end is None or rest < part.end):
+                raise line_too_long(
+                    part.name, _plus(number, block.count(b"\n")), rest, MAX_LINE_BYTES
+                )
+            if block:
+                yield offset, block
+            if last or not data:
+                return
+            offset, number = rest, _plus(number, block.count(b"\n"))
+
+
+def _plus(number: int | None, lines: int) -> int | None:
+    return None if number is None else number + lines
+
+
+def _until(block: bytes, offset: int, end: int | None) -> tuple[bytes, bool]:
+    """The block's records that start before ``end``, and whether a record was left out."""
+    if end is None or offset + len(block) <= end:
+        return block, False
+    if offset >= end:
+        return b"", True
+    cut = block.find(b"\n", end - offset - 1) + 1  # the first record starting at or after end
+    return (block, False) if cut == 0 else (block[:cut], True)
 
 
 def _align(fh: BinaryIO, start: int) -> int:
