@@ -207,21 +207,23 @@ def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) ->
     """Plain data (dicts, lists, strings) as canonical YAML text."""
     root = CommentedMap()
     for key, value in data.items():
-        root[key] = _plain_to_round_trip(value)
+        root[key] = to_round_trip(value)
     canonicalise(root, order)
     buffer = io.StringIO()
     yaml_dumper().dump(root, buffer)
     return buffer.getvalue()
 
 
-def _plain_to_round_trip(value: Any) -> Any:
+def to_round_trip(value: Any) -> Any:
+    """Plain data as ruamel round-trip nodes (short lists of strings in flow style), to set
+    into a loaded mapping."""
     if isinstance(value, Mapping):
         out = CommentedMap()
         for key, item in value.items():
-            out[key] = _plain_to_round_trip(item)
+            out[key] = to_round_trip(item)
         return out
     if isinstance(value, (list, tuple)):
-        seq = CommentedSeq(_plain_to_round_trip(item) for item in value)
+        seq = CommentedSeq(to_round_trip(item) for item in value)
         if all(isinstance(item, (str, list, tuple)) for item in value) and _short(value):
             seq.fa.set_flow_style()
         return seq
