@@ -86,7 +86,9 @@ slice: delivery
 source: hand-written
 """
 
-ANSWERED = "my fridge came dented, how long have i got to claim and what does large item delivery cost"
+ANSWERED = (
+    "my fridge came dented, how long have i got to claim and what does large item delivery cost"
+)
 PREMISE = "the restocking fee on an opened washing machine is 20% right"
 ABSENT = "do you sell gift wrapping"
 HOSTILE = (
@@ -147,7 +149,9 @@ def app(root: Path, labeller: str | None = None) -> App:
 
 
 @contextmanager
-def serving(root: Path, labeller: str | None = None, token: str | None = None) -> Iterator[LabelServer]:
+def serving(
+    root: Path, labeller: str | None = None, token: str | None = None
+) -> Iterator[LabelServer]:
     """The page served from a thread on a free port, shut down afterwards."""
     server = start(app(root, labeller), 0, token)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -165,7 +169,8 @@ def serving(root: Path, labeller: str | None = None, token: str | None = None) -
 SELECT = r"""(needle) => {
   const box = document.getElementById("doc-text");
   const escape = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const found = new RegExp(needle.trim().split(/\s+/).map(escape).join("\\s+")).exec(box.textContent);
+  const pattern = new RegExp(needle.trim().split(/\s+/).map(escape).join("\\s+"));
+  const found = pattern.exec(box.textContent);
   if (!found) throw new Error("not in the document: " + needle);
   const point = (offset) => {
     const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);

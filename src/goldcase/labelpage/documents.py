@@ -102,7 +102,13 @@ def pieces(text: str) -> list[int]:
         if match.start() > 0:
             ends.add(match.start())
     ends.add(len(text))
-    return sorted(e for e in ends if e > 0)
+    out: list[int] = []
+    for end in sorted(e for e in ends if e > 0):
+        if out and not text[out[-1] : end].strip():
+            out[-1] = end  # white space alone is no piece: it joins the one before
+        elif out or text[:end].strip():  # white space at the top joins the first piece
+            out.append(end)
+    return out or [len(text)]
 
 
 def view(document: Document) -> dict[str, Any]:
@@ -224,6 +230,7 @@ class Passage:
     start: int  # code points
     end: int
     words: frozenset[str]
+    heading: bool = False
 
 
 class Index:
@@ -261,6 +268,8 @@ class Index:
         scored = []
         for number, passage in enumerate(self.passages):
             score = sum(weight[w] for w in weight if w in passage.words)
+            if passage.heading:
+                score *= 0.9  # a heading and its paragraph match alike: the paragraph first
             if score > 0:
                 scored.append((-score, number, passage))
         scored.sort(key=lambda item: item[:2])
@@ -302,7 +311,10 @@ def _rows(name: str, text: str, start: int, end: int) -> list[Passage]:
         out, offset = [], start
         for line in lines:
             if line.strip():
-                out.append(Passage(name, offset, offset + len(line), frozenset(terms(line))))
+                words = frozenset(terms(line))
+                heading = line.lstrip().startswith("#")
+                out.append(Passage(name, offset, offset + len(line), words, heading))
             offset += len(line) + 1
         return out
-    return [Passage(name, start, end, frozenset(terms(block)))]
+    heading = block.lstrip().startswith("#") and "\n" not in block.strip()
+    return [Passage(name, start, end, frozenset(terms(block)), heading)]

@@ -225,7 +225,8 @@ class DraftForm:
 def draft_form(value: Any, corpus: Corpus, current: Mapping[str, Any]) -> DraftForm:
     """The page's draft form, checked; ``current`` is the draft as it is on disk."""
     data = _fields(value, DRAFT_FIELDS)
-    support = data.get("support") or []
+    support = data.get("support")
+    support = [] if support is None else support
     if not isinstance(support, list) or len(support) > MAX_ITEMS:
         raise FormError(f"support should be a list of at most {MAX_ITEMS} quotes")
     kept = _held(current.get("support"))

@@ -19,7 +19,15 @@ NEAR = 600  # characters either side of a quote searched for confusable figures
 MAX_OFFERS = 8
 _PERCENT_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][\w'’&-]*(?:[ \t]+(?:of[ \t]+|&[ \t]+)?[A-Z][\w'’&-]*)*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;|]\s+|\n\s*)$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;|]\s+|\n[\s#]*|^[\s#]*\d+(?:\.\d+)*\.?\s+)$")
+# Capitalised words that are no name when alone (a sentence after a number or a quote).
+_COMMON = frozenset(
+    re.findall(
+        r"\w+",
+        "A An The If It Its We Our You Your This That These Those When Where What Which Who "
+        "How For In On At By To Of And Or But Not No Yes All Any Each Every Some",
+    )
+)
 _NUMBER_WORD = {value: word for word, value in WORDS.items()}
 _NEXT_WORD = re.compile(r"[\s-]*([A-Za-z]+)")
 
@@ -39,9 +47,14 @@ def _stated(text: str) -> list[Figure]:
     all ("an hour", "once", "one of the products") nor a clause number ("10.1 If you ...")."""
     out = []
     for figure in figures(text):
-        if figure.implied and figure.text.lower() != "free":
+        free = figure.text.lower() == "free"
+        if figure.implied and not free:
             continue
-        if _bare(text, figure) and (not figure.text[:1].isdigit() or _clause(text, figure)):
+        if (
+            not free
+            and _bare(text, figure)
+            and (not figure.text[:1].isdigit() or _clause(text, figure))
+        ):
             continue
         out.append(figure)
     return out
@@ -53,9 +66,14 @@ def _bare(text: str, figure: Figure) -> bool:
 
 
 def _clause(text: str, figure: Figure) -> bool:
+    """A clause or section number: "10.1 If ...", "## 10. Price match", "section 4"."""
     line_start = text.rfind("\n", 0, figure.start) + 1
     before = text[line_start : figure.start].strip(" \t#")
-    return before == "" or before.lower().endswith(("section", "§", "clause"))
+    if before.lower().endswith(("section", "§", "clause")):
+        return True
+    after = text[figure.end : figure.end + 3]
+    numbered = "." in figure.text or after.startswith(".") or after.strip()[:1].isupper()
+    return before == "" and numbered
 
 
 def _word_after(text: str, figure: Figure) -> str:
@@ -65,11 +83,17 @@ def _word_after(text: str, figure: Figure) -> str:
 
 def names(text: str) -> list[str]:
     """Capitalised names (Gold, Brightwater Rewards, Daventry): a run of capitalised words,
-    less a single one that only starts a sentence."""
+    less a single one that only starts a sentence (or a clause) and any part of a figure
+    (the March of 1 March)."""
+    taken = [(f.start, f.end) for f in figures(text)]
     out = []
     for match in _NAME.finditer(text):
         words = match[0].split()
-        if len(words) == 1 and _SENTENCE_START.search(text[: match.start()]):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        if len(words) == 1 and (
+            words[0] in _COMMON or _SENTENCE_START.search(text[: match.start()])
+        ):
             continue
         out.append(match[0])
     return out
