@@ -85,7 +85,7 @@ def test_a_figure_the_quote_holds_is_not_confusable() -> None:
 
 
 def test_far_figures_are_not_offered() -> None:
-    text = "Return it within 14 days." + " filler" * 200 + " Gifts: 30 days."
+    text = "Return it within 14 days." + " filler" * 500 + " Gifts: 30 days."
     start, end = span(text, "Return it within 14 days.")
     assert confusable(text, start, end) == []
 

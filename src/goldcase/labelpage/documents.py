@@ -39,7 +39,8 @@ _STOP = frozenset(
         r"\w+",
         "a an and are as at be by can do does for from have how i if in is it its me my of on "
         "or our so that the their there this to was we what when where which who why will "
-        "with you your yours im ive dont cant",
+        "with you your yours im ive dont cant get got anything something want need please "
+        "thanks hi hello just still also would could",
     )
 )
 

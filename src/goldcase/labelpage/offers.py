@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from goldcase.figures import WORDS, Figure, figures, held
 
-NEAR = 600  # characters either side of a quote searched for confusable figures
+NEAR = 3000  # characters either side of a quote searched for confusable figures: about a page
 MAX_OFFERS = 8
 _PERCENT_AFTER = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][\w'’&-]*(?:[ \t]+(?:of[ \t]+|&[ \t]+)?[A-Z][\w'’&-]*)*")

@@ -60,6 +60,7 @@ const S = {
   base: null, // the digest of the file the form started from
   dirty: false,
   busy: false,
+  loading: false, // an item is being fetched
   offers: null,
   doc: null, // the open document
   cursor: null, // keyboard selection in the document: [first piece, last piece]
@@ -249,11 +250,14 @@ async function openItem(index, { keepNotice = false } = {}) {
   index = Math.max(0, Math.min(index, items().length - 1));
   const key = items()[index].key;
   let view;
+  S.loading = true; // keys pressed meanwhile must not land on the item being left
   try {
     view = await api("item", { key });
   } catch (error) {
     notice(error.message, "error");
     return;
+  } finally {
+    S.loading = false;
   }
   S.index = index;
   S.view = view;
@@ -326,7 +330,7 @@ function renderTop() {
   const s = S.state;
   $("where").textContent = drafts()
     ? `Drafts in ${s.folder}/ of ${s.repository}`
-    : `Second labels of ${s.labeller} (${s.folder}/) in ${s.repository}: the set's answer shows once you save yours`;
+    : `Second labels of ${s.labeller} in ${s.folder}/ of ${s.repository}`;
   $("list-title").textContent = drafts() ? "Drafts" : "Labels";
   $("promote-panel").hidden = !drafts();
   for (const node of document.querySelectorAll('[data-mode="drafts"]')) node.hidden = !drafts();
@@ -386,7 +390,7 @@ function renderProgress() {
   const done = all.filter(isDone).length;
   const left = all.length - done;
   const paces = Object.values(store.get("pace") || {});
-  const own = paces.length > 0;
+  const own = paces.length >= 3; // the planned pace until a few items say otherwise
   const pace = own ? paces.reduce((a, b) => a + b, 0) / paces.length : S.state.seconds_per_item;
   const times = store.get("time") || {};
   const here = S.view ? times[S.view.key] || 0 : 0;
@@ -424,6 +428,7 @@ function renderItem() {
   $("item-state").textContent = { labelled: "labelled", done: "done", started: "started", blank: "to do", unreadable: "cannot be read" }[view.state] || view.state;
   $("item-state").className = "badge " + view.state;
   $("question").textContent = view.question || "(no question in the file)";
+  $("blind").hidden = drafts() || Boolean(view.reveal);
   const trace = view.trace;
   const production = $("production");
   production.hidden = !drafts() || !trace;
@@ -484,6 +489,7 @@ function renderForm() {
   $("slice").value = form.slice;
   $("labelled-by").value = form.labelled_by;
   $("notes").value = form.notes;
+  $("lead").value = form.lead;
   $("dirty").textContent = S.dirty ? "Not saved yet" : "";
   renderQuotes();
   renderRows();
@@ -1219,6 +1225,10 @@ function typing(target) {
 
 function keys(event) {
   const mod = event.ctrlKey || event.metaKey;
+  if (S.loading && event.key !== "Escape" && (mod || event.altKey || !typing(event.target))) {
+    event.preventDefault(); // a shortcut pressed while an item loads is not for the one left
+    return;
+  }
   if (mod && !event.altKey && (event.code === "KeyS" || event.key === "s")) {
     event.preventDefault();
     save(false);
@@ -1294,6 +1304,7 @@ function bindStatic() {
   bind("slice", "slice");
   bind("labelled-by", "labelled_by");
   bind("notes", "notes");
+  bind("lead", "lead");
   const onEnter = (id, button) =>
     $(id).addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
