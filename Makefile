@@ -35,6 +35,10 @@ run: $(STAMP)
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
 	@echo "== goldcase check: schema, verbatim quotes, leakage of questions and facts, version, composition, personal data, probes (each case's checks tried on right and wrong answers)"
 	$(BIN)/goldcase check
+	@echo "== goldcase fmt --check: every case file in the canonical form (key order, quoting, comments kept)"
+	$(BIN)/goldcase fmt --check
+	@echo "== goldcase schema --check: the case schema the case files' first line names is current"
+	$(BIN)/goldcase schema --check
 	@echo "== goldcase lock --check: golden.version and golden.lock match the golden set and corpus"
 	$(BIN)/goldcase lock --check
 	@echo "== goldcase stats: slices against their floors, shares of set and traffic, what 20 items can detect"

@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from goldcase.cli import main
@@ -58,6 +60,25 @@ def run_cli(*args: str | Path) -> Result:
         stdout = out.getvalue().decode()
         stderr = err.getvalue().decode() if err is not None else ""
     return Result(captured["code"], stdout, stderr)
+
+
+def run_node(program: str, data: Any) -> Any:
+    """Run ``program`` in Node with ``data`` as JSON on its standard input, where it reads it
+    as ``INPUT``; what it printed, read as JSON. Skips, saying why, when there is no Node."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (promptfoo needs Node 20)")
+    prelude = "const INPUT = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+    done = subprocess.run(
+        [node, "-e", prelude + program],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
 
 
 DOCUMENT = (

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
@@ -35,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
     "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "report": ("report", "Write a report as a self-contained HTML page with charts."),
+    "schema": ("schema", "Write the case schema into the repository, for editors."),
     "split": (
         "split",
         "Split the golden set into calibration and eval halves (stratified, seeded).",
@@ -88,6 +90,7 @@ def _run(args: list[str]) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status."""
     args = sys.argv[1:] if argv is None else argv
+    progress.enable(sys.stderr.isatty())  # a bar for long jobs, never in a log or a pipe
     try:
         result: Any = _run(args)
     except GoldcaseError as exc:

@@ -37,6 +37,17 @@ class Context:
         except ValueError:
             return path.as_posix()
 
+    @property
+    def set_path(self) -> str:
+        """Where a finding about the whole set points (at 1:1, or at a table of the config):
+        the config file, where floors, shares and ambiguous slices are set, or, with no config
+        file, the golden cases folder. ``check PATHS`` reports such findings whatever the
+        paths, once per run."""
+        source = self.config.source
+        if source is not None:
+            return self.rel(source)
+        return self.rel(self.config.cases_dir / "golden")
+
     def read_bytes(self, rel: str) -> bytes:
         """A file of the repository, through the guarded reader (inside it, regular, capped)."""
         return read_inside(self.root, rel)

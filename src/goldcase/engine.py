@@ -5,19 +5,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import checks, forked
+from goldcase import checks, forked, progress
 from goldcase.cache import findings_from, findings_to
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
 from goldcase.model import INBOX, CaseFile, CaseSet, Finding, Folder
-from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, read_inside, read_regular
+from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, kind_of_mode, read_inside, read_regular
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -82,7 +83,9 @@ def load_case_set(ctx: Context) -> CaseSet:
         else:
             todo.append((len(files), rel, known[0], known[1]))
             files.append(None)
-    for (index, rel, _, raw), case_file in zip(todo, _parse_all(todo), strict=True):
+    with progress.task("reading case files", len(todo), show=len(todo) >= SHOW_FROM) as advance:
+        parsed = _parse_all(todo, advance)
+    for (index, rel, _, raw), case_file in zip(todo, parsed, strict=True):
         case_file.raw = raw
         files[index] = case_file
         ctx.cache.put(_FILES, rel, _entry(case_file))
@@ -107,20 +110,25 @@ def _known_file(
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start
+SHOW_FROM = 1000  # files to parse (or families to run on as many) before a progress bar shows
 
 
-def _parse_all(todo: list[tuple[int, str, Folder | None, bytes]]) -> list[CaseFile]:
+def _parse_all(
+    todo: list[tuple[int, str, Folder | None, bytes]], advance: progress.Advance
+) -> list[CaseFile]:
     jobs = [(rel, split, raw) for _, rel, split, raw in todo]
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
-        return [_parse(*job) for job in jobs]
+        return [_parse(*job) for job in progress.each(advance, jobs)]
     # 8 ms to import (logging comes with them): only a cold parse of many files pays for them
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    chunk = len(jobs) // (4 * workers) + 1
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            parsed = list(pool.map(_parse_job, jobs, chunksize=len(jobs) // (4 * workers) + 1))
+            results = pool.map(_parse_job, jobs, chunksize=chunk)
+            parsed = list(progress.each(advance, results, chunk))
     except Exception:  # no processes to be had (a sandbox, a limit): parse here instead
         return [_parse(*job) for job in jobs]
     for case_file in parsed:  # strings interned in a worker arrive as copies: intern them here
@@ -179,14 +187,30 @@ def _read(root: Path, path: str, rel: str) -> tuple[bytes | None, Finding]:
         message = "a link that leads outside the repository; case files live inside it"
         return None, Finding(rel, 1, 1, "GC113", "error", message)
     except OSError as exc:
-        if exc.strerror == NOT_REGULAR:
-            message = f"{NOT_REGULAR}; case files are plain files"
+        if exc.strerror == NOT_REGULAR or isinstance(exc, IsADirectoryError):
+            message = _not_a_case_file(root / rel)
         else:
             message = f"cannot read the file: {exc.strerror or exc}"
         return None, Finding(rel, 1, 1, "GC113", "error", message)
 
 
 _NO_FINDING = Finding("", 0, 0, "", "error", "")
+
+
+def _not_a_case_file(path: Path) -> str:
+    """What a path named like a case file is instead (``os.stat`` opens nothing, so a FIFO
+    cannot block it), and what to do."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror or exc}"
+    kind = kind_of_mode(mode)
+    if stat.S_ISDIR(mode):  # only a link is listed: case_paths does not follow folders
+        return (
+            f"a link to {kind}, named like a case file; case files are plain files: remove "
+            "the link, or rename it without .yaml if the folder must stay"
+        )
+    return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +222,8 @@ class CheckRun:
 def run_checks(
     ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
 ) -> CheckRun:
-    """Run the selected families (all when empty) and keep the findings for ``paths``."""
+    """Run the selected families (all when empty) and keep the findings for ``paths`` and
+    those about the whole set (``Context.set_path``)."""
     unknown = [name for name in select if name not in checks.FAMILIES]
     if unknown:
         raise GoldcaseError(
@@ -208,8 +233,8 @@ def run_checks(
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     wanted = None if paths is None else set(paths)
-    if wanted is not None:
-        findings = [f for f in findings if f.path in wanted]
+    if wanted is not None:  # findings about the whole set are reported whatever the paths
+        findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
 
@@ -221,17 +246,25 @@ CHILD_FAMILIES = ("leakage", "version", "composition")
 
 
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+    fresh = sum(f.raw is not None for f in case_set.files)
+    with progress.task("running the checks", len(names), show=fresh >= SHOW_FROM) as advance:
+        return _share_families(ctx, case_set, names, fresh, advance)
+
+
+def _share_families(
+    ctx: Context, case_set: CaseSet, names: list[str], fresh: int, advance: progress.Advance
+) -> list[Finding]:
     there = [n for n in names if n in CHILD_FAMILIES]
     here = [n for n in names if n not in CHILD_FAMILIES]
-    fresh = sum(f.raw is not None for f in case_set.files)
     if not (there and here and fresh >= PARALLEL_FROM):
-        return _families(ctx, case_set, names)
+        return _families(ctx, case_set, names, advance)
     _ = ctx.corpus  # read once, before the fork, for both sides
     before = ctx.cache.namespaces()
     mine, (theirs, tables) = forked.beside(
-        lambda: _families(ctx, case_set, here),
+        lambda: _families(ctx, case_set, here, advance),
         lambda: _families_and_cache(ctx, case_set, there, before),
     )
+    advance(len(there))  # the child's share, whichever process did it
     ctx.cache.absorb(tables)  # a no-op when the child's share was done here
     return mine + theirs
 
@@ -243,10 +276,13 @@ def findings_of(ctx: Context, case_set: CaseSet, leave_out: Sequence[str] = ()) 
     return sorted(set(_families(ctx, case_set, names)))
 
 
-def _families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:
+def _families(
+    ctx: Context, case_set: CaseSet, names: list[str], advance: progress.Advance = progress.skip
+) -> list[Finding]:
     findings: list[Finding] = []
     for name in names:
         findings.extend(_apply_severity(ctx, checks.family(name).check(case_set, ctx)))
+        advance(1)
     return findings
 
 

@@ -306,9 +306,25 @@ def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Findin
             col,
             "GC108",
             "error",
-            f"id {case_id!r} differs from the file name {stem!r}; "
-            f"rename the file or set id: {stem}",
+            f"id {case_id!r} differs from the file name {stem!r}; {_id_fix(case_id, stem)}",
         )
+
+
+_VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # the schema's id pattern
+_ID_CHARS = "(ids hold letters, digits, '.', '_', '-')"
+
+
+def _id_fix(case_id: str, stem: str) -> str:
+    """What to do about an id that is not its file's name, suggesting only valid ids."""
+    id_ok, stem_ok = bool(_VALID_ID.fullmatch(case_id)), bool(_VALID_ID.fullmatch(stem))
+    if id_ok and stem_ok:
+        return f"rename the file to {case_id}.yaml or set id: {stem}"
+    if id_ok:
+        return f"rename the file to {case_id}.yaml {_ID_CHARS}"
+    if stem_ok:
+        return f"set id: {stem}"
+    fixed = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "case-001"
+    return f"rename the file to {fixed}.yaml and set id: {fixed} {_ID_CHARS}"
 
 
 def filled(data: Any) -> Any:

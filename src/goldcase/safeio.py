@@ -168,3 +168,36 @@ def longest_line(raw: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | N
             return number, start
         start, number = end + 1, number + 1
     return None
+
+
+def kind_of_mode(mode: int) -> str:
+    """What a file of this mode is, in words: ``a folder``, ``a FIFO (named pipe)``, …"""
+    for test, words in (
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a file (``no such file``, ``is a folder``, ``is a FIFO
+    (named pipe), not a regular file``), or None when it is a regular file (a link to one
+    included). Never opens the path, so a FIFO cannot block."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "is a broken link" if os.path.islink(path) else "no such file"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = kind_of_mode(mode)
+    if stat.S_ISDIR(mode):
+        return "is a link to a folder" if os.path.islink(path) else f"is {kind}"
+    return f"is {kind}, not a regular file"

@@ -22,9 +22,15 @@ import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 
+from goldcase.dialect import compiled
+
 _WS = re.compile(r"\s+")
-_APOSTROPHES = dict.fromkeys(map(ord, "'\u2019\u02bc\u2018`´"), None)
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
+APOSTROPHES = "'\u2019\u02bc\u2018`´"  # dropped by normalise_input and normalise_answer
+_APOSTROPHES = dict.fromkeys(map(ord, APOSTROPHES), None)
+# The articles SQuAD removes, as whole words: a template of goldcase.dialect, which the
+# promptfoo export's grader spells in JavaScript.
+ARTICLES = "(?<!{w})(a|an|the)(?!{w})"
+_ARTICLES = compiled(ARTICLES)
 
 
 def fold_space(text: str) -> str:

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 
 
@@ -117,10 +118,9 @@ def write_new_folder(target: Path, files: dict[str, bytes]) -> None:
         raise GoldcaseError(f"{target}: cannot write: {exc.strerror or exc}") from exc
     try:
         os.chmod(staging, 0o777 & ~_umask())
-        for rel, data in files.items():
-            path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+        with progress.task(f"writing {target.name}", len(files), show=len(files) >= 1000) as step:
+            for rel, data in progress.each(step, files.items()):
+                _write_staged(staging, target, rel, data)
         os.sync()
         if target.exists():
             target.rmdir()
@@ -130,6 +130,17 @@ def write_new_folder(target: Path, files: dict[str, bytes]) -> None:
         if isinstance(exc, OSError):
             raise GoldcaseError(f"{target}: cannot write: {exc.strerror or exc}") from exc
         raise
+
+
+def _write_staged(staging: Path, target: Path, rel: str, data: bytes) -> None:
+    path = staging / rel
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as exc:  # name the file, not the folder: a name from the input may be at fault
+        raise GoldcaseError(
+            f"{target / rel}: cannot write: {exc.strerror or exc}; nothing was written"
+        ) from exc
 
 
 def _umask() -> int:

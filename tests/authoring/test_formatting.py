@@ -35,27 +35,27 @@ notes: "Reason: a customer asked"
 """
 # Written by hand from DESIGN.md's key order: id, question, answerable, expected_answer,
 # support (doc, quote), expect (contains, not_contains, lead, …), slice, tags, source, …,
-# notes. Quotes stay only where YAML would misread the text ("14", "yes", ": "), and they are
-# double quotes, as DESIGN.md writes them.
+# notes. Quotes stay where the author wrote them (they mark where an any-of alternative
+# starts and ends), and comments stay with their keys.
 CANONICAL = """\
 # yaml-language-server: $schema=../../schema/case.schema.json
 id: ret-001
-question: How many days do I have to ask for a credit?     # as the customer wrote it
-expected_answer: 14 days
+question: "How many days do I have to ask for a credit?"   # as the customer wrote it
+expected_answer: "14 days"
 support:
-  - doc: returns-policy.md
-    quote: A customer has 14 days from delivery to request a credit
+  - doc: "returns-policy.md"
+    quote: 'A customer has 14 days from delivery to request a credit'
 expect:
-  contains: ["14", [fourteen, "14"]]
-  not_contains: [30 days]
-  lead: "yes"
-tags: [numeric, policy]
+  contains: ["14", [fourteen, '14']]
+  not_contains: ['30 days']
+  lead: 'yes'
+tags: ["numeric", policy]
 # why it exists
 notes: "Reason: a customer asked"
 """
 
 
-def test_format_text_orders_keys_and_quotes_only_what_yaml_would_misread() -> None:
+def test_format_text_orders_keys_and_keeps_the_authors_quotes() -> None:
     assert format_text(MESSY) == CANONICAL
 
 
@@ -86,12 +86,17 @@ def test_misread_follows_yaml_1_1(text: str, quoted: bool) -> None:
 @pytest.mark.parametrize(
     ("text", "canonical"),
     [
-        ('notes: "a, b"\n', "notes: a, b\n"),  # a comma needs no quotes outside [...]
-        ('tags: ["a, b", c]\n', 'tags: ["a, b", c]\n'),  # but it does inside
-        ("notes: 'say \"hi\": now'\n", "notes: 'say \"hi\": now'\n"),  # no escaping needed
-        ("quote: '| Call recordings | 90 days |'\n", 'quote: "| Call recordings | 90 days |"\n'),
+        ('notes: "a, b"\n', 'notes: "a, b"\n'),  # the author's quotes stay
+        ('tags: ["a, b", c]\n', 'tags: ["a, b", c]\n'),
+        ("notes: 'say \"hi\": now'\n", "notes: 'say \"hi\": now'\n"),
+        ("quote: '| Call recordings | 90 days |'\n", "quote: '| Call recordings | 90 days |'\n"),
+        ("contains: [[30 days, thirty days]]\n", "contains: [[30 days, thirty days]]\n"),
+        (
+            'contains: [["2 business days", "two business days"]]\n',
+            'contains: [["2 business days", "two business days"]]\n',
+        ),
         ("answerable: yes\n", "answerable: true\n"),  # read as YAML 1.1, as libyaml reads it
-        ("lead: 'no'\n", 'lead: "no"\n'),
+        ("lead: 'no'\n", "lead: 'no'\n"),
     ],
 )
 def test_quoting(text: str, canonical: str) -> None:
@@ -224,3 +229,18 @@ def test_the_fmt_hook_fixes_a_commit_through_real_pre_commit(
 )
 def test_document_markers_and_line_ends(text: str, canonical: str) -> None:
     assert format_text(text) == canonical
+
+
+def test_the_sample_set_is_canonical_and_kept_so() -> None:
+    """``make run``'s check step and this repository's pre-commit config run ``fmt --check``,
+    and the sample set passes it."""
+    result = run_cli("fmt", "--check", "--repo", REPO_ROOT)
+    assert result.exit_code == 0, result.stdout
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    run_target = makefile.split("\nrun: ", 1)[1].split("\n\n", 1)[0]
+    assert "$(BIN)/goldcase fmt --check\n" in run_target
+    config = yaml.safe_load((REPO_ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    entries = [
+        hook["entry"] for repo in config["repos"] for hook in repo["hooks"] if "entry" in hook
+    ]
+    assert "goldcase fmt --check" in entries

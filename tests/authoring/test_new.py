@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from goldcase.cli import cli
 from goldcase.ids import name_prefix
-from kit import run_cli
+from kit import REPO_ROOT, run_cli
 
 Maker = Callable[..., Path]
 QUOTE = "A customer has 14 days from delivery to request a credit"
@@ -23,8 +23,29 @@ def case(case_id: str, slice_name: str) -> str:
 
 
 def new(root: Path, *args: str) -> tuple[int, str, str]:
+    """``goldcase new`` in a repository that holds the case schema already (as ``init``
+    leaves it), so the output is the case alone."""
+    schema = root / "schema" / "case.schema.json"
+    if not schema.exists():
+        schema.parent.mkdir(parents=True, exist_ok=True)
+        schema.write_bytes((REPO_ROOT / "schema" / "case.schema.json").read_bytes())
     result = run_cli("new", "--repo", root, "--no-prompt", *args)
     return result.exit_code, result.stdout, result.stderr
+
+
+def test_new_writes_the_schema_its_modeline_names_when_it_is_missing(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-014.yaml": case("ret-014", "returns")})
+    result = run_cli("new", "--repo", root, "--no-prompt", "--slice", "returns", *ANSWERED)
+    assert result.exit_code == 0, result.stderr
+    first, second = result.stdout.splitlines(keepends=True)
+    case_id = written(first, "golden", "ret-")
+    assert (
+        second == "wrote schema/case.schema.json, the schema its first line names (for editors)\n"
+    )
+    path = root / f"cases/golden/{case_id}.yaml"
+    target = path.read_text(encoding="utf-8").splitlines()[0].split("$schema=", 1)[1]
+    schema = (path.parent / target).resolve()
+    assert schema.read_bytes() == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
 
 
 ANSWERED = (
@@ -209,7 +230,9 @@ def test_prompts_for_what_is_missing(make_repo: Maker) -> None:
     result = CliRunner().invoke(cli, ["new", "--repo", str(root), "--prompt"], input=answers)
     assert result.exit_code == 0, result.output
     assert "error: quote not found verbatim in returns-policy.md" in result.output
-    case_id = written(result.output.splitlines(keepends=True)[-1], "golden", "ret-")
+    *_, wrote_case, wrote_schema = result.output.splitlines(keepends=True)
+    assert wrote_schema.startswith("wrote schema/case.schema.json")  # make_repo has none
+    case_id = written(wrote_case, "golden", "ret-")
     text = (root / f"cases/golden/{case_id}.yaml").read_text(encoding="utf-8")
     assert "question: How long for a damaged parcel?\n" in text
     assert f"    quote: {QUOTE}\n" in text

@@ -5,18 +5,27 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
+import yaml
+
+from goldcase import __version__
 from kit import (
+    BIN,
+    DOCUMENT,
     PRE_COMMIT,
     REPO_HOOKS,
     REPO_ROOT,
+    case_text,
     commit,
     git,
     goldcase,
     read_lock,
+    read_version,
     run,
     run_cli,
     write,
 )
+
+CHECK_JSONSCHEMA = BIN / "check-jsonschema"
 
 SCAFFOLD = [
     ".gitattributes",
@@ -24,13 +33,13 @@ SCAFFOLD = [
     ".pre-commit-config.yaml",
     "README.md",
     "cases/dev/.gitkeep",
-    "cases/golden/ret-001.yaml",
-    "corpus/returns-policy.md",
+    "cases/golden/.gitkeep",
+    "corpus/.gitkeep",
     "goldcase.toml",
-    "golden.lock",
-    "golden.version",
     "prompts/.gitkeep",
+    "schema/case.schema.json",
 ]
+EXAMPLE = ["cases/golden/ret-001.yaml", "corpus/returns-policy.md"]
 
 
 def files_under(root: Path) -> list[str]:
@@ -43,16 +52,13 @@ def files_under(root: Path) -> list[str]:
     )
 
 
-def test_init_scaffolds_a_repository_that_passes(tmp_path: Path) -> None:
+def test_init_scaffolds_an_empty_repository_with_no_version_yet(tmp_path: Path) -> None:
     root = tmp_path / "new set"
     result = run_cli("init", root)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == f"initialised a git repository in {root}"
-    assert files_under(root) == SCAFFOLD
+    assert files_under(root) == SCAFFOLD  # no example to delete, no version before a commit
     assert (root / ".git").is_dir()
-    assert (root / "golden.version").read_text() == "1\n"
-    assert read_lock(root)["version"] == "1"
-    assert list(read_lock(root)["cases"]) == ["ret-001"]
     assert (root / ".gitattributes").read_text().splitlines()[-2:] == [
         "golden.version merge=goldcase",
         "golden.lock merge=goldcase",
@@ -61,13 +67,86 @@ def test_init_scaffolds_a_repository_that_passes(tmp_path: Path) -> None:
         "goldcase merge-driver %O %A %B %P\n"
     )
     assert ".goldcase-cache/" in (root / ".gitignore").read_text().splitlines()
+    checked = run_cli("check", "--repo", root)
+    assert (checked.exit_code, checked.stdout) == (0, "all checks passed: 0 case files\n")
+    config = run([PRE_COMMIT, "validate-config", ".pre-commit-config.yaml"], root, check=False)
+    assert config.returncode == 0, config.stdout + config.stderr
+
+
+def test_the_hook_config_names_the_one_repository_at_this_release(tmp_path: Path) -> None:
+    root = tmp_path / "set"
+    assert run_cli("init", root).exit_code == 0
+    config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
+    assert config["default_install_hook_types"] == ["pre-commit", "pre-merge-commit"]
+    assert config["repos"] == [
+        {
+            "repo": "https://github.com/goldcase-dev/goldcase",
+            "rev": f"v{__version__}",
+            "hooks": [{"id": "goldcase-version"}, {"id": "goldcase-check"}],
+        }
+    ]
+
+
+def test_init_hooks_local_copies_the_manifest_entries_as_system_hooks(tmp_path: Path) -> None:
+    root = tmp_path / "set"
+    assert run_cli("init", root, "--hooks", "local").exit_code == 0
+    config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
+    shipped_hooks = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    manifest = {h["id"]: h for h in shipped_hooks}
+    (repo,) = config["repos"]
+    assert repo["repo"] == "local" and "rev" not in repo
+    assert [hook["id"] for hook in repo["hooks"]] == ["goldcase-version", "goldcase-check"]
+    for hook in repo["hooks"]:
+        shipped = {k: v for k, v in manifest[hook["id"]].items() if k != "description"}
+        assert hook == {**shipped, "language": "system"}
+    checked = run([PRE_COMMIT, "validate-config", ".pre-commit-config.yaml"], root, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_init_example_adds_one_case_that_passes(tmp_path: Path) -> None:
+    root = tmp_path / "set"
+    assert run_cli("init", root, "--example").exit_code == 0
+    assert files_under(root) == sorted([*SCAFFOLD, *EXAMPLE])
+    case = (root / "cases/golden/ret-001.yaml").read_text()
+    assert case.splitlines()[0] == "# yaml-language-server: $schema=../../schema/case.schema.json"
     checked = run_cli(
         "check", "--repo", root, "--select", "schema", "--select", "support", "--select", "version"
     )
     assert (checked.exit_code, checked.stdout) == (0, "all checks passed: 1 case file\n")
-    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
-    config = run([PRE_COMMIT, "validate-config", ".pre-commit-config.yaml"], root, check=False)
-    assert config.returncode == 0, config.stdout + config.stderr
+    assert run_cli("fmt", "--check", "--repo", root).exit_code == 0
+
+
+def test_the_modeline_resolves_to_the_schema_init_wrote(tmp_path: Path) -> None:
+    root = tmp_path / "set"
+    assert run_cli("init", root, "--example").exit_code == 0
+    case = root / "cases/golden/ret-001.yaml"
+    target = case.read_text().splitlines()[0].split("$schema=", 1)[1]
+    schema = (case.parent / target).resolve()
+    assert schema == (root / "schema/case.schema.json").resolve()
+    assert schema.read_bytes() == (REPO_ROOT / "schema/case.schema.json").read_bytes()
+    validated = run([CHECK_JSONSCHEMA, "--schemafile", schema, case], root, check=False)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+
+
+def test_the_first_commit_makes_version_1(tmp_path: Path) -> None:
+    """Cases added and locked before the first commit do not bump: nobody can have scored
+    against a version that was never committed."""
+    root = tmp_path / "set"
+    assert run_cli("init", root, "--example").exit_code == 0
+    assert goldcase(root, "lock").returncode == 1
+    assert read_version(root) == "1"
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    write(root, "corpus/returns-policy.md", DOCUMENT)
+    relocked = goldcase(root, "lock")
+    assert relocked.returncode == 1
+    assert relocked.stdout.splitlines()[0] == (
+        "golden.version: 1 (not committed yet: the first commit makes this version)"
+    )
+    assert read_version(root) == "1" and sorted(read_lock(root)["cases"]) == ["ret-001", "ret-002"]
+    commit(root, "first cases")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    bumped = goldcase(root, "lock")
+    assert bumped.stdout.splitlines()[0] == "golden.version: 1 -> 2 (set or corpus changed)"
 
 
 def test_init_never_overwrites(tmp_path: Path) -> None:
@@ -119,11 +198,12 @@ def test_init_in_a_sub_folder_points_core_hooks_path_there(tmp_path: Path) -> No
     assert not (top / "eval set" / ".git").exists()
 
 
-def test_the_lock_shown_in_docs_is_the_one_init_writes(tmp_path: Path) -> None:
+def test_the_lock_shown_in_docs_is_the_one_the_example_gets(tmp_path: Path) -> None:
     doc = (REPO_ROOT / "docs" / "version.md").read_text(encoding="utf-8")
     shown = doc.split("```json\n", 1)[1].split("```", 1)[0]
     root = tmp_path / "set"
-    assert goldcase(tmp_path, "init", root).returncode == 0
+    assert goldcase(tmp_path, "init", root, "--example").returncode == 0
+    assert goldcase(root, "lock").returncode == 1
     assert (root / "golden.lock").read_text() == shown
 
 
@@ -134,3 +214,12 @@ def test_init_on_a_file_is_refused(tmp_path: Path) -> None:
         2,
         f"error: {target} exists and is not a folder\n",
     )
+
+
+def test_docs_show_the_hook_configs_init_writes(tmp_path: Path) -> None:
+    doc = (REPO_ROOT / "docs" / "init.md").read_text(encoding="utf-8")
+    shown = [yaml.safe_load(block.split("```", 1)[0]) for block in doc.split("```yaml\n")[1:3]]
+    for form, block in zip(("url", "local"), shown, strict=True):
+        root = tmp_path / form
+        assert run_cli("init", root, "--hooks", form).exit_code == 0
+        assert yaml.safe_load((root / ".pre-commit-config.yaml").read_text()) == block

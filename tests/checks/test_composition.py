@@ -10,6 +10,7 @@ import pytest
 from checks.kit import Repo, brief, family_findings
 from composition.kit import case, healthy
 from goldcase.model import Finding
+from kit import run_cli
 
 
 def findings(root: Path, family: str = "composition") -> list[Finding]:
@@ -20,7 +21,7 @@ def test_a_healthy_slice_passes(make_repo: Repo) -> None:
     assert findings(make_repo(healthy())) == []
 
 
-def test_gc501_slice_under_its_floor_points_at_the_first_case(make_repo: Repo) -> None:
+def test_gc501_slice_under_its_floor_points_at_the_config(make_repo: Repo) -> None:
     files = healthy()
     files.update(
         {
@@ -29,7 +30,7 @@ def test_gc501_slice_under_its_floor_points_at_the_first_case(make_repo: Repo) -
         }
     )
     found = findings(make_repo(files))
-    assert brief(found) == [("cases/golden/x1.yaml", 1, 1, "GC501", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC501", "warning")]
     assert found[0].message == (
         "slice 'refunds' has 2 golden cases; a reported slice needs at least 20: add 18, "
         "or list it in ambiguous_slices"
@@ -73,7 +74,7 @@ def test_gc502_synthetic_share_over_the_cap(make_repo: Repo) -> None:
     # one more synthetic case: 5 of 21 is 24%, over 1/5
     files["cases/golden/r20.yaml"] = case("r20", source="synthetic", answerable=False)
     found = findings(make_repo(files))
-    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC502", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC502", "warning")]
     assert found[0].message.startswith("slice 'returns' is 5/21 synthetic (24%); at most 20%")
 
 
@@ -138,7 +139,7 @@ def test_severity_overrides_apply(make_repo: Repo) -> None:
     files["cases/golden/x2.yaml"] = case("x2", slice_name="refunds")
     root = make_repo(files)
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "error"\n', "utf-8")
-    assert brief(findings(root)) == [("cases/golden/x1.yaml", 1, 1, "GC501", "error")]
+    assert brief(findings(root)) == [("goldcase.toml", 1, 1, "GC501", "error")]
     (root / "goldcase.toml").write_text('[severity]\nGC501 = "off"\n', "utf-8")
     assert findings(root) == []
 
@@ -146,10 +147,43 @@ def test_severity_overrides_apply(make_repo: Repo) -> None:
 def test_gc504_alone_when_the_unanswerable_share_is_fine(make_repo: Repo) -> None:
     files = {f"cases/golden/r{i:02d}.yaml": case(f"r{i:02d}", answerable=i >= 5) for i in range(20)}
     found = findings(make_repo(files))  # 5 of 20 unanswerable, none tagged false_premise
-    assert brief(found) == [("cases/golden/r00.yaml", 1, 1, "GC504", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC504", "warning")]
     assert found[0].message.startswith(
         "none of the 5 unanswerable golden cases has a false premise; add some tagged"
     )
+
+
+def test_without_a_config_file_set_findings_point_at_the_golden_folder(make_repo: Repo) -> None:
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    root = make_repo(files)
+    (root / "goldcase.toml").unlink()
+    assert sorted(brief(findings(root))) == [
+        ("cases/golden", 1, 1, "GC501", "warning"),
+        ("cases/golden", 1, 1, "GC511", "warning"),
+    ]
+
+
+def test_check_paths_still_reports_set_findings_once(make_repo: Repo) -> None:
+    """The plain pre-commit hook passes the staged case files: a finding about the whole set
+    is reported once, whatever files were passed, and findings of other files are not."""
+    files = healthy()
+    files["cases/golden/x1.yaml"] = case("x1", slice_name="refunds", answerable=False)
+    files["cases/golden/x2.yaml"] = case("x2", slice_name="refunds", answerable=False)
+    long_answer = " ".join(["word"] * 13)  # GC508 on x3, which is not staged
+    files["cases/golden/x3.yaml"] = case("x3", slice_name="refunds", answer=long_answer)
+    root = make_repo(files)
+    staged = [root / "cases/golden/x1.yaml", root / "cases/golden/x2.yaml"]
+    result = run_cli("check", "--repo", root, "--select", "composition", *staged)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "goldcase.toml:1:1: GC501 slice 'refunds' has 3 golden cases; a reported slice needs "
+        "at least 20: add 17, or list it in ambiguous_slices",
+        "1 warning in 2 case files",
+    ]
+    everything = run_cli("check", "--repo", root, "--select", "composition")
+    codes = [line.split(": ")[1].split()[0] for line in everything.stdout.splitlines()[:-1]]
+    assert sorted(codes) == ["GC501", "GC508"]
 
 
 # -- GC510, GC511: what a slice's cases expect; GC512: who decided a resolution ---------------
@@ -176,7 +210,7 @@ def test_gc511_a_slice_whose_every_case_expects_an_abstention(make_repo: Repo) -
          for i in range(20)}
     )  # fmt: skip
     found = findings(make_repo(files))
-    assert brief(found) == [("cases/golden/o00.yaml", 1, 1, "GC511", "warning")]
+    assert brief(found) == [("goldcase.toml", 1, 1, "GC511", "warning")]
     assert "a system that always abstains passes it" in found[0].message
     files["cases/golden/o05.yaml"] = case("o05", slice_name="oos")  # one it can answer
     assert findings(make_repo(files)) == []
@@ -190,7 +224,7 @@ def test_gc510_and_gc511_take_their_severity_from_the_config(make_repo: Repo) ->
     )  # fmt: skip
     root = make_repo(files)
     (root / "goldcase.toml").write_text('[severity]\nGC511 = "error"\n', "utf-8")
-    assert brief(findings(root)) == [("cases/golden/o00.yaml", 1, 1, "GC511", "error")]
+    assert brief(findings(root)) == [("goldcase.toml", 1, 1, "GC511", "error")]
     (root / "goldcase.toml").write_text('[severity]\nGC511 = "off"\n', "utf-8")
     assert findings(root) == []
 

@@ -1,4 +1,4 @@
-"""GC601-GC605 (the probes family): each case's checks tried on its probes, at the probe's
+"""GC601-GC606 (the probes family): each case's checks tried on its probes, at the probe's
 line and column; the language rule; severities from the config; a warm run from the cache."""
 
 from __future__ import annotations
@@ -183,6 +183,65 @@ def test_a_false_premise_correction_is_probed(make_repo: Repo) -> None:
         (5, 10, "GC601", "error"),
         (5, 32, "GC601", "error"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # the expected answer is in the question: an echo passes a case with no check
+        ("expected_answer: 14 days\n", [(2, 11, "GC606", "warning")]),
+        ("expected_answer: two weeks\n", []),
+        (
+            "expected_answer: 14 days\nexpect:\n  contains: [[14 days, two weeks]]\n",
+            [(2, 11, "GC606", "warning")],
+        ),
+        # a lead the question does not start with: an echo fails
+        ("expected_answer: 14 days\nexpect:\n  lead: 'yes'\n  contains: [14 days]\n", []),
+        (
+            "expected_answer: 14 days\nexpect:\n  not_contains: [30 days]\n",
+            [(2, 11, "GC606", "warning")],
+        ),
+    ],
+)
+def test_a_question_that_passes_its_own_checks_is_flagged(
+    make_repo: Repo, body: str, expected: list[tuple[int, int, str, str]]
+) -> None:
+    text = (
+        "id: g1\nquestion: is it 14 days to ask for a credit\n"  # line 2, value at column 11
+        "support:\n  - doc: returns-policy.md\n"
+        f"    quote: {QUOTE}\nprobes:\n  fail: ['No, 30 days.']\n" + body
+    )
+    assert brief(golden(make_repo, text)) == expected
+
+
+def test_a_false_premise_whose_correction_the_question_meets_is_flagged(make_repo: Repo) -> None:
+    text = (
+        "id: g1\nquestion: the late fee is £50, can it be waived\nanswerable: false\n"
+        "tags: [false_premise]\nexpect:\n  contains: [[fee, £25]]\n"
+    )
+    root = golden(make_repo, text)
+    result = run_cli("check", "--repo", root, "--select", "probes")
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/g1.yaml:2:11: GC606 the question, given as the answer, passes the case's "
+        "checks (contains: has 'fee'); a system that repeats the question would pass: add a "
+        "check only an answer meets (a lead, a word or figure the question lacks)"
+    )
+    assert result.exit_code == 0  # a warning
+    tightened = text.replace("[[fee, £25]]", "['£25']")
+    assert brief(golden(make_repo, tightened)) == []
+    abstention_only = text.replace("tags: [false_premise]\n", "")  # no answer passes: GC605
+    assert [f[2] for f in brief(golden(make_repo, abstention_only))] == ["GC605"]
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"), [("error", [(2, 11, "GC606", "error")]), ("off", [])]
+)
+def test_the_echo_rule_takes_its_severity_from_the_config(
+    make_repo: Repo, level: str, expected: list[tuple[int, int, str, str]]
+) -> None:
+    text = "id: g1\nquestion: so the late fee is £50\nanswerable: false\ntags: [false_premise]\n"
+    text += "expect:\n  contains: [fee]\n"
+    assert brief(golden(make_repo, text, f'[severity]\nGC606 = "{level}"\n')) == expected
 
 
 def test_a_warm_run_gives_the_same_findings(make_repo: Repo, tmp_path: Path) -> None:

@@ -114,8 +114,38 @@ def test_github_format_escapes(make_repo: Maker) -> None:
     lines = check_cli("--repo", root, "--format", "github").stdout.splitlines()
     assert lines[0] == (
         "::error file=cases/golden/a%2Cb.yaml,line=1,col=5,title=GC108::id 'x' differs from "
-        "the file name 'a,b'; rename the file or set id: a,b"
+        "the file name 'a,b'; rename the file to x.yaml (ids hold letters, digits, '.', '_', '-')"
     )
+
+
+@pytest.mark.parametrize(
+    ("stem", "case_id", "fix"),
+    [
+        ("ret-901", "ret-902", "rename the file to ret-902.yaml or set id: ret-901"),
+        (
+            "ret 901 é",
+            "ret-901",
+            "rename the file to ret-901.yaml (ids hold letters, digits, '.', '_', '-')",
+        ),
+        ("ret-901", "ret 901 é", "set id: ret-901"),
+        (
+            "ret 901 é",
+            "ret 902 é",
+            "rename the file to ret-901.yaml and set id: ret-901 (ids "
+            "hold letters, digits, '.', '_', '-')",
+        ),
+    ],
+)
+def test_gc108_suggests_only_valid_ids(make_repo: Maker, stem: str, case_id: str, fix: str) -> None:
+    root = make_repo(
+        {f"cases/golden/{stem}.yaml": f"id: {case_id}\nquestion: q\nanswerable: false\n"}
+    )
+    result = check_cli("--repo", root, "--select", "schema")
+    gc108 = [line for line in result.stdout.splitlines() if " GC108 " in line]
+    assert gc108 == [
+        f"cases/golden/{stem}.yaml:1:5: GC108 id {case_id!r} differs from the file name "
+        f"{stem!r}; {fix}"
+    ]
 
 
 def test_bad_config_exits_2(make_repo: Maker) -> None:
@@ -207,8 +237,20 @@ def test_fifo_is_not_read(make_repo: Maker) -> None:
     os.mkfifo(root / "cases/golden/pipe.yaml")
     result = check_cli("--repo", root, "--select", "schema")
     assert result.stdout.splitlines()[0] == (
-        "cases/golden/pipe.yaml:1:1: GC113 not a regular file (a FIFO, socket or device); "
-        "case files are plain files"
+        "cases/golden/pipe.yaml:1:1: GC113 a FIFO (named pipe), not a regular file; case files "
+        "are plain files: replace it with one"
+    )
+
+
+def test_a_linked_folder_named_like_a_case_is_called_a_folder(make_repo: Maker) -> None:
+    root = make_repo()
+    (root / "elsewhere").mkdir()
+    (root / "cases/golden/more.yaml").symlink_to(root / "elsewhere")
+    result = check_cli("--repo", root, "--select", "schema")
+    assert result.stdout.splitlines()[0] == (
+        "cases/golden/more.yaml:1:1: GC113 a link to a folder, named like a case file; case "
+        "files are plain files: remove the link, or rename it without .yaml if the folder "
+        "must stay"
     )
 
 

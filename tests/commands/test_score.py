@@ -18,7 +18,29 @@ from scoring.kit import six_cases, six_results, write_repo, write_results
 def six(tmp_path: Path) -> Path:
     root = write_repo(tmp_path / "six", six_cases())
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # wrote golden.lock for 1.4.0
     return root
+
+
+def test_a_set_its_lock_does_not_pin_is_scored_with_a_warning(six: Path) -> None:
+    (six / "golden.lock").unlink()
+    unlocked = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert unlocked.exit_code == 0
+    assert unlocked.stderr == (
+        "warning: the set has no golden.lock, so this report names no locked version; run "
+        "goldcase lock (and commit) before scoring runs you mean to compare\n"
+    )
+    assert run_cli("lock", "--repo", six).exit_code == 1
+    case = six / "cases" / "golden" / "E1.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("slice:", "notes: edited\nslice:"))
+    (six / "corpus" / "returns-policy.md").write_text("edited\n", encoding="utf-8")
+    stale = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert stale.exit_code == 0
+    assert stale.stderr == (
+        "warning: the golden cases and the corpus differ from golden.lock (version 1.4.0): "
+        "this report is stamped version 1.4.0 but scores other content; run goldcase lock, "
+        "then score again\n"
+    )
 
 
 def test_text_output_names_every_denominator(six: Path) -> None:
@@ -63,7 +85,10 @@ def test_markdown_output_fits_a_pull_request_comment(six: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "### goldcase score: task success 33.3% (2 / 6)"
     assert "| exception | 0 / 2 | 0.0% | 0.0% – 65.8% |  | under its floor of 20 |" in lines
-    assert "| `E6` | exception | abstain | abstained |" in lines
+    assert (
+        '| `E6` | exception | abstain | (no answer: abstained) | "30 days" | '
+        "abstained: wanted an answer |" in lines
+    )
     assert "<details><summary>4 failing cases</summary>" in lines
 
 
@@ -164,6 +189,7 @@ traffic = 0.3
 def test_traffic_shares_make_the_weighted_rate_the_headline(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "six", six_cases(), SHARES)
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # a locked set: no lock warning
     result = run_cli("score", root / "run.jsonl", "--repo", root)
     assert result.exit_code == 0, result.stderr
     lines = [line.strip() for line in result.stdout.splitlines()]
@@ -193,6 +219,7 @@ def test_shares_that_sum_to_one_raise_no_warning(tmp_path: Path) -> None:
     config += "[slices.missing]\ntraffic = 0.1\n"
     root = write_repo(tmp_path / "six", six_cases(), config)
     write_results(root / "run.jsonl", six_results())
+    assert run_cli("lock", "--repo", root).exit_code == 1  # a locked set: no lock warning
     result = run_cli("score", root / "run.jsonl", "--repo", root)
     assert result.exit_code == 0
     assert result.stderr == ""

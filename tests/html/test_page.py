@@ -176,3 +176,30 @@ def test_the_traffic_weighted_rate_is_the_headline_when_shares_are_configured() 
     # a report with no shares keeps task success as its first card
     plain = outline(build_page(PageInput(REPORT))).text
     assert "Traffic-weighted task success" not in plain
+
+
+def test_stage_attribution_section_and_column() -> None:
+    traced = json.loads(json.dumps(REPORT))
+    traced["retrieval"] = {
+        "recall_at": {"1": 0.5, "3": 0.75},
+        "mrr": 0.6,
+        "all_support_in_context": 0.5,
+        "cases_with_trace": 4,
+        "support_quotes": 4,
+        "stages": {
+            "retrieval": [{"id": "E2", "slice": "exception", "missing_docs": ["a.md"]}],
+            "context": [],
+            "answer": [{"id": "E6", "slice": "exception", "missing_docs": []}],
+            "unknown": [],
+        },
+        "stages_by_slice": {},
+        "unanswerable": {},
+    }
+    page = build_page(PageInput(traced, None, [], {}))
+    section = page.split("<h2>Where failing cases lost their support</h2>", 1)[1]
+    assert "retrieval: the support was never retrieved</th><td>1</td><td>E2</td>" in section
+    assert "answer: the support reached the model" in section
+    failing = page.split('<table id="failing">', 1)[1]
+    assert "<th>lost at</th>" in failing
+    row = failing.split(">E2<", 1)[1].split("</tr>", 1)[0]
+    assert "<td>retrieval</td>" in row

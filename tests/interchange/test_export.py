@@ -4,7 +4,6 @@ OpenAI evals shapes, and the private-set refusal."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,11 +11,18 @@ import pytest
 import yaml
 
 from goldcase.engine import load_case_set
-from goldcase.interchange.export import lead_pattern, leads_pattern
 from goldcase.interchange.promptfoo import lead_of
 from kit import run_cli
 
 Maker = Callable[..., Path]
+# A needle's edges as the exported grader writes them (docs/export.md): a letter or digit at
+# the edge must not touch another, nor an apostrophe before one; a digit must not touch a
+# digit, nor a '.' or ',' before one.
+WORD_START = r"(?<![\p{L}\p{N}])(?<![\p{L}\p{N}]')"
+WORD_END = r"(?![\p{L}\p{N}])(?!'[\p{L}\p{N}])"
+NUMBER_START = WORD_START + r"(?<!\p{Nd})(?<!\p{Nd}[.,])"
+NUMBER_END = WORD_END + r"(?!\p{Nd})(?![.,]\p{Nd})"
+NUMBER_14 = NUMBER_START + "14" + NUMBER_END
 QUOTE = "A customer has 14 days from delivery to request a credit"
 RET_014 = f"""\
 # a comment export ignores
@@ -72,9 +78,7 @@ def export(root: Path, *args: str) -> str:
     return result.stdout
 
 
-def test_jsonl_is_the_reference_layout_and_writes_golden_version_beside(
-    repo: Path, tmp_path: Path
-) -> None:
+def test_jsonl_is_the_reference_layout(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "out" / "golden.jsonl"
     export(repo, "--format", "jsonl", "--out", str(out))
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -106,12 +110,28 @@ def test_jsonl_is_the_reference_layout_and_writes_golden_version_beside(
         },
     ]
     assert list(lines[1]) == ["id", "question", "answerable", "support", "tags", "notes"]
-    assert (out.parent / "golden.version").read_text(encoding="utf-8") == "2026.2\n"
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "promptfoo", "inspect", "openai-evals"])
+def test_out_writes_the_file_asked_for_and_nothing_beside_it(
+    repo: Path, tmp_path: Path, fmt: str
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "golden.version").write_text("mine\n", encoding="utf-8")
+    result = run_cli("export", "--repo", repo, "--format", fmt, "--out", folder / "set.data")
+    assert result.exit_code == 0, result.stderr
+    task = ["set_task.py"] if fmt == "inspect" else []  # the Inspect export's task file
+    assert sorted(p.name for p in folder.iterdir()) == ["golden.version", "set.data", *task]
+    assert (folder / "golden.version").read_text(encoding="utf-8") == "mine\n"
+    wanted = f"wrote 2 golden cases to {folder / 'set.data'} (golden.version 2026.2)\n"
+    assert result.stderr.startswith(wanted)
 
 
 def test_jsonl_round_trip_gives_the_same_cases(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "export" / "golden.jsonl"
     export(repo, "--format", "jsonl", "--out", str(out))
+    (out.parent / "golden.version").write_text("2026.2\n", encoding="utf-8")  # carried by hand
     back = tmp_path / "back"
     result = run_cli("import", "--format", "jsonl", out, "--out", back, "--corpus", repo / "corpus")
     assert result.exit_code == 0, result.stdout
@@ -139,30 +159,37 @@ def test_promptfoo_tests_have_the_documented_shape(repo: Path) -> None:
     assert first["vars"] == {
         "question": "How many days does a customer have to request a credit for a damaged delivery?"
     }
+    # the checks as JavaScript regular expressions: whole words, numbers as numbers
     assert first["assert"] == [
-        {"$ref": "#/assertionTemplates/answers"},
-        {"type": "icontains", "value": "14"},
-        {"type": "icontains-any", "value": ["fourteen", "14"]},
-        {"type": "not-icontains", "value": "30 days"},
-        {"type": "regex", "value": r"^\W*[yY][eE][sS](?![\w])"},
+        {
+            "$ref": "#/assertionTemplates/goldcase",
+            "config": {
+                "accepts": "answer",
+                "lead": ["yes"],
+                "contains": [[NUMBER_14], [WORD_START + "fourteen" + WORD_END, NUMBER_14]],
+                "not_contains": [NUMBER_START + "30 days" + WORD_END],
+            },
+        }
     ]
     assert first["metadata"]["id"] == "ret-014"
     assert first["metadata"]["expected_answer"] == "14 days"
-    assert second["assert"] == [{"$ref": "#/assertionTemplates/abstains"}]
+    assert second["assert"] == [
+        {"$ref": "#/assertionTemplates/goldcase", "config": {"accepts": "abstention"}}
+    ]
     assert second["metadata"]["answerable"] is False
     assert config["prompts"] == ["{{question}}"]
     templates = config["assertionTemplates"]
-    assert {t["type"] for t in templates.values()} == {"javascript"}  # no model-graded one
+    assert list(templates) == ["goldcase"]
+    assert templates["goldcase"]["type"] == "javascript"  # no model-graded assertion
+    assert templates["goldcase"]["metric"] == "goldcase"
     assert "llm-rubric" not in text
 
 
-def test_the_promptfoo_abstention_assertions_carry_the_configured_patterns(repo: Path) -> None:
+def test_the_promptfoo_grader_carries_the_configured_abstain_patterns(repo: Path) -> None:
     (repo / "goldcase.toml").write_text("[run]\nabstain_patterns = ['^no idea\\b']\n")
     templates = yaml.safe_load(export(repo, "--format", "promptfoo"))["assertionTemplates"]
-    assert templates["abstains"]["value"] == (
-        r"""new RegExp("(?:^no idea\\b)", 'i').test(String(output))"""
-    )
-    assert templates["answers"]["value"] == "!" + templates["abstains"]["value"]
+    code = templates["goldcase"]["value"]
+    assert r"""const ABSTAIN = new RegExp("(?:^no idea\\b)", 'i');""" in code
 
 
 def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_path: Path) -> None:
@@ -180,15 +207,26 @@ def test_promptfoo_export_imports_back_to_the_same_expectations(repo: Path, tmp_
 
 def test_a_case_without_checks_asserts_its_expected_answer(repo: Path) -> None:
     config = yaml.safe_load(export(repo, "--format", "promptfoo", "--split", "dev"))
+    # its tokens as goldcase score normalises them (the £ is a symbol, and goes), framed
     assert config["tests"][0]["assert"] == [
-        {"$ref": "#/assertionTemplates/answers"},
-        {"type": "icontains", "value": "orders over £50"},
+        {
+            "$ref": "#/assertionTemplates/goldcase",
+            "config": {"accepts": "answer", "expected": " orders over 50 "},
+        }
     ]
 
 
-@pytest.mark.parametrize("word", ["yes", "no", "15", "d.c."])
-def test_lead_pattern_reads_back(word: str) -> None:
-    assert lead_of(lead_pattern(word)) == word
+@pytest.mark.parametrize(
+    ("pattern", "word"),
+    [
+        (r"^\W*[yY][eE][sS](?![\w])", "yes"),
+        (r"^\W*[nN][oO](?![\w])", "no"),
+        (r"^\W*15(?![\w])", "15"),
+        (r"^\W*[dD]\.[cC]\.(?![\w])", "d.c."),
+    ],
+)
+def test_the_lead_regex_of_earlier_exports_reads_back(pattern: str, word: str) -> None:
+    assert lead_of(pattern) == word
 
 
 def test_inspect_dataset_lines(repo: Path) -> None:
@@ -241,13 +279,3 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
     result = run_cli("export", "--repo", repo, "--format", "jsonl")
     assert result.exit_code == 2
     assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr
-
-
-@pytest.mark.parametrize(
-    ("answer", "matches"),
-    [("No, never", True), ("nope.", True), ("**Unfortunately** not", True), ("Not now", False)],
-)
-def test_a_list_of_leads_is_one_alternation(answer: str, matches: bool) -> None:
-    pattern = leads_pattern(["no", "nope", "unfortunately"])
-    assert (re.match(pattern, answer) is not None) is matches
-    assert leads_pattern(["no"]) == lead_pattern("no")

@@ -3,12 +3,15 @@ repositories whose quotes verify (or whose unsupported claims are findings)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import time
 from pathlib import Path
 
 import pytest
 
+from goldcase.interchange.promptfoo import read_promptfoo
 from kit import DATA, REALDATA, run_cli
 
 FIXTURES = DATA / "interchange"
@@ -43,7 +46,7 @@ def test_squad_contexts_become_documents_and_answers_sentence_quotes(tmp_path: P
         "  - doc: Harbour-Town-history-001.txt\n"
         "    quote: Harbour Town was founded in 1821 by fishermen.\n"
         "expect:\n"
-        '  contains: [["1821", in 1821]]\n'
+        '  contains: [["1821", "in 1821"]]\n'
         "slice: Harbour-Town-history\n"
         "source: hand-written\n"
         "notes: imported from squad-mini.json, question q/1\n"
@@ -347,7 +350,7 @@ def test_promptfoo_assertion_mapping(tmp_path: Path) -> None:
         "expected_answer: 20 days\n"
         "support: []\n"
         "expect:\n"
-        '  contains: [["20", twenty], days, paid]\n'
+        '  contains: [["20", "twenty"], days, paid]\n'
         'notes: "not imported (no goldcase equivalent): javascript"\n'
     )
     assert "answerable: false\n" in read(out, "cases/golden/pf-002.yaml")
@@ -357,6 +360,31 @@ def test_promptfoo_assertion_mapping(tmp_path: Path) -> None:
     assert "    quote: Requests go to your manager at least two weeks ahead.\n" in read(
         out, "cases/golden/pf-004.yaml"
     )
+
+
+GRADED = """\
+assertionTemplates:
+  goldcase: {type: javascript, value: "true"}
+tests:
+  - vars: {question: Who is the chief executive?}
+    assert: [{$ref: "#/assertionTemplates/goldcase", config: {accepts: abstention}}]
+  - vars: {question: So the late fee is £50?}
+    assert: [{$ref: "#/assertionTemplates/goldcase", config: {accepts: correction}}]
+  - vars: {question: How many days?}
+    assert:
+      - {$ref: "#/assertionTemplates/goldcase", config: {accepts: answer}}
+      - {type: icontains, value: "14"}
+"""
+
+
+def test_goldcase_grader_assertions_say_what_the_case_accepts(tmp_path: Path) -> None:
+    # tests that lost their metadata: the grader's config still tells an unanswerable case
+    path = tmp_path / "promptfooconfig.yaml"
+    path.write_text(GRADED, encoding="utf-8")
+    imported = read_promptfoo(path)
+    assert [c["answerable"] for c in imported.cases] == [False, False, True]
+    assert imported.cases[2]["expect"] == {"contains": ["14"]}
+    assert imported.notes == []  # the grader is goldcase's own: nothing left out
 
 
 def test_jsonl_lines_that_cannot_be_cases_are_notes(tmp_path: Path) -> None:
@@ -400,3 +428,70 @@ def test_squad_answers_missing_from_their_context_are_notes(tmp_path: Path) -> N
         "note: T-002.txt: a question with no text; skipped",
     ]
     assert "    quote: C d.\n" in read(tmp_path / "set", "cases/golden/x3.yaml")
+
+
+def test_a_400_character_squad_title_is_cut_with_a_note(tmp_path: Path) -> None:
+    """A long article title made a document name longer than the file system allows, and the
+    whole import stopped with `File name too long`, naming neither the title nor the file."""
+    title = "Harbour " * 50
+    source = tmp_path / "long.json"
+    source.write_text(
+        json.dumps(
+            {
+                "data": [
+                    {
+                        "title": title,
+                        "paragraphs": [
+                            {
+                                "context": "Harbour Town was founded in 1821.",
+                                "qas": [
+                                    {
+                                        "id": "q" * 300,
+                                        "question": "When was it founded?",
+                                        "answers": [{"text": "1821", "answer_start": 28}],
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "set"
+    result = run_cli("import", "--format", "squad", source, "--out", out)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    stem = ("Harbour-" * 10)[:80].rstrip("-")
+    assert result.stderr.splitlines() == [
+        f"note: article 0: its title {'Harbour ' * 7 + 'Har…'!r} (400 characters) is cut to "
+        f"{stem!r} in slice and document names",
+        f"note: question {'q' * 59 + '…'}: its id is cut to {'q' * 80!r}",
+    ]
+    assert [p.name for p in (out / "corpus").iterdir()] == [f"{stem}-001.txt"]
+    assert (out / "cases" / "golden" / f"{'q' * 80}.yaml").is_file()
+
+
+def test_a_file_that_cannot_be_written_is_named(tmp_path: Path) -> None:
+    from goldcase.errors import GoldcaseError
+    from goldcase.writer import write_new_folder
+
+    target = tmp_path / "set"
+    with pytest.raises(GoldcaseError) as caught:
+        write_new_folder(target, {"corpus/ok.txt": b"x", f"corpus/{'x' * 300}.txt": b"y"})
+    assert caught.value.message == (
+        f"{target / 'corpus' / ('x' * 300 + '.txt')}: cannot write: File name too long; "
+        "nothing was written"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_fifo_to_import_is_called_a_fifo(tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    os.mkfifo(source)
+    result = run_cli("import", "--format", "squad", source, "--out", tmp_path / "set")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {source}: is a FIFO (named pipe), not a regular file; give the squad file "
+        "to import\n",
+    )

@@ -25,6 +25,14 @@ ANSWERABLE = {
     "slice": "returns",
 }
 UNANSWERABLE = {"id": "oos-001", "answerable": False, "split": "golden"}
+# As the export writes a false premise: its tags say that the expect block is a correction.
+FALSE_PREMISE = {
+    "id": "bil-021",
+    "answerable": False,
+    "expect": {"lead": ["no", "sorry"], "contains": ["£25"]},
+    "tags": ["unanswerable", "false_premise"],
+    "split": "golden",
+}
 
 
 def state(metadata: dict[str, Any], text: str, store: dict[str, Any] | None = None) -> TaskState:
@@ -55,6 +63,10 @@ def grade(task: TaskState, patterns: tuple[str, ...] | None = None) -> Any:
         (ANSWERABLE, "I don't know.", "I", ["abstained"]),
         (UNANSWERABLE, "I don't know.", "C", []),
         (UNANSWERABLE, "The chief executive is Ann.", "I", ["answered"]),
+        (FALSE_PREMISE, "No, the late fee is £25.", "C", []),
+        (FALSE_PREMISE, "I don't know.", "C", []),
+        (FALSE_PREMISE, "Yes, the late fee of £50 can be waived.", "I", ["lead", "contains"]),
+        ({**FALSE_PREMISE, "tags": []}, "No, the late fee is £25.", "I", ["answered"]),
     ],
 )
 def test_the_pass_rule_decides(

@@ -1,8 +1,10 @@
 """The promptfoo export run by real promptfoo (0.121.20), offline, with its echo provider and an
 ``exec:`` provider, and its output read back with ``goldcase score --from promptfoo``: case by
 case, the same grades as ``goldcase score`` on the same answers; and promptfoo's own verdict on
-every unanswerable case is goldcase's (no grading model: the export asserts the abstention by
-the same patterns)."""
+every case is goldcase's (no grading model: the exported assertion is goldcase's pass rule, its
+whole-word and number checks and the abstention patterns, written in JavaScript), on the
+questions echoed, the sample run's answers as text and as goldcase's response JSON, and each
+case's probes."""
 
 from __future__ import annotations
 
@@ -66,9 +68,9 @@ def test_echo_provider_grades_agree_case_by_case(
     assert graded(converted) == graded(direct)
     assert converted["total"] == len(golden) and converted["missing"] == 0
     passed = {c["id"]: c["passed"] for c in direct["cases"]}
-    unanswerable = [i for i, c in golden.items() if not c.answerable]
-    assert unanswerable  # the sample set has them, and echo never abstains
-    assert {i: verdicts(output)[i] for i in unanswerable} == {i: passed[i] for i in unanswerable}
+    assert verdicts(output) == passed
+    corrections = [i for i, c in golden.items() if not c.answerable and c.expect]
+    assert corrections  # false premises whose correction an answer may give
 
 
 def test_exec_provider_text_answers_agree_and_errors_stay_errors(
@@ -90,16 +92,40 @@ def test_exec_provider_text_answers_agree_and_errors_stay_errors(
     unanswerable = [i for i, c in golden.items() if not c.answerable]
     abstained = [i for i in unanswerable if graded(direct)[i][0] == "abstain"]
     assert abstained and len(abstained) < len(unanswerable)  # both kinds are there
-    assert {i: verdicts(output)[i] for i in unanswerable} == {i: passed[i] for i in unanswerable}
+    assert verdicts(output) == passed  # the error fails in promptfoo too
 
 
 def test_exec_provider_json_responses_are_read_whole(config: Path, tmp_path: Path) -> None:
     provider = exec_provider(REPO_ROOT / "runs" / "baseline-k3.jsonl", "json")
-    run_promptfoo(config, tmp_path / "json.json", "--providers", provider)
+    output = run_promptfoo(config, tmp_path / "json.json", "--providers", provider)
     converted = score(tmp_path / "json.json", "--from", "promptfoo")
     direct = score(REPO_ROOT / "runs" / "baseline-k3.jsonl")
     assert graded(converted) == graded(direct)  # citations and confidence came through
     assert converted["success"] == direct["success"]
+    assert verdicts(output) == {c["id"]: c["passed"] for c in direct["cases"]}
+
+
+@pytest.mark.parametrize("kind", ["pass", "fail"])
+def test_each_case_answered_with_its_probe_grades_alike(
+    config: Path, tmp_path: Path, golden: dict[str, Any], kind: str
+) -> None:
+    """Answers written to pass and to fail each case's checks (its first probe of the kind;
+    the question where it has none): promptfoo's verdict is goldcase's, case by case."""
+    lines = []
+    for case_id, case in golden.items():
+        probes = (case.data.get("probes") or {}).get(kind) or [case.question]
+        lines.append({"id": case_id, "outcome": "answer", "answer": probes[0]})
+    results = write_lines(tmp_path / f"{kind}.jsonl", lines)
+    output = run_promptfoo(
+        config, tmp_path / f"{kind}.json", "--providers", exec_provider(results, "text")
+    )
+    converted, direct = score(tmp_path / f"{kind}.json", "--from", "promptfoo"), score(results)
+    assert graded(converted) == graded(direct)
+    passed = {c["id"]: c["passed"] for c in direct["cases"]}
+    assert verdicts(output) == passed
+    probed = [i for i, case in golden.items() if (case.data.get("probes") or {}).get(kind)]
+    assert len(probed) > 100
+    assert all(passed[i] is (kind == "pass") for i in probed)  # the probes hold
 
 
 def test_cases_promptfoo_did_not_run_stay_missing(config: Path, tmp_path: Path) -> None:

@@ -181,16 +181,22 @@ def test_byte_ranges_give_the_same_hits(
 
 
 def test_the_progress_bar_does_not_change_the_report(repo: Path, tmp_path: Path) -> None:
+    from goldcase import progress
     from goldcase.cache import Cache
     from goldcase.config import load_config
     from goldcase.context import Context
-    from goldcase.leakage.contamination import scan_golden
+    from goldcase.leakage.scan.run import ScanOptions, scan_golden
 
     data = tmp_path / "t.txt"
     data.write_text("intro\n" + SHORT_Q + " yes\n" * 3, encoding="utf-8")
     ctx = Context(load_config(repo), Cache(None))
-    quiet = scan_golden(ctx, [data])
-    shown = scan_golden(ctx, [data], progress=True)
+    options = ScanOptions(workers=1)
+    quiet = scan_golden(ctx, [data], None, options)
+    progress.enable(True)
+    try:
+        shown = scan_golden(ctx, [data], None, options)
+    finally:
+        progress.enable(False)
     assert quiet == shown
     # line 2 holds the question and its answer "yes"; lines 3 and 4 only " yes"
     assert [(h.case, h.part, h.line) for h in quiet.hits] == [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -190,3 +191,32 @@ def test_against_on_a_clean_file(app: Path) -> None:
         "findings": [],
         "summary": {"errors": 0, "warnings": 0, "files": 1},
     }
+
+
+def test_against_a_folder_scans_every_file_under_it(app: Path) -> None:
+    (app / "prompts" / "nested").mkdir()
+    (app / "prompts" / "nested" / "shots.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    (app / "prompts" / "system.md").write_text("Be brief.\n", encoding="utf-8")
+    (app / "prompts" / ".hidden.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "golden.hashes", "prompts/")
+    assert result.exit_code == 1, result.stderr
+    lines = [line.split(" (salted")[0] for line in result.stdout.splitlines()]
+    assert lines == [
+        "prompts/nested/shots.md:1:1: GC302 holds the question of golden case short",
+        "1 error in 2 files",
+    ]
+
+
+def test_against_says_what_a_path_is(app: Path) -> None:
+    os.mkfifo(app / "prompts" / "pipe.md")
+    fifo = run_cli("leakage", "--against", "golden.hashes", "prompts/pipe.md")
+    assert (fifo.exit_code, fifo.stdout.splitlines()[0]) == (
+        1,
+        "prompts/pipe.md:1:1: GC306 cannot read the file: not a regular file "
+        "(a FIFO, socket or device)",
+    )
+    missing = run_cli("leakage", "--against", "golden.hashes", "prompts/nope.md")
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        "error: prompts/nope.md: no such file; give prompt files or folders\n",
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,8 +62,9 @@ def pre_commit(root: Path, source: HookSource, *args: str) -> subprocess.Complet
 
 
 def new_repo(root: Path, source: HookSource) -> Path:
-    """``goldcase init`` with the hooks taken from the session's clone, installed."""
-    made = run([GOLDCASE, "init", root], root.parent if root.parent.exists() else Path("/"))
+    """``goldcase init --example`` with the hooks taken from the test run's clone."""
+    where = root.parent if root.parent.exists() else Path("/")
+    made = run([GOLDCASE, "init", root, "--example"], where)
     assert made.returncode == 0
     write(root, ".pre-commit-config.yaml", config_text(source))
     return root
@@ -82,9 +84,19 @@ def committed(root: Path, source: HookSource, message: str) -> subprocess.Comple
 def repo(tmp_path: Path, hook_source: HookSource) -> Path:
     root = new_repo(tmp_path / "golden set", hook_source)
     assert pre_commit(root, hook_source, "install").returncode == 0
-    first = committed(root, hook_source, "first commit")  # a repository with no commits yet
-    assert first.returncode == 0, first.stdout + first.stderr
+    first_commit(root, lambda: committed(root, hook_source, "first commit"))
     return root
+
+
+def first_commit(root: Path, attempt: Callable[[], subprocess.CompletedProcess[str]]) -> None:
+    """In a repository with no commits yet, the version hook writes golden.version 1 and
+    golden.lock and refuses the commit once; the next attempt makes version 1."""
+    refused = attempt()
+    assert refused.returncode == 1
+    assert "golden.version: (none) -> 1 (first lock)" in refused.stdout + refused.stderr
+    accepted = attempt()
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == "1\n"
 
 
 def bump_flow(root: Path, source: HookSource) -> None:
@@ -161,11 +173,9 @@ def test_merge_of_two_bumping_branches_settles_before_the_merge_commit(
 @pytest.fixture
 def plain(tmp_path: Path) -> Path:
     root = tmp_path / "plain hooks"
-    assert run([GOLDCASE, "init", root, "--git-hooks"], tmp_path).returncode == 0
+    assert run([GOLDCASE, "init", root, "--git-hooks", "--example"], tmp_path).returncode == 0
     (root / ".pre-commit-config.yaml").unlink()
-    run(["git", "add", "-A"], root)
-    first = run(["git", "commit", "--no-gpg-sign", "-m", "first"], root, check=False)
-    assert first.returncode == 0, first.stdout + first.stderr
+    first_commit(root, lambda: plain_commit(root, "first"))
     return root
 
 
@@ -235,6 +245,40 @@ def test_the_installed_package_carries_the_plain_hooks(
     assert made.returncode == 0, made.stdout + made.stderr
     for name in ("pre-commit", "pre-merge-commit", "pre-push"):
         assert (root / "hooks" / name).read_bytes() == (REPO_ROOT / "hooks" / name).read_bytes()
+    local = tmp_path / "local hooks from the wheel"
+    made = run([installed[0], "init", local, "--hooks", "local"], tmp_path, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr  # the wheel carries the manifest
+    assert "entry: goldcase lock" in (local / ".pre-commit-config.yaml").read_text()
+    schema = (local / "schema" / "case.schema.json").read_bytes()
+    assert schema == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
+
+
+def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Path) -> None:
+    """``init --hooks local``: the real pre-commit runs this environment's goldcase (on PATH)
+    through ``repo: local`` hooks, with nothing cloned or installed in PRE_COMMIT_HOME."""
+    root = tmp_path / "local hooks"
+    made = run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path)
+    assert made.returncode == 0
+    home = str(tmp_path / "pre-commit home")
+    assert run([PRE_COMMIT, "install"], root, PRE_COMMIT_HOME=home).returncode == 0
+
+    def attempt(message: str) -> subprocess.CompletedProcess[str]:
+        git(root, "add", "-A")
+        return run(
+            ["git", "commit", "--no-gpg-sign", "-m", message],
+            root,
+            check=False,
+            PRE_COMMIT_HOME=home,
+        )
+
+    first_commit(root, lambda: attempt("first"))
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
+    refused = attempt("add ret-002")
+    assert refused.returncode == 1
+    assert "golden.version: 1 -> 2 (set or corpus changed)" in refused.stdout + refused.stderr
+    assert attempt("add ret-002").returncode == 0
+    assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
+    assert not list(Path(home).glob("repo*")), "pre-commit fetched a hook repository"
 
 
 def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> None:
@@ -243,7 +287,7 @@ def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> No
     refused = plain_commit(plain, "reword the policy")
     assert refused.returncode == 1
     assert (
-        "cases/golden/ret-001.yaml:7:12: GC202 quote not found verbatim in returns-policy.md"
+        "cases/golden/ret-001.yaml:8:12: GC202 quote not found verbatim in returns-policy.md"
         in refused.stdout + refused.stderr
     )
 

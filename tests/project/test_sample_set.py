@@ -199,6 +199,22 @@ def test_every_probe_holds_by_a_witness_of_the_matching_rule(
     assert wrong == []
 
 
+def test_no_case_passes_on_its_own_question(
+    dev: list[dict[str, Any]], golden: list[dict[str, Any]]
+) -> None:
+    """A system that repeats the question has answered nothing: every case with checks (an
+    answerable case, a false premise's correction) fails its question given as the answer
+    (GC606), by the same witness."""
+    echoed = [
+        case["id"]
+        for case in golden + dev
+        if case.get("expect")
+        and (_answerable(case) or "false_premise" in _tags(case))
+        and _passes(case["expect"], case["question"])
+    ]
+    assert echoed == []
+
+
 def test_the_witness_reads_whole_words_and_numbers() -> None:
     lose = {"contains": [["lost", "lose"]]}
     assert not _passes(lose, "If you close your account your points are kept")
@@ -291,7 +307,7 @@ def test_config_names_every_slice_with_floor_and_traffic(golden: list[dict[str, 
     assert {name: table["floor"] for name, table in slices.items()} == dict.fromkeys(slices, 20)
     assert sum(table["traffic"] for table in slices.values()) == pytest.approx(1.0)
     assert config["split"] == {"seed": 7}
-    assert (ROOT / "golden.version").read_text(encoding="utf-8").split() == ["3"]
+    assert (ROOT / "golden.version").read_text(encoding="utf-8").split() == ["4"]
 
 
 # Quotes ------------------------------------------------------------------------------------

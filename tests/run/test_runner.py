@@ -265,6 +265,7 @@ def test_the_manifest_records_provenance_and_never_the_command(repo: Path, tmp_p
 
 
 def test_score_warns_when_the_set_changed_since_the_run(repo: Path, tmp_path: Path) -> None:
+    assert run_cli("lock", "--repo", repo).exit_code == 1  # locked: nothing else to warn of
     out = tmp_path / "run.jsonl"
     assert run_goldcase(repo, out, script(tmp_path, {})).exit_code == 0
     quiet = run_cli("score", out, "--repo", repo)

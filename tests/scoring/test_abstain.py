@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from goldcase.config import ABSTAIN_PATTERNS
-from goldcase.scoring.abstain import abstains, javascript_test
+from goldcase.scoring.abstain import abstains, javascript_regexp
 
 ABSTAIN = [
     "I don't know.",
@@ -44,7 +44,7 @@ def test_answers(text: str) -> None:
 
 def test_no_patterns_means_no_abstention_by_text() -> None:
     assert not abstains("I don't know.", ())
-    assert javascript_test(()) == "false" and javascript_test((), negate=True) == "true"
+    assert javascript_regexp(()) == "null"
 
 
 def test_the_javascript_agrees_with_python() -> None:
@@ -54,7 +54,8 @@ def test_the_javascript_agrees_with_python() -> None:
     texts = ABSTAIN + ANSWER
     program = (
         f"const texts = {json.dumps(texts)};\n"
-        f"console.log(JSON.stringify(texts.map(output => {javascript_test(ABSTAIN_PATTERNS)})));"
+        f"const abstain = {javascript_regexp(ABSTAIN_PATTERNS)};\n"
+        "console.log(JSON.stringify(texts.map(output => abstain.test(output))));"
     )
     done = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == [abstains(t, ABSTAIN_PATTERNS) for t in texts]

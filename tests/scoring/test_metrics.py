@@ -116,8 +116,14 @@ def test_markdown_escapes_pipes_and_limits_the_failing_list(six_report: dict[str
     six_report["results_file"] = "runs/a|b.jsonl"
     text = render_markdown(six_report, limit=2)
     assert "`runs/a\\|b.jsonl`" in text
-    assert "| `E2` | exception | answer | fact |" in text
-    assert "| `E4` | missing | answer | answered |" in text
+    assert (
+        '| `E2` | exception | answer | (no free-text answer) | "30 days" | '
+        'fact: "return\\_window\\_30\\_days", wanted "custom\\_excluded" |' in text
+    )
+    assert (
+        "| `E4` | missing | answer | (no free-text answer) | an abstention | answered: wanted an "
+        "abstention (the documents do not answer this question) |" in text
+    )
     assert "E5" not in text
     assert "… and 2 more (the JSON report lists every case)" in text
     assert "ambiguous: not in the weighted rate; under its floor of 20" in text

@@ -83,6 +83,9 @@ def test_a_seventh_case_without_a_result_is_missing(six: Path) -> None:
         "passed": False,
         "failed_checks": ["missing"],
         "confidence": None,
+        "answer": None,
+        "expected_answer": "30 days",
+        "why": ["missing: no result line for this case"],
     }
 
 

@@ -412,9 +412,13 @@ def test_without_commits_there_is_nothing_to_take_back(tmp_path: Path) -> None:
     run_cli("lock", "--repo", root)
     original = (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8")
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    # Never committed: no version to bump (docs/version.md rule 4), so nothing to take back.
+    assert run_cli("lock", "--repo", root).stdout.startswith(
+        "golden.version: 1 (not committed yet: the first commit makes this version)"
+    )
     write(root, "cases/golden/ret-001.yaml", original)
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 (not committed")
+    assert (root / "golden.version").read_text(encoding="utf-8").strip() == "1"
 
 
 def test_two_lock_runs_at_once_leave_a_consistent_version_and_lock(tmp_path: Path) -> None:
@@ -451,8 +455,11 @@ def test_lock_in_a_repository_with_no_commits_and_a_detached_head(tmp_path: Path
     git(root, "init", "-q")
     assert run_cli("lock", "--repo", root).exit_code == 1
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+    # never committed: no report can name version 1 yet, so the first commit keeps it
+    assert run_cli("lock", "--repo", root).stdout.startswith(
+        "golden.version: 1 (not committed yet: the first commit makes this version)"
+    )
     commit(root)
     git(root, "checkout", "-q", "--detach")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="big orders"))
-    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")

@@ -1,10 +1,12 @@
 """The canonical layout of a case file, and ``goldcase fmt`` which applies it.
 
 Canonical means: keys in the order of docs/fmt.md (unknown keys kept, after the known ones, in the
-order they were written), and quotes only on strings that a YAML reader would otherwise read as
-something else (``"14"``, ``"yes"``, ``"2026-01-01"``, ``": "`` inside a value, a comma inside
-a ``[...]`` list); those get double quotes, or single ones when the text holds a double quote
-or a backslash. Comments, blank lines and flow or block style survive: the file goes through
+order they were written), and quoting as people write it: the author's quotes kept (they show
+where each alternative of ``contains: [["30 days", "thirty days"]]`` starts and ends), and
+quotes added only on strings that a YAML reader would otherwise read as something else
+(``"14"``, ``"yes"``, ``"2026-01-01"``, ``": "`` inside a value, a comma inside a ``[...]``
+list); those get double quotes, or single ones when the text holds a double quote or a
+backslash. Comments, blank lines and flow or block style survive: the file goes through
 ruamel.yaml's round-trip mode (``goldcase.writer``) and is written back atomically. Long
 strings are never folded over several lines, so a quote copied from a document stays one
 searchable line.
@@ -86,16 +88,25 @@ def misread(value: str) -> bool:
 
 
 def canonical_string(value: str, *, flow: bool = False) -> Any:
-    """A string value in canonical style: plain when YAML reads it back as the same string;
-    otherwise double-quoted (single-quoted when it holds a double quote or a backslash, which
-    double quotes would have to escape). ``flow``: the value sits in a ``[...]`` list, where
-    a comma or a bracket also needs quotes."""
+    """A string value in canonical style: as quoted as its author wrote it, when they quoted
+    it; plain when YAML reads it back as the same string; otherwise double-quoted
+    (single-quoted when it holds a double quote or a backslash, which double quotes would have
+    to escape). ``flow``: the value sits in a ``[...]`` list, where a comma or a bracket also
+    needs quotes."""
     if isinstance(value, (LiteralScalarString, FoldedScalarString)):
         return value  # a block scalar was chosen on purpose for a multi-line text
+    if isinstance(value, (DoubleQuotedScalarString, SingleQuotedScalarString)):
+        return value  # the author's quotes: they mark where an entry starts and ends
     if "\n" in value:
         return LiteralScalarString(value) if _literal_safe(value) else str(value)
     if not misread(value) and _plain_ok(value, flow):
         return str(value)
+    return quoted(value)
+
+
+def quoted(value: str) -> Any:
+    """``value`` in double quotes, or in single ones when it holds a double quote or a
+    backslash (which double quotes would have to escape)."""
     if ('"' in value or "\\" in value) and value.isprintable():
         return SingleQuotedScalarString(value)
     return DoubleQuotedScalarString(value)
@@ -214,16 +225,23 @@ def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) ->
     return buffer.getvalue()
 
 
-def to_round_trip(value: Any) -> Any:
+def to_round_trip(value: Any, *, in_list: bool = False) -> Any:
     """Plain data as ruamel round-trip nodes (short lists of strings in flow style), to set
-    into a loaded mapping."""
+    into a loaded mapping. ``in_list``: the value is an item of a list; a list there is an
+    any-of entry (``contains: [["30 days", "thirty days"]]``), whose strings are quoted so that
+    where each alternative starts and ends reads at a glance."""
     if isinstance(value, Mapping):
         out = CommentedMap()
         for key, item in value.items():
             out[key] = to_round_trip(item)
         return out
     if isinstance(value, (list, tuple)):
-        seq = CommentedSeq(to_round_trip(item) for item in value)
+        seq = CommentedSeq(
+            quoted(item)
+            if in_list and isinstance(item, str) and "\n" not in item
+            else to_round_trip(item, in_list=True)
+            for item in value
+        )
         if all(isinstance(item, (str, list, tuple)) for item in value) and _short(value):
             seq.fa.set_flow_style()
         return seq

@@ -9,7 +9,6 @@ first place it differs.
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import CASE_KEYS, dump_canonical
 from goldcase.context import Context
 from goldcase.corpus import Corpus, Document
@@ -175,11 +175,6 @@ def render(data: dict[str, Any], schema_line: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def schema_line(case_path: Path, root: Path) -> str:
-    target = os.path.relpath(root / "schema" / "case.schema.json", case_path.parent)
-    return f"# yaml-language-server: $schema={Path(target).as_posix()}"
-
-
 def validate_spec(spec: NewCase) -> None:
     """Refuse what the schema would refuse, before any work is done."""
     if not spec.question.strip():
@@ -211,7 +206,7 @@ def create_case(ctx: Context, spec: NewCase) -> Path:
     docs = [verify_quote(ctx.corpus, doc, quote) for doc, quote in spec.support]
     case_set = load_case_set(ctx)
     folder = ctx.config.cases_dir / spec.split
-    line = schema_line(folder / "x.yaml", ctx.root)
+    line = modeline(folder / "x.yaml", ctx.root)
 
     def text_of(case_id: str) -> str:
         text = render(case_data(spec, case_id, docs), line)

@@ -1,9 +1,19 @@
 """``goldcase init``: a new golden-set repository with everything the workflow needs.
 
-Writes the folders, a config, one golden case whose quote verifies against one corpus document,
-golden.version (``1``) and its golden.lock, a ``.pre-commit-config.yaml`` that uses goldcase's
-hooks, ``.gitattributes`` and the git config for the merge driver, a ``.gitignore`` and a README
-stub. Nothing is overwritten: when any of the files exists, nothing at all is written.
+Writes the folders, a config, the case schema editors read, a ``.pre-commit-config.yaml`` that
+runs goldcase's hooks, ``.gitattributes`` and the git config for the merge driver, a
+``.gitignore`` and a README stub. Nothing is overwritten: when any of the files exists, nothing
+at all is written. No case is written unless ``--example`` asks for one, and no golden.version
+or golden.lock: versioning starts with the first commit (the goldcase-version hook, or
+``goldcase lock``, writes version 1), so a new set is not already on version 2 when it is first
+used.
+
+The hooks come in two forms. ``url`` (the default) names goldcase's repository at the installed
+release's tag, and pre-commit installs goldcase from it in an environment of its own. ``local``
+writes the same hooks as ``repo: local`` entries with ``language: system``, calling the
+``goldcase`` installed in the environment the commit runs in: nothing is fetched, for teams
+that install goldcase themselves or work offline. Both are built from goldcase's own hook
+manifest (``.pre-commit-hooks.yaml``, shipped in the package), so they cannot drift from it.
 """
 
 from __future__ import annotations
@@ -11,20 +21,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from goldcase import __version__, gitview
-from goldcase.cache import Cache
-from goldcase.config import load_config
-from goldcase.context import Context
+import yaml
+
+from goldcase import gitview
+from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
 from goldcase.errors import GoldcaseError
-from goldcase.gitview import top_level
-from goldcase.versioning.locking import lock_repository
-from goldcase.writer import atomic_write_text
+from goldcase.project import REPOSITORY, install_command, release_tag
+from goldcase.schemas import CASE_SCHEMA, schema_bytes
+from goldcase.writer import atomic_write_bytes
 
-HOOKS_URL = "https://github.com/goldcase/goldcase"
 MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
 HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
+HOOK_FORMS = ("url", "local")
+# The hooks init puts in .pre-commit-config.yaml, in the order they run: the version first, so
+# that the check after it sees the new lock.
+SCAFFOLD_HOOKS = ("goldcase-version", "goldcase-check")
+MANIFEST = ".pre-commit-hooks.yaml"
+_MANIFEST_PACKAGED = "pre-commit-hooks.yaml"  # where the wheel carries it (no leading dot)
 
+EXAMPLE_CASE_PATH = "cases/golden/ret-001.yaml"
 EXAMPLE_CASE = """\
 id: ret-001
 question: How many days does a customer have to request a credit for a damaged delivery?
@@ -33,6 +50,8 @@ expected_answer: 14 days
 support:
   - doc: returns-policy.md
     quote: A customer has 14 days from delivery to request a credit
+expect:
+  contains: [["14 days", "fourteen days"]]
 slice: returns
 tags: [numeric, policy]
 source: hand-written
@@ -58,19 +77,24 @@ CONFIG = """\
 # unanswerable_floor = 0.25
 """
 
-PRE_COMMIT_CONFIG = f"""\
-# goldcase's hooks, fetched by URL. `rev` pins the goldcase release (a tag or a commit sha);
-# replace it with the release you use, and let `pre-commit autoupdate` move it later.
-# goldcase-version runs first: when the golden set or corpus changed it bumps golden.version,
-# rewrites golden.lock and fails once, so that you add both files and commit again. It also
-# runs before a merge commit, to settle golden.version after goldcase's merge driver.
+_URL_HEADER = """\
+# goldcase's hooks, fetched from goldcase's repository: pre-commit installs goldcase at `rev`
+# (the release that wrote this file) in an environment of its own. `pre-commit autoupdate`
+# moves `rev` to a newer release. Offline, or with goldcase installed by hand: goldcase init
+# --hooks local writes the same hooks as `repo: local` entries that fetch nothing.
+"""
+
+_LOCAL_HEADER = """\
+# goldcase's hooks, run by the goldcase installed in the environment you commit from
+# (`repo: local`, `language: system`): nothing is fetched. Install goldcase in that environment
+# and activate it (or put its bin folder on PATH) before committing; see the README.
+"""
+
+_ORDER_NOTE = """\
+# goldcase-version runs first: when the golden set or corpus changed it writes golden.version
+# and golden.lock and fails once, so that you add both files and commit again. It also runs
+# before a merge commit, to settle golden.version after goldcase's merge driver.
 default_install_hook_types: [pre-commit, pre-merge-commit]
-repos:
-  - repo: {HOOKS_URL}
-    rev: v{__version__}
-    hooks:
-      - id: goldcase-version
-      - id: goldcase-check
 """
 
 GITATTRIBUTES = """\
@@ -82,20 +106,40 @@ golden.lock merge=goldcase
 
 GITIGNORE = ".goldcase-cache/\n"
 
-README = """\
+_README = """\
 # Golden set
 
-An evaluation golden set kept with [goldcase](https://github.com/goldcase/goldcase).
+An evaluation golden set kept with [goldcase]({repository}).
 
 - `cases/golden/`: the held-out cases every report is scored on; `cases/dev/`: cases you may
-  read, tune against and take few-shot examples from.
+  read, tune against and take few-shot examples from. `goldcase new` writes a case.
 - `corpus/`: the documents every support quote must appear in, verbatim.
-- `golden.version` and `golden.lock`: bumped and rewritten by `goldcase lock` (the
-  goldcase-version hook does it on commit) whenever the golden set or the corpus changes.
+- `golden.version` and `golden.lock`: written by `goldcase lock` (the goldcase-version hook does
+  it on commit) whenever the golden set or the corpus changes; the first commit makes version 1.
+- `schema/case.schema.json`: the schema each case file's first line names, for editors.
 
-Set up a clone: `pip install goldcase pre-commit && pre-commit install &&
-goldcase merge-driver --install`. Check the set: `goldcase check`.
+Set up a clone:
+
+    {install}
+    python -m pip install pre-commit
+    pre-commit install
+    goldcase merge-driver --install
+
+Check the set: `goldcase check`. Score a run: `goldcase score results.jsonl`.
 """
+
+
+def readme() -> str:
+    return _README.format(repository=REPOSITORY, install=install_command())
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What ``goldcase init`` was asked for."""
+
+    hooks: str = "url"  # url | local: the .pre-commit-config.yaml form
+    git_hooks: bool = False  # also the plain git hooks under hooks/
+    example: bool = False  # one example case and the document its quote is in
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,24 +149,76 @@ class Scaffold:
     git_initialised: bool
 
 
-def files(git_hooks: bool) -> dict[str, str]:
+def files(options: Options, root: Path) -> dict[str, bytes]:
     """Every file ``init`` writes, by path relative to the new repository."""
-    out = {
+    text = {
         "goldcase.toml": CONFIG,
-        "golden.version": "1\n",
-        ".pre-commit-config.yaml": PRE_COMMIT_CONFIG,
+        ".pre-commit-config.yaml": pre_commit_config(options.hooks),
         ".gitattributes": GITATTRIBUTES,
         ".gitignore": GITIGNORE,
-        "README.md": README,
-        "cases/golden/ret-001.yaml": EXAMPLE_CASE,
+        "README.md": readme(),
+        "cases/golden/.gitkeep": "",
         "cases/dev/.gitkeep": "",
-        "corpus/returns-policy.md": EXAMPLE_DOCUMENT,
+        "corpus/.gitkeep": "",
         "prompts/.gitkeep": "",
     }
-    if git_hooks:
+    if options.example:
+        line = modeline(root / EXAMPLE_CASE_PATH, root)
+        text[EXAMPLE_CASE_PATH] = f"{line}\n{EXAMPLE_CASE}"
+        text["corpus/returns-policy.md"] = EXAMPLE_DOCUMENT
+    if options.git_hooks:
         for name in HOOK_NAMES:
-            out[f"hooks/{name}"] = hook_text(name)
+            text[f"hooks/{name}"] = hook_text(name)
+    out = {rel: value.encode("utf-8") for rel, value in text.items()}
+    out[SCHEMA_REL] = schema_bytes(CASE_SCHEMA)
     return out
+
+
+def pre_commit_config(form: str) -> str:
+    """The .pre-commit-config.yaml that runs goldcase's hooks, by URL or from this
+    environment's goldcase (``local``)."""
+    if form not in HOOK_FORMS:
+        raise GoldcaseError(f"unknown hooks form {form!r}; choose url or local")
+    if form == "url":
+        hooks = "".join(f"      - id: {hook_id}\n" for hook_id in SCAFFOLD_HOOKS)
+        repo = f"  - repo: {REPOSITORY}\n    rev: {release_tag()}\n    hooks:\n{hooks}"
+        return f"{_URL_HEADER}{_ORDER_NOTE}repos:\n{repo}"
+    lines: list[str] = []
+    for hook_id in SCAFFOLD_HOOKS:
+        for number, (key, value) in enumerate(local_hook(hook_id).items()):
+            lines.append(f"{'      - ' if number == 0 else '        '}{key}: {_flow(value)}\n")
+    indented = "".join(lines)
+    return f"{_LOCAL_HEADER}{_ORDER_NOTE}repos:\n  - repo: local\n    hooks:\n{indented}"
+
+
+def _flow(value: Any) -> str:
+    """A manifest value on one line: a list in flow style, a scalar as YAML writes it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    text: str = yaml.safe_dump(value, width=1 << 16)
+    return text.removesuffix("\n").removesuffix("\n...")
+
+
+def local_hook(hook_id: str) -> dict[str, Any]:
+    """The manifest's hook ``hook_id`` as a ``repo: local`` entry: the same command, files and
+    stages, run by the goldcase on PATH (``language: system``)."""
+    for hook in hook_manifest():
+        if hook.get("id") == hook_id:
+            entry = {key: value for key, value in hook.items() if key != "description"}
+            entry["language"] = "system"
+            return entry
+    raise GoldcaseError(f"goldcase's hook manifest has no {hook_id}; reinstall goldcase")
+
+
+def hook_manifest() -> list[dict[str, Any]]:
+    """goldcase's .pre-commit-hooks.yaml (in the wheel, or at the source tree's top)."""
+    packaged = Path(str(resources.files("goldcase"))) / _MANIFEST_PACKAGED
+    source_tree = Path(__file__).resolve().parents[3] / MANIFEST
+    for path in (packaged, source_tree):
+        if path.is_file():
+            hooks = yaml.safe_load(path.read_text(encoding="utf-8"))
+            return [hook for hook in hooks if isinstance(hook, dict)]
+    raise GoldcaseError(f"goldcase's hook manifest {MANIFEST} is missing; reinstall goldcase")
 
 
 def hook_text(name: str) -> str:
@@ -135,40 +231,41 @@ def hook_text(name: str) -> str:
     raise GoldcaseError(f"goldcase's git hook {name} is missing; reinstall goldcase")
 
 
-def init_repository(root: Path, *, git_hooks: bool = False) -> Scaffold:
+def init_repository(root: Path, options: Options | None = None) -> Scaffold:
     """Scaffold a golden-set repository in ``root`` (created when missing)."""
+    options = options or Options()
     root = root.resolve()
     if root.exists() and not root.is_dir():
         raise GoldcaseError(f"{root} exists and is not a folder")
-    wanted = files(git_hooks)
-    present = [rel for rel in [*wanted, "golden.lock"] if (root / rel).exists()]
+    wanted = files(options, root)
+    present = [rel for rel in [*wanted, *_NOT_YET] if (root / rel).exists()]
     if present:
         raise GoldcaseError(
             f"{root} already holds {', '.join(sorted(present))}; goldcase init "
             "never overwrites a file: move them away or pick another folder"
         )
-    for rel, text in wanted.items():
-        atomic_write_text(root / rel, text)
-    for name in HOOK_NAMES if git_hooks else ():
+    for rel, data in wanted.items():
+        atomic_write_bytes(root / rel, data)
+    for name in HOOK_NAMES if options.git_hooks else ():
         (root / "hooks" / name).chmod(0o755)
-    _write_lock(root)
     initialised = gitview.top_level(root) is None
     if initialised:
         gitview.init_repository(root)
     install_merge_driver(root)
-    if git_hooks:
+    if options.git_hooks:
         gitview.set_config(root, "core.hooksPath", _hooks_path(root))
-    return Scaffold(root, sorted([*wanted, "golden.lock"]), initialised)
+    return Scaffold(root, sorted(wanted), initialised)
 
 
-def _write_lock(root: Path) -> None:
-    lock_repository(Context(load_config(root), Cache(None)))
+# Not written by init, but a folder that holds them already has a golden set: init would
+# start a second version history beside the first.
+_NOT_YET = ("golden.version", "golden.lock")
 
 
 def _hooks_path(root: Path) -> str:
     """core.hooksPath is read relative to the work tree's top: ``hooks`` unless the golden set
     lives in a sub-folder of a larger repository."""
-    top = top_level(root) or root
+    top = gitview.top_level(root) or root
     return (root / "hooks").relative_to(top).as_posix()
 
 

@@ -32,7 +32,9 @@ GC509 (a second labeller's labels) are in the ``labelling`` family.
 The set-shape rules are warnings by default because a set grows a case at a time: a new slice
 is under its floor for the first nineteen commits. Gate on them with ``goldcase check
 --strict`` or ``[severity] GC501 = "error"``. A set-level finding points at the slice's table
-in the config file when there is one, otherwise at the first case file of the slice, line 1.
+in the config file when there is one, otherwise at the config file itself (the golden cases
+folder when there is no config file), line 1, column 1: the set, not any one case, has the
+problem, so it is reported once, and ``goldcase check PATHS`` reports it whatever the paths.
 
 Passes: a slice of 20 golden cases, 4 of them synthetic, 6 unanswerable of which 2 have a false
 premise, every expected answer a short phrase, every resolution naming who decided.
@@ -82,7 +84,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
     for name, cases in reported_slices(golden, ctx).items():
-        path, line, col = _slice_anchor(ctx, name, cases)
+        path, line, col = _slice_anchor(ctx, name)
         for code, message in _slice_problems(ctx, name, cases):
             yield Finding(path, line, col, code, "warning", message)
 
@@ -164,7 +166,7 @@ def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:
         return
     floor = ctx.config.composition.unanswerable_floor
     unanswerable = [c for c in golden if not c.answerable]
-    path, line, col = _composition_anchor(ctx, golden)
+    path, line, col = _composition_anchor(ctx)
     share = len(unanswerable) / len(golden)
     if share < floor:
         yield Finding(
@@ -265,16 +267,11 @@ def _table_names(dotted: str) -> set[str]:
     return {f"{joined}{leaf}", f'{joined}"{leaf}"', f"{joined}'{leaf}'"}
 
 
-def _slice_anchor(ctx: Context, name: str, cases: list[Case]) -> tuple[str, int, int]:
+def _slice_anchor(ctx: Context, name: str) -> tuple[str, int, int]:
     found = _config_line(ctx, f"slices.{name}")
-    if found is not None:
-        return found
-    if cases:
-        return cases[0].path, 1, 1
-    source = ctx.config.source
-    return (ctx.rel(source) if source is not None else "goldcase.toml"), 1, 1
+    return found if found is not None else (ctx.set_path, 1, 1)
 
 
-def _composition_anchor(ctx: Context, golden: list[Case]) -> tuple[str, int, int]:
+def _composition_anchor(ctx: Context) -> tuple[str, int, int]:
     found = _config_line(ctx, "composition")
-    return found if found is not None else (golden[0].path, 1, 1)
+    return found if found is not None else (ctx.set_path, 1, 1)

@@ -18,6 +18,7 @@ need a system's citations, scope or fact are not applied to a probe.
 | GC603 | warning | an answerable golden case has no fail probe |
 | GC604 | warning | an answerable case in another language (or tagged multilingual), no expect |
 | GC605 | warning | an unanswerable case, not a false premise, with an expect block |
+| GC606 | warning | the question itself, given as the answer, passes the case's checks |
 
 GC604: with no ``expect`` block the English expected answer must appear word for word, which
 a reply in the customer's language never does. A question is read as written in another
@@ -25,11 +26,20 @@ language when at least three of its words hold a letter and fewer than half of t
 anywhere in the corpus (after ``normalise_input``), provided the corpus has at least 500
 distinct words; a case tagged ``multilingual`` always is.
 
+GC606: every case an answer can pass (answerable, or a false premise that accepts a
+correction) carries its question as an implicit fail-probe. A system that echoes the question
+has answered nothing; when that passes, the checks only find words the question already holds.
+
 Passes: a case with ``lead: "yes"`` and ``contains: [["7 days", "seven days"]]`` whose
 pass-probe is "Yes, within 7 days" and whose fail-probe is "Yes, within 30 days".
 
 Fails (``GC602 fail-probe "Yes, within 30 days." passes every check of the case (lead); add
 a check it fails``): the same case with ``lead: "yes"`` alone.
+
+Fails (``GC606 the question, given as the answer, passes the case's checks (contains: has
+'personalised')``): "i want to return my personalised apron, which address do i send it to",
+a false premise whose correction must contain ``personalised``; a lead (``[sorry, no,
+unfortunately]``) or a word only the correction says (``excluded``) fixes it.
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ from goldcase.cache import FINDING_CODEC
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.scoring.outcomes import accepts_correction
-from goldcase.scoring.probes import Probe, grade_probes, why_failed
+from goldcase.scoring.probes import Probe, echo, grade_probes, why_failed, why_passed
 from goldcase.text import clip, normalise_input
 
 if TYPE_CHECKING:
@@ -56,6 +66,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "GC603": ("warning", "answerable golden case without a fail probe"),
     "GC604": ("warning", "case in another language than the corpus without an expect block"),
     "GC605": ("warning", "expect block on an unanswerable case that accepts no answer"),
+    "GC606": ("warning", "the question, given as the answer, passes the case's checks"),
 }
 MIN_WORDS = 3  # shorter questions are not judged by their words
 KNOWN_SHARE = 0.5  # fewer of its words in the corpus than this: another language
@@ -113,6 +124,9 @@ def _case_findings(case: Case, ctx: Context, vocabulary: _Vocabulary) -> list[Fi
         found.append((["question"], False, "GC604", _NO_EXPECT))
     if not case.answerable and case.expect and not accepts_correction(case):
         found.append((["expect"], True, "GC605", _UNUSED_EXPECT))
+    echoed = echo(case)
+    if echoed is not None and not echoed.holds:
+        found.append((["question"], False, "GC606", _echo_passes(case)))
     return _located(case, ctx, found)
 
 
@@ -133,6 +147,14 @@ def _probe_problem(case: Case, probe: Probe) -> tuple[str, str]:
     return "GC602", (
         f"fail-probe {said!r} passes every check of the case ({graded}); add a check it "
         "fails (a lead, a tighter contains, a not_contains of the wrong figure)"
+    )
+
+
+def _echo_passes(case: Case) -> str:
+    return (
+        f"the question, given as the answer, passes the case's checks "
+        f"({why_passed(case, case.question)}); a system that repeats the question would pass: "
+        "add a check only an answer meets (a lead, a word or figure the question lacks)"
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +15,7 @@ from goldcase.leakage.scan.run import scan_golden
 
 
 @click.command("contamination")
-@click.argument(
-    "paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
-)
+@click.argument("paths", nargs=-1, required=True)
 @repo_option
 @format_option("text", "json")
 @click.option(
@@ -29,10 +26,12 @@ from goldcase.leakage.scan.run import scan_golden
 )
 @engine_options
 def command(
-    paths: tuple[Path, ...], repo: Path | None, fmt: str, ngram: int | None, **engine: Any
+    paths: tuple[str, ...], repo: Path | None, fmt: str, ngram: int | None, **engine: Any
 ) -> int:
-    """Scan PATHS (plain text, JSON Lines, gzip or zstd compressed, Parquet text columns)
-    for the golden set's questions and answers, on this machine's cores or a Dask cluster.
+    """Scan PATHS (plain text, JSON Lines, gzip or zstd compressed, Parquet text columns) for
+    the golden set's questions and answers, on this machine's cores or a Dask cluster. A PATH
+    is a file, a folder (every file under it, see --include) or an fsspec URL (s3://, gs://,
+    https://; goldcase[remote]).
 
     Reports each contaminated case with the file, line and byte offset of every record that
     holds it. Streams: memory does not grow with the files' size. Exit status: 0 nothing
@@ -40,7 +39,7 @@ def command(
     """
     ctx = open_context(repo)
     options = scan_options(**engine)
-    report = scan_golden(ctx, list(paths), ngram, options, progress=sys.stderr.isatty())
+    report = scan_golden(ctx, list(paths), ngram, options)
     if fmt == "json":
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

@@ -1,5 +1,5 @@
-"""The options that choose where ``goldcase contamination`` runs: engine, scheduler,
-partition size, workers, and the Parquet columns read."""
+"""The options that choose where ``goldcase contamination`` runs and what it reads: engine,
+scheduler, partition size, workers, the Parquet columns read and the files a folder keeps."""
 
 from __future__ import annotations
 
@@ -49,6 +49,13 @@ _OPTIONS = (
         metavar="NAME",
         help="Parquet column to scan, repeatable (default: every text column).",
     ),
+    click.option(
+        "--include",
+        multiple=True,
+        metavar="GLOB",
+        help="In a folder (or URL prefix), scan only files whose path below it matches, "
+        "e.g. '*.jsonl.zst'; repeatable (default: every file).",
+    ),
 )
 
 
@@ -64,5 +71,8 @@ def scan_options(
     partition_mb: float,
     workers: int | None,
     columns: tuple[str, ...],
+    include: tuple[str, ...],
 ) -> ScanOptions:
-    return ScanOptions(engine, scheduler, partition_mb, workers or default_workers(), columns)
+    return ScanOptions(
+        engine, scheduler, partition_mb, workers or default_workers(), columns, include
+    )

@@ -37,9 +37,9 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
     """Export one split as JSONL (reference layout), promptfoo tests, Inspect AI or OpenAI
     evals samples.
 
-    With --format jsonl and --out, golden.version is written beside the file; with --format
-    inspect and --out, the task file (NAME_task.py) whose scorer is goldcase's pass rule.
-    Exit status: 0 exported, 2 refused (a private set, broken case files) or could not run.
+    --out writes FILE and nothing else but, with --format inspect, the task file
+    (NAME_task.py) whose scorer is goldcase's pass rule. Exit status: 0 exported, 2 refused (a
+    private set, broken case files) or could not run.
     """
     ctx = open_context(repo)
     exported = export_set(
@@ -49,13 +49,9 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
         click.echo(exported.text, nl=False)
         return 0
     atomic_write_text(out, exported.text)
-    click.echo(f"wrote {exported.cases} {split} cases to {out}", err=True)
-    if fmt == "jsonl" and exported.version is not None:
-        atomic_write_text(out.parent / "golden.version", exported.version + "\n")
-        click.echo(f"wrote {out.parent / 'golden.version'} ({exported.version})", err=True)
-    elif fmt == "jsonl":
-        click.echo("the set has no golden.version yet: none written beside the export", err=True)
-    elif fmt == "inspect":
+    version = f"golden.version {exported.version}" if exported.version else "no golden.version"
+    click.echo(f"wrote {exported.cases} {split} cases to {out} ({version})", err=True)
+    if fmt == "inspect":
         task = task_path(out)
         text = task_file(out, split, exported.version, ctx.config.run.abstain_patterns)
         atomic_write_text(task, text)

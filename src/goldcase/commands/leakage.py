@@ -9,8 +9,7 @@ import click
 
 from goldcase.commands.common import format_option
 from goldcase.config import load_config
-from goldcase.errors import GoldcaseError
-from goldcase.leakage.against import check_against
+from goldcase.leakage.against import check_against, expand_paths
 from goldcase.output import FORMATS, github_line, summary_line, text_line, write_findings
 
 
@@ -27,11 +26,12 @@ from goldcase.output import FORMATS, github_line, summary_line, text_line, write
 def command(paths: tuple[Path, ...], hashes_file: Path, fmt: str) -> int:
     """Report golden questions in prompt files, knowing the golden set only by its hashes.
 
-    Scans PATHS, or with none the files matched by `[leakage] fewshot` (default `prompts/**`)
-    under the current folder. Exit status: 0 none found, 1 found, 2 could not run.
+    Scans PATHS (files, or folders: every file under them), or with none the files matched by
+    `[leakage] fewshot` (default `prompts/**`) under the current folder. Exit status: 0 none
+    found, 1 found, 2 could not run.
     """
     root = Path.cwd()
-    rels = [_relative(root, p) for p in paths]
+    rels = expand_paths(root, paths)
     findings, files = check_against(hashes_file, root, rels, load_config(root).leakage.fewshot)
     if fmt == "json":
         write_findings(sys.stdout, findings, files, fmt)
@@ -41,13 +41,3 @@ def command(paths: tuple[Path, ...], hashes_file: Path, fmt: str) -> int:
             click.echo(line(finding))
         click.echo(summary_line(findings, files, noun="file"))
     return 1 if any(f.severity == "error" for f in findings) else 0
-
-
-def _relative(root: Path, path: Path) -> str:
-    absolute = path if path.is_absolute() else root / path
-    if not absolute.is_file():
-        raise GoldcaseError(f"{path}: no such file")
-    try:
-        return absolute.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return absolute.as_posix()

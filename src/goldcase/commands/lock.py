@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.editor_schema import SCHEMA_REL, refresh_copy
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import locking
@@ -35,4 +36,10 @@ def command(check_only: bool, repo: Path | None, fmt: str) -> int:
     outcome = locking.lock_repository(ctx)
     for line in locking.describe(outcome):
         click.echo(line)
-    return 1 if outcome.wrote else 0
+    refreshed = refresh_copy(ctx.root)
+    if refreshed:
+        click.echo(
+            f"wrote {SCHEMA_REL} (the installed goldcase's case schema); add it to the "
+            f"commit: git add {SCHEMA_REL}"
+        )
+    return 1 if outcome.wrote or refreshed else 0

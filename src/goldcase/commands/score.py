@@ -10,7 +10,12 @@ import click
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.interchange.sources import SOURCES, score_from
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
-from goldcase.scoring.scorer import SPLITS, check_threshold, split_warnings
+from goldcase.scoring.scorer import (
+    SPLITS,
+    check_threshold,
+    lock_warnings,
+    split_warnings,
+)
 from goldcase.writer import atomic_write_text
 
 
@@ -80,4 +85,6 @@ def command(
         sys.stdout.write(render_markdown(report))
     else:
         render_text(report, sys.stdout)
+    for warning in lock_warnings(ctx, report):  # after the report, where it is seen last
+        click.echo(f"warning: {warning}", err=True)
     return 0

@@ -13,7 +13,7 @@ from goldcase.html import svg
 from goldcase.html.style import CSS, SCRIPT
 from goldcase.scoring.compare import Comparison, compare
 from goldcase.scoring.compare_render import HEADER, rule_line, table_rows
-from goldcase.scoring.report import STRATIFIED
+from goldcase.scoring.report import STRATIFIED, shown_answer, shown_expected
 
 Report = Mapping[str, Any]
 FLIP_WORDS = {"lost": "▼ passed → failed", "gained": "▲ failed → passed"}
@@ -300,6 +300,7 @@ def composition(rows: Sequence[Composition]) -> str:
 
 
 def failing(report: Report, links: Mapping[str, str]) -> str:
+    stages = stage_of(report)
     rows = []
     for case in report.get("cases") or ():
         if case.get("passed"):
@@ -307,23 +308,70 @@ def failing(report: Report, links: Mapping[str, str]) -> str:
         case_id = escape(case["id"])
         link = links.get(case["id"])
         cell = f'<a href="{escape(link)}">{case_id}</a>' if link else case_id
-        checks = ", ".join(case.get("failed_checks") or ()) or "—"
+        why = case.get("why") or case.get("failed_checks") or ("—",)
+        checks = "".join(f"<li>{escape(line)}</li>" for line in why)
         confidence = case.get("confidence")
+        stage = f"<td>{escape(stages.get(case['id'], '—'))}</td>" if stages else ""
         rows.append(
             f"<tr><td>{cell}</td><td>{escape(str(case.get('slice', '')))}</td>"
-            f"<td>{'answerable' if case.get('answerable', True) else 'abstain expected'}</td>"
-            f"<td>{escape(str(case.get('outcome', '')))}</td><td>{escape(checks)}</td>"
+            f"<td>{escape(str(case.get('outcome', '')))}</td>"
+            f'<td class="text">{escape(shown_answer(case))}</td>'
+            f'<td class="text">{escape(shown_expected(case))}</td>'
+            f'<td><ul class="why">{checks}</ul></td>{stage}'
             f"<td>{'' if confidence is None else f'{confidence:.2f}'}</td></tr>"
         )
     if not rows:
         return "<section><h2>Failing cases</h2><p>Every case passed.</p></section>"
+    stage_head = "<th>lost at</th>" if stages else ""
     return (
         f"<section><h2>Failing cases ({len(rows)})</h2>"
+        "<p>Each with the answer it gave (cut), the answer the case expects, and for each "
+        "failed check what it wanted and what it saw.</p>"
         '<label class="filter">Filter <input id="filter" type="search" '
         'placeholder="id, slice, outcome or check" aria-controls="failing"></label>'
         '<div class="scroll"><table id="failing"><thead><tr><th>case</th><th>slice</th>'
-        "<th>expected</th><th>outcome</th><th>failed checks</th><th>confidence</th></tr>"
+        "<th>outcome</th><th>answer</th><th>expected</th><th>why it failed</th>"
+        f"{stage_head}<th>confidence</th></tr>"
         f"</thead><tbody>{''.join(rows)}</tbody></table></div></section>"
+    )
+
+
+STAGE_WORDS = {
+    "retrieval": "retrieval: the support was never retrieved",
+    "context": "context: retrieved, but it did not reach the model",
+    "answer": "answer: the support reached the model, and the answer was still wrong",
+    "unknown": "unknown: no trace recorded",
+}
+
+
+def stage_of(report: Report) -> dict[str, str]:
+    """Case id -> the stage a failing answerable case lost its support at (when traced)."""
+    block = report.get("retrieval") or {}
+    stages = block.get("stages") or {}
+    return {row["id"]: stage for stage, rows in stages.items() for row in rows}
+
+
+def attribution(report: Report) -> str:
+    """Where the failing answerable cases lost their support: retrieval, context or answer."""
+    block = report.get("retrieval")
+    if not block:
+        return ""
+    stages = block.get("stages") or {}
+    rows = "".join(
+        f'<tr><th scope="row">{escape(STAGE_WORDS.get(stage, stage))}</th><td>{len(cases)}</td>'
+        f"<td>{escape(', '.join(row['id'] for row in cases[:20]))}"
+        f"{' …' if len(cases) > 20 else ''}</td></tr>"
+        for stage, cases in stages.items()
+    )
+    recall = block.get("recall_at") or {}
+    summary = ", ".join(f"@{k} {_pct(v)}" for k, v in recall.items())
+    return (
+        "<section><h2>Where failing cases lost their support</h2>"
+        f"<p>Support recall over quotes {escape(summary) or 'n/a'}; every quote reached the "
+        f"context in {_pct(block.get('all_support_in_context'))} of "
+        f"{block.get('cases_with_trace', 0)} traced answerable cases.</p>"
+        "<table><thead><tr><th>stage</th><th>failing cases</th><th>which</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>"
     )
 
 
@@ -356,6 +404,7 @@ def build_page(page: PageInput) -> str:
         coverage(report, page.base),
         comparison(report, page.base) if page.base is not None else "",
         composition(page.composition),
+        attribution(report),
         failing(report, page.links),
     ]
     subtitle = (

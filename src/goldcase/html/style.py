@@ -41,6 +41,9 @@ svg .curve.dashed { stroke: var(--muted); stroke-dasharray: 6 4; }
 table.gate tr.fail th, table.gate tr.fail td { color: var(--bad); font-weight: 600; }
 .card.headline { border-color: var(--accent); }
 .flip.lost { color: var(--bad); font-weight: 600; } .flip.gained { color: var(--good); font-weight: 600; }
+td.text { min-width: 10rem; max-width: 20rem; overflow-wrap: break-word; }
+ul.why, ul.reasons { margin: 0; padding-left: 1.1rem; } ul.why { min-width: 16rem; }
+ul.why li { overflow-wrap: break-word; } #failing td:first-child { white-space: nowrap; }
 .filter { display: block; margin: 0.5rem 0; } .filter input { font: inherit; padding: 4px 8px; width: 18rem;
   max-width: 100%; }
 footer { border-top: 1px solid var(--line); color: var(--muted); font-size: 0.85rem; }

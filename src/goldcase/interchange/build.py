@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
+from goldcase.schemas import CASE_SCHEMA, schema_bytes
 from goldcase.writer import write_new_folder
 
-SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/case.schema.json\n"
+# every case lands in cases/<split>/, so one modeline fits them all
+SCHEMA_LINE = modeline(Path("cases/golden/case.yaml"), Path(".")) + "\n"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -33,11 +36,21 @@ class ImportedSet:
     notes: list[str] = field(default_factory=list)
 
 
+# Characters kept of a name made from the input: room for a "-nnn" paragraph number, a "-2"
+# suffix and ".yaml" within a file name's 255 bytes, and within the schema's 128 for an id.
+NAME_LIMIT = 80
+
+
 def safe_name(value: object, fallback: str) -> str:
     """A value as an id, slice or file stem: letters, digits, '.', '_', '-'; starts with a
-    letter or digit."""
+    letter or digit; at most ``NAME_LIMIT`` characters (see ``cut``)."""
     text = _UNSAFE.sub("-", str(value)).strip("-._")
-    return text or fallback
+    return text[:NAME_LIMIT].rstrip("-._") or fallback
+
+
+def cut(value: object) -> bool:
+    """Did ``safe_name`` shorten this value? (An importer says so in a note.)"""
+    return len(_UNSAFE.sub("-", str(value)).strip("-._")) > NAME_LIMIT
 
 
 def unique(name: str, taken: set[str]) -> str:
@@ -64,6 +77,7 @@ def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
     files["goldcase.toml"] = _config_text(imported).encode("utf-8")
     files["golden.version"] = f"{imported.version}\n".encode()
     files[".gitignore"] = b".goldcase-cache/\n"
+    files[SCHEMA_REL] = schema_bytes(CASE_SCHEMA)  # the file each case's modeline names
     for rel in files:  # the last guard: a name from the input never leaves ``out``
         if rel.startswith("/") or ".." in rel.split("/"):
             raise GoldcaseError(f"refusing to write {rel!r}: it would land outside {out}")

@@ -2,9 +2,10 @@
 
 - ``jsonl``: the golden-set reference layout, one case a line: id, question, answerable,
   expected_answer, support, tags, notes, then goldcase's own fields when the case sets them;
-- ``promptfoo``: a promptfoo config holding ``tests:``, one test a case, deterministic
-  assertions made from ``expect``, and the abstention rule (``[run] abstain_patterns``) as a
-  JavaScript assertion: no assertion needs a grading model;
+- ``promptfoo``: a promptfoo config holding ``tests:``, one test a case, each graded by
+  goldcase's pass rule as one JavaScript assertion (``promptfoo_grader``: the case's checks,
+  whole words and numbers as numbers, and the abstention rule of ``[run] abstain_patterns``):
+  no assertion needs a grading model;
 - ``inspect``: Inspect AI dataset JSONL: input, target, id, metadata (with ``--out``, a task
   file beside it whose scorer is goldcase's pass rule: ``inspect_task``);
 - ``openai-evals``: OpenAI evals samples JSONL: a system and a user message, and the ideal
@@ -17,7 +18,6 @@ answers and quotes are not exported unless the caller says so (``allow_private``
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +27,8 @@ from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.interchange.promptfoo_grader import METRIC, grader_config, grader_javascript
 from goldcase.model import INBOX, Case, Split
-from goldcase.scoring.abstain import javascript_test
 from goldcase.versioning.version import read_version
 
 FORMATS = ("jsonl", "promptfoo", "inspect", "openai-evals")
@@ -52,8 +52,7 @@ UNANSWERABLE_RUBRIC = (
     "The output declines to answer, or says the documents do not contain the answer. "
     "It does not state a substantive answer to the question."
 )
-# The metric names of the abstention assertions, by which the import knows them.
-ABSTAINS_METRIC, ANSWERS_METRIC = "goldcase-abstains", "goldcase-answers"
+GRADER_REF = "#/assertionTemplates/goldcase"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,32 +169,23 @@ def to_promptfoo(
         f"{version or '(none)'}, {len(cases)} cases.\n"
         "# Add a provider (and a prompt reading the question as {{question}}), then run\n"
         "# promptfoo eval -c THIS_FILE -o OUTPUT.json and goldcase score --from promptfoo\n"
-        "# OUTPUT.json. Every assertion is deterministic: no grading model is needed.\n"
+        "# OUTPUT.json. The one assertion is goldcase's own pass rule, in JavaScript: no\n"
+        "# grading model is needed.\n"
     )
     config = {
         "description": f"goldcase {split} set {version or ''}".strip(),
         "prompts": ["{{question}}"],
-        "assertionTemplates": abstention_templates(patterns),
+        "assertionTemplates": grader_templates(patterns),
         "tests": [_promptfoo_test(c, version, split) for c in cases],
     }
     return head + dump_canonical(config, ())
 
 
-def abstention_templates(patterns: Sequence[str]) -> dict[str, dict[str, str]]:
-    """The abstention rule as two promptfoo assertions, written once and referenced by each
-    test: the output abstains (by ``[run] abstain_patterns``), and it does not."""
-    return {
-        "abstains": {
-            "type": "javascript",
-            "value": javascript_test(patterns),
-            "metric": ABSTAINS_METRIC,
-        },
-        "answers": {
-            "type": "javascript",
-            "value": javascript_test(patterns, negate=True),
-            "metric": ANSWERS_METRIC,
-        },
-    }
+def grader_templates(patterns: Sequence[str]) -> dict[str, dict[str, str]]:
+    """goldcase's pass rule as a promptfoo assertion, written once and referenced by each
+    test with the case's checks in its ``config``."""
+    code = grader_javascript(patterns)
+    return {"goldcase": {"type": "javascript", "value": code, "metric": METRIC}}
 
 
 def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, Any]:
@@ -203,59 +193,15 @@ def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, An
     return {
         "description": case.id,
         "vars": {"question": case.question},
-        "assert": promptfoo_assertions(case),
+        "assert": [promptfoo_assertion(case)],
         "metadata": meta,
     }
 
 
-def promptfoo_assertions(case: Case) -> list[dict[str, Any]]:
-    """The case's checks as promptfoo assertions (matching is case-insensitive, as in
-    ``goldcase score``). An unanswerable case passes when the output abstains, by the same
-    patterns ``goldcase score --from promptfoo`` reads; an answerable one fails when it does
-    (the templates of ``abstention_templates``). ``scope`` and ``fact`` need a structured
-    output and stay in metadata."""
-    if not case.answerable:
-        return [{"$ref": "#/assertionTemplates/abstains"}]
-    expect = case.expect
-    out: list[dict[str, Any]] = [{"$ref": "#/assertionTemplates/answers"}]
-    for entry in expect.get("contains") or ():
-        if isinstance(entry, list):
-            out.append({"type": "icontains-any", "value": [str(e) for e in entry]})
-        else:
-            out.append({"type": "icontains", "value": str(entry)})
-    out.extend({"type": "not-icontains", "value": str(e)} for e in expect.get("not_contains") or ())
-    if "lead" in expect:
-        out.append({"type": "regex", "value": leads_pattern(expect["lead"])})
-    for key in ("cites", "cites_id"):
-        if key in expect:
-            out.append({"type": "icontains", "value": str(expect[key])})
-    if len(out) == 1 and case.expected_answer:
-        out.append({"type": "icontains", "value": case.expected_answer})
-    return out
-
-
-def leads_pattern(value: Any) -> str:
-    """``lead_pattern`` for one first word, or for any one of a list of them."""
-    words = [str(v) for v in value] if isinstance(value, list) else [str(value)]
-    if len(words) == 1:
-        return lead_pattern(words[0])
-    return r"^\W*(?:" + "|".join(map(_any_case, words)) + r")(?![\w])"
-
-
-def lead_pattern(word: str) -> str:
-    """A JavaScript regular expression for "the first word, lower-cased, is ``word``":
-    promptfoo's starts-with is case-sensitive and has no flags, so each letter is a class."""
-    return r"^\W*" + _any_case(word) + r"(?![\w])"
-
-
-def _any_case(word: str) -> str:
-    parts = []
-    for ch in word:
-        if ch.isalpha() and ch.lower() != ch.upper():
-            parts.append(f"[{ch.lower()}{ch.upper()}]")
-        else:
-            parts.append(re.escape(ch))
-    return "".join(parts)
+def promptfoo_assertion(case: Case) -> dict[str, Any]:
+    """The case's one assertion: the grader template, with the case's checks as its config
+    (``promptfoo_grader.grader_config``)."""
+    return {"$ref": GRADER_REF, "config": grader_config(case)}
 
 
 _WRITERS: dict[str, Callable[[Sequence[Case], str | None, str], str]] = {

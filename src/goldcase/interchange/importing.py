@@ -19,6 +19,7 @@ from goldcase.interchange.jsonl import read_jsonl
 from goldcase.interchange.promptfoo import read_promptfoo
 from goldcase.interchange.squad import read_squad
 from goldcase.model import Finding
+from goldcase.safeio import not_a_file
 from goldcase.versioning.locking import lock_repository
 
 FORMATS = ("jsonl", "squad", "promptfoo")
@@ -34,8 +35,9 @@ class ImportOutcome:
 
 
 def read_file(fmt: str, path: Path, corpus: Path | None = None) -> ImportedSet:
-    if not path.is_file():
-        raise GoldcaseError(f"{path}: no such file")
+    problem = not_a_file(path)
+    if problem is not None:
+        raise GoldcaseError(f"{path}: {problem}; give the {fmt} file to import")
     if fmt == "squad":
         return read_squad(path)
     if fmt == "jsonl":

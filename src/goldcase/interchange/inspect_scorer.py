@@ -5,9 +5,10 @@ Only that task file imports this module, inside Inspect, so ``inspect_ai`` is im
 top here; nothing else in goldcase imports it.
 
 Each sample is graded the way ``goldcase score --from inspect LOG`` grades it: the case comes
-from the sample's metadata (id, answerable, expected_answer, expect), the result line from the
-output (its text, an abstention by ``[run] abstain_patterns``, or goldcase's response fields a
-solver left in the store under ``goldcase``), and the verdict from ``goldcase.scoring.outcomes``.
+from the sample's metadata (id, answerable, expected_answer, expect, and tags, since the
+``false_premise`` tag decides whether a correction passes), the result line from the output
+(its text, an abstention by ``[run] abstain_patterns``, or goldcase's response fields a solver
+left in the store under ``goldcase``), and the verdict from ``goldcase.scoring.outcomes``.
 So Inspect's accuracy and goldcase's task success agree case by case (a sample that errors gets
 no score in Inspect, and is an ``error`` in goldcase).
 """

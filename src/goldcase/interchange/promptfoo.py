@@ -7,9 +7,10 @@
 - Assertions: ``equals`` gives ``expected_answer``; ``contains`` / ``icontains`` give
   ``expect.contains``; ``contains-any`` / ``icontains-any`` a list entry of it (any one);
   ``contains-all`` / ``icontains-all`` one entry each; ``not-contains`` / ``not-icontains``
-  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; goldcase's abstention
-  assertion (``$ref: "#/assertionTemplates/abstains"``), or the ``llm-rubric`` text earlier
-  exports wrote, gives ``answerable: false``.
+  give ``expect.not_contains``; ``starts-with`` gives ``expect.lead``; goldcase's grader
+  (``$ref: "#/assertionTemplates/goldcase"``) whose config accepts an abstention or a
+  correction, or what earlier exports wrote (the ``abstains`` template, the ``llm-rubric``
+  text), gives ``answerable: false``.
 - Claims (the values of ``factuality`` and ``context-recall``) must be supported by the context:
   each sentence of a claim becomes a support quote on the document that holds it, or on the
   closest document when none does, so that ``goldcase check`` reports it (GC202, with the
@@ -35,12 +36,13 @@ from rapidfuzz import fuzz
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, safe_name, unique
-from goldcase.interchange.export import UNANSWERABLE_RUBRIC
+from goldcase.interchange.export import GRADER_REF, UNANSWERABLE_RUBRIC
 from goldcase.loader import YamlTooLarge, load_data
 from goldcase.safeio import Outside, read_inside, read_regular_text
 from goldcase.text import fold_quote
 
 QUESTION_VARS = ("question", "query", "input", "prompt")
+# the abstention templates of earlier exports
 ABSTENTION_REFS = ("#/assertionTemplates/abstains", "#/assertionTemplates/answers")
 CLAIMS = ("factuality", "context-recall")
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
@@ -184,7 +186,11 @@ def _assertions(
     skipped: list[str] = []
     for item in asserts:
         template = item.get("$ref") if isinstance(item, dict) else None
-        if template in ABSTENTION_REFS:  # goldcase's own abstention assertions
+        if template == GRADER_REF:  # goldcase's own grader: its config says what passes
+            if _grader_accepts(item) in ("abstention", "correction"):
+                case["answerable"] = False
+            continue
+        if template in ABSTENTION_REFS:
             if template == ABSTENTION_REFS[0]:
                 case["answerable"] = False
             continue
@@ -201,6 +207,11 @@ def _assertions(
         note = f"not imported (no goldcase equivalent): {', '.join(dict.fromkeys(skipped))}"
         case["notes"] = note
         imported.notes.append(f"{case['id']}: {note}")
+
+
+def _grader_accepts(item: dict[str, Any]) -> Any:
+    config = item.get("config")
+    return config.get("accepts") if isinstance(config, dict) else None
 
 
 def _apply(

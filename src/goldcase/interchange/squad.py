@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.build import ImportedSet, safe_name, unique
+from goldcase.interchange.build import ImportedSet, cut, safe_name, unique
 from goldcase.safeio import read_regular_text
 from goldcase.sentences import Sentences
+from goldcase.text import clip
 
 
 def read_squad(path: Path) -> ImportedSet:
@@ -33,14 +35,26 @@ def read_squad(path: Path) -> ImportedSet:
     imported = ImportedSet("squad", str(path))
     ids: set[str] = set()
     stem = safe_name(path.stem, "squad")
-    for a_index, article in enumerate(data):
-        if not isinstance(article, dict):
-            raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
-        title = article.get("title")
-        slice_name = safe_name(title, stem) if title else stem
-        for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
-            _paragraph(imported, paragraph, slice_name, p_index, ids)
+    with progress.task(f"reading {path.name}", len(data)) as advance:
+        for a_index, article in enumerate(progress.each(advance, data, 1)):
+            _article(imported, path, a_index, article, stem, ids)
     return imported
+
+
+def _article(
+    imported: ImportedSet, path: Path, a_index: int, article: Any, stem: str, ids: set[str]
+) -> None:
+    if not isinstance(article, dict):
+        raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
+    title = article.get("title")
+    slice_name = safe_name(title, stem) if title else stem
+    if title and cut(title):
+        imported.notes.append(
+            f"article {a_index}: its title {clip(str(title), 60)!r} ({len(str(title))} "
+            f"characters) is cut to {slice_name!r} in slice and document names"
+        )
+    for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
+        _paragraph(imported, paragraph, slice_name, p_index, ids)
 
 
 def _listed(value: Any) -> list[Any]:
@@ -106,8 +120,11 @@ def _case(
             f"question {qid}: the answer {answers[0]['text']!r} is not in its context; skipped"
         )
         return None
+    case_id = unique(safe_name(qid, "q"), ids)
+    if cut(qid):
+        imported.notes.append(f"question {clip(str(qid), 60)}: its id is cut to {case_id!r}")
     return {
-        "id": unique(safe_name(qid, "q"), ids),
+        "id": case_id,
         "question": str(qa["question"]).strip(),
         **fields,
         "slice": where.slice_name,

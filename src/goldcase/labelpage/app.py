@@ -93,6 +93,12 @@ def _findings(found: list[Finding]) -> list[dict[str, Any]]:
     return [f.as_dict() for f in found]
 
 
+def _file_checks(ctx: Context, select: tuple[str, ...], rel: str) -> list[Finding]:
+    """The findings at one file. The set's own (a slice under its floor) are left out: they
+    change with every case added and are ``goldcase check``'s to show."""
+    return [f for f in run_checks(ctx, select, [rel]).findings if f.path == rel]
+
+
 # -- reading --------------------------------------------------------------------------------
 
 
@@ -206,7 +212,7 @@ def save(app: App, body: dict[str, Any]) -> dict[str, Any]:
             "checks": _draft_checks(app, saved, _split(body.get("to"))),
         }
     case_set = load_case_set(ctx)
-    checks = run_checks(ctx, ("labelling",), [saved.rel]).findings
+    checks = _file_checks(ctx, ("labelling",), saved.rel)
     return {
         "item": _view(app, saved, case_set),
         "checks": {"findings": _findings(checks), "preview": None},
@@ -217,7 +223,7 @@ def save(app: App, body: dict[str, Any]) -> dict[str, Any]:
 def _draft_checks(app: App, saved: items.Item, split: Split) -> dict[str, Any]:
     """The checks a draft earns in the inbox (schema, personal data, duplicates of the set),
     and once it is labelled, what promoting it to ``split`` would find."""
-    own = run_checks(app.ctx, (), [saved.rel]).findings
+    own = _file_checks(app.ctx, (), saved.rel)
     preview: dict[str, Any] | None = None
     if items.state(app.source, saved.data) == "labelled":
         try:
@@ -271,7 +277,7 @@ def resolve(app: App, body: dict[str, Any]) -> dict[str, Any]:
         lambda t: edits.resolution_text(t, body.get("rule"), body.get("decided_by")),
     )
     case_set = load_case_set(ctx)
-    checks = run_checks(ctx, ("schema", "labelling", "composition"), [rel]).findings
+    checks = _file_checks(ctx, ("schema", "labelling", "composition"), rel)
     return {
         "case": rel,
         "findings": _findings(checks),

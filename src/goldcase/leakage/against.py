@@ -11,14 +11,16 @@ not checked here.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from goldcase.errors import GoldcaseError
 from goldcase.leakage.hashes import HashedQuestion, Hashes, load
 from goldcase.leakage.prompts import MAX_PROMPT_BYTES, matching_files, read_prompt_file
 from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.model import Finding
-from goldcase.safeio import read_inside
+from goldcase.safeio import not_a_file, read_inside
 from goldcase.text import normalise_input
 
 
@@ -119,6 +121,37 @@ def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]
             continue
         out.extend(scan_file(matcher, rel, raw))
     return sorted(set(out))
+
+
+def expand_paths(root: Path, paths: Sequence[Path]) -> list[str]:
+    """PATHS as the files to scan, relative to ``root`` when under it: a folder stands for
+    every file under it (hidden names and linked folders left out), in name order. A path that
+    does not exist, or is neither a file nor a folder, is refused, saying what it is."""
+    out: list[str] = []
+    for path in paths:
+        absolute = path if path.is_absolute() else root / path
+        if absolute.is_dir():
+            out.extend(_relative(root, file) for file in _files_under(absolute))
+            continue
+        if not absolute.exists():  # a broken link too: exists() follows links
+            raise GoldcaseError(f"{path}: {not_a_file(absolute)}; give prompt files or folders")
+        out.append(_relative(root, absolute))  # a FIFO or a device: GC306 says so, unread
+    return out
+
+
+def _files_under(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        found.extend(Path(dirpath) / name for name in sorted(filenames) if not name.startswith("."))
+    return found
+
+
+def _relative(root: Path, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def check_against(

@@ -26,20 +26,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
-from rich.console import Console
-from rich.progress import Progress as Bar
-
-from goldcase.engine import load_case_set
-from goldcase.errors import GoldcaseError
 from goldcase.leakage.textmatch import PhraseIndex
 from goldcase.model import Case
 from goldcase.safeio import bounded_lines
 from goldcase.text import normalise_input
-
-if TYPE_CHECKING:
-    from goldcase.context import Context
 
 MIN_WORDS = 4
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -260,32 +252,3 @@ def throughput(index: GramIndex, path: Path) -> float:
     began = time.perf_counter()
     scan_file(index, path)
     return path.stat().st_size / 1e6 / (time.perf_counter() - began)
-
-
-def scan_golden(
-    ctx: Context, paths: Sequence[Path], ngram: int | None = None, *, progress: bool = False
-) -> Report:
-    """The golden set of ``ctx`` against ``paths``; a progress bar on stderr if asked."""
-    index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
-    for path in paths:
-        if not path.is_file():
-            raise GoldcaseError(f"{path}: no such file")
-    try:
-        if not progress:
-            return scan_paths(index, paths)
-        return _with_bar(index, paths)
-    except OSError as exc:
-        raise GoldcaseError(
-            f"{exc.filename or 'a file'}: cannot read: {exc.strerror or exc}"
-        ) from exc
-
-
-def _with_bar(index: GramIndex, paths: Sequence[Path]) -> Report:
-    total = sum(p.stat().st_size for p in paths)
-    with Bar(console=_stderr_console(), transient=True) as bar:
-        task = bar.add_task("scanning", total=total)
-        return scan_paths(index, paths, lambda done: bar.advance(task, done))
-
-
-def _stderr_console() -> Any:
-    return Console(stderr=True)

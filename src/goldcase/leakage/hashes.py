@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goldcase import progress
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
@@ -99,17 +100,22 @@ def build(
     if ngram < 1:
         raise GoldcaseError(f"--ngram must be at least 1, got {ngram}")
     empty = Hashes(salt, ngram, ())
-    questions = []
-    for case in cases:
-        words = normalise_input(case.question).split()
-        grams = () if len(words) < ngram else _grams(empty, words, ngram)
-        questions.append(
-            HashedQuestion(
-                case.id if ids else None, empty.digest(" ".join(words)), len(words), grams
-            )
-        )
+    listed = list(cases)
+    with progress.task("hashing questions", len(listed), show=len(listed) >= SHOW_FROM) as step:
+        questions = [_hashed(empty, case, ngram, ids) for case in progress.each(step, listed)]
     questions.sort(key=lambda q: (q.sha256, q.id or ""))
     return Hashes(salt, ngram, tuple(questions), golden_version)
+
+
+SHOW_FROM = 1000  # questions before hashing shows a progress bar (as many as a cold check)
+
+
+def _hashed(empty: Hashes, case: Case, ngram: int, ids: bool) -> HashedQuestion:
+    words = normalise_input(case.question).split()
+    grams = () if len(words) < ngram else _grams(empty, words, ngram)
+    return HashedQuestion(
+        case.id if ids else None, empty.digest(" ".join(words)), len(words), grams
+    )
 
 
 def _grams(hashes: Hashes, words: list[str], n: int) -> tuple[str, ...]:

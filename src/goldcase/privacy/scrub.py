@@ -24,7 +24,7 @@ from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
-from goldcase.safeio import read_regular
+from goldcase.safeio import not_a_file, read_regular
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 
 
@@ -63,7 +63,7 @@ def expand(paths: Iterable[Path]) -> list[Path]:
         elif path.is_file():
             out.append(path)
         else:
-            raise GoldcaseError(f"{path}: no such file")
+            raise GoldcaseError(f"{path}: {not_a_file(path)}; give case files or folders")
     return out
 
 

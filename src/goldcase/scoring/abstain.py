@@ -20,10 +20,11 @@ Fails (an answer)::
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+
+from goldcase.dialect import javascript_literal
 
 # ASCII: \\w, \\b, \\d and \\s then mean in Python what they mean in a JavaScript RegExp
 _FLAGS = re.IGNORECASE | re.ASCII
@@ -46,11 +47,9 @@ def abstains(text: str, patterns: Sequence[str]) -> bool:
     return compiled is not None and compiled.search(text) is not None
 
 
-def javascript_test(patterns: Sequence[str], *, negate: bool = False) -> str:
-    """A JavaScript expression over promptfoo's ``output`` that is true exactly when
-    ``abstains(output, patterns)`` is (or, with ``negate``, when it is false)."""
+def javascript_regexp(patterns: Sequence[str]) -> str:
+    """A JavaScript expression for a ``RegExp`` whose ``test(text)`` is ``abstains(text,
+    patterns)``; ``null`` when there is no pattern (nothing abstains by its text)."""
     if not patterns:
-        return "false" if not negate else "true"
-    source = json.dumps(_alternation(patterns))  # a JSON string is a JavaScript string
-    test = f"new RegExp({source}, 'i').test(String(output))"
-    return f"!{test}" if negate else test
+        return "null"
+    return f"new RegExp({javascript_literal(_alternation(patterns))}, 'i')"

@@ -10,12 +10,12 @@ letters joins a word). Punctuation, symbols and hyphens separate words, so "14" 
 and "£19" in "(£19)". A needle's edge that is not a letter or digit needs no boundary: "£5"
 is found after any character, "10%" before any.
 
-Numbers match as numbers, in ``cites`` too: a needle that starts or ends with a digit matches
-only where the answer's number starts or ends, so "15" is not found in "150", "1.5" or
-"15,000", while "15." at the end of a sentence is. Separators are not folded: "1,000" and
-"1000" are different strings, and a case that accepts both lists both
-(``contains: [["1,000", "1000"]]``). ``cites`` keeps substring matching for words: a citation's
-text "returns-and-credits-policy.md" contains "returns-and-credits".
+Numbers match as numbers, in ``cites`` too: a needle that starts or ends with a digit (a
+decimal digit, Unicode category Nd) matches only where the answer's number starts or ends, so
+"15" is not found in "150", "1.5" or "15,000", while "15." at the end of a sentence is.
+Separators are not folded: "1,000" and "1000" are different strings, and a case that accepts
+both lists both (``contains: [["1,000", "1000"]]``). ``cites`` keeps substring matching for
+words: a citation's text "returns-and-credits-policy.md" contains "returns-and-credits".
 
 | check | passes when |
 |---|---|
@@ -31,17 +31,22 @@ text "returns-and-credits-policy.md" contains "returns-and-credits".
 The ``expected_answer`` check normalises both sides as SQuAD does and looks for the expected
 answer as a run of whole tokens of the answer; a '.' or ',' inside a number is kept, so "1.5"
 does not become "15".
+
+Each matching rule is a regular expression built from a template of ``goldcase.dialect``
+(``needle_pattern``, ``FIRST_WORD``, ``NUMBER_SEPARATOR``): the promptfoo export writes the
+JavaScript spelling of the same expressions into its grader.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from goldcase.text import normalise_answer
+from goldcase.dialect import compiled, escape
+from goldcase.text import clip, normalise_answer
 
 # The order failed checks are listed in.
 CHECKS = ("fact", "scope", "lead", "contains", "not_contains", "cites", "cites_id")
@@ -49,7 +54,8 @@ CHECKS = ("fact", "scope", "lead", "contains", "not_contains", "cites", "cites_i
 TEXT_CHECKS = ("lead", "contains", "not_contains")
 DEFAULT_CHECK = "expected_answer"
 
-_FOLDS = str.maketrans(
+# What fold reads as what, after case folding (a translate table: code point -> text).
+FOLDS = str.maketrans(
     {
         "\u2018": "'",
         "\u2019": "'",
@@ -64,9 +70,13 @@ _FOLDS = str.maketrans(
         "\u2212": "-",
     }
 )
-_FOLDED = re.compile("[" + re.escape("".join(map(chr, _FOLDS))) + "]")  # what _FOLDS changes
-_FIRST_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_NUMBER_SEPARATOR = re.compile(r"(?<=\d)([.,])(?=\d)")
+_FOLDED = re.compile("[" + re.escape("".join(map(chr, FOLDS))) + "]")  # what FOLDS changes
+# Templates (``goldcase.dialect``): Python compiles them here, and the promptfoo export writes
+# them into its grader, so both engines apply the same expressions.
+FIRST_WORD = "{W}+(?:'{W}+)*"  # a run of letters and digits, apostrophes inside it
+NUMBER_SEPARATOR = "(?<={D})([.,])(?={D})"  # a '.' or ',' inside a number
+_FIRST_WORD = compiled(FIRST_WORD)
+_NUMBER_SEPARATOR = compiled(NUMBER_SEPARATOR)
 
 
 def fold(text: str) -> str:
@@ -77,7 +87,7 @@ def fold(text: str) -> str:
         return " ".join(text.lower().split())
     folded = unicodedata.normalize("NFKC", text).casefold()
     if _FOLDED.search(folded):  # else translate (slow) would change nothing
-        folded = folded.translate(_FOLDS)
+        folded = folded.translate(FOLDS)
     return " ".join(folded.split())
 
 
@@ -85,65 +95,35 @@ def fold(text: str) -> str:
 _needle = lru_cache(maxsize=1 << 16)(fold)
 
 
-def _number_edge_ok(hay: str, start: int, end: int, needle: str) -> bool:
-    if needle[0].isdigit() and start > 0:
-        before = hay[start - 1]
-        if before.isdigit() or (before in ".," and start > 1 and hay[start - 2].isdigit()):
-            return False
-    if needle[-1].isdigit() and end < len(hay):
-        after = hay[end]
-        if after.isdigit() or (after in ".," and end + 1 < len(hay) and hay[end + 1].isdigit()):
-            return False
-    return True
+def needle_pattern(needle: str, *, words: bool = True) -> str:
+    """The template (``goldcase.dialect``) of an expression that finds folded ``needle`` in
+    folded text. Numbers match as numbers: a needle that starts (ends) with a digit is not
+    found after (before) a digit, nor after (before) a '.' or ',' next to one. With ``words``
+    (the ``contains`` rule) it is never found inside a word either: a needle that starts
+    (ends) with a letter or digit is not found after (before) one, nor after (before) an
+    apostrophe next to one (``can't`` is one word). An edge that is neither needs nothing."""
+    head, tail = needle[:1], needle[-1:]
+    return "".join(
+        (
+            "(?<!{W})(?<!{W}')" if words and head.isalnum() else "",
+            "(?<!{D})(?<!{D}[.,])" if head.isdecimal() else "",
+            escape(needle),
+            "(?!{W})(?!'{W})" if words and tail.isalnum() else "",
+            "(?!{D})(?![.,]{D})" if tail.isdecimal() else "",
+        )
+    )
 
 
 def found(hay: str, needle: str) -> bool:
     """Whether folded ``needle`` occurs in folded ``hay``, numbers matching as numbers (the
     ``cites`` rule)."""
-    if not needle:
-        return True
-    if not (needle[0].isdigit() or needle[-1].isdigit()):
-        return needle in hay
-    start = hay.find(needle)
-    while start >= 0:
-        if _number_edge_ok(hay, start, start + len(needle), needle):
-            return True
-        start = hay.find(needle, start + 1)
-    return False
-
-
-def _inside_word(hay: str, at: int, step: int) -> bool:
-    """Whether ``hay[at]`` continues a word across the edge it touches: a letter or digit, or
-    an apostrophe with a letter or digit beyond it (``can't``). ``step`` is -1 looking back
-    from a match's start, +1 looking on from its end."""
-    ch = hay[at]
-    if ch.isalnum():
-        return True
-    beyond = at + step
-    return ch == "'" and 0 <= beyond < len(hay) and hay[beyond].isalnum()
-
-
-def _word_edges_ok(hay: str, start: int, end: int, needle: str) -> bool:
-    if needle[0].isalnum() and start > 0 and _inside_word(hay, start - 1, -1):
-        return False
-    if needle[-1].isalnum() and end < len(hay) and _inside_word(hay, end, 1):
-        return False
-    return _number_edge_ok(hay, start, end, needle)
+    return needle in hay and compiled(needle_pattern(needle, words=False)).search(hay) is not None
 
 
 def found_words(hay: str, needle: str) -> bool:
     """Whether folded ``needle`` occurs in folded ``hay`` as whole words and numbers (the
     ``contains`` and ``not_contains`` rule): never inside a word, numbers as numbers."""
-    if not needle:
-        return True
-    if not (needle[0].isalnum() or needle[-1].isalnum()):
-        return needle in hay
-    start = hay.find(needle)
-    while start >= 0:
-        if _word_edges_ok(hay, start, start + len(needle), needle):
-            return True
-        start = hay.find(needle, start + 1)
-    return False
+    return needle in hay and compiled(needle_pattern(needle)).search(hay) is not None
 
 
 def first_word(text: str) -> str:
@@ -165,12 +145,27 @@ def _citations(result: Mapping[str, Any], key: str) -> list[str]:
     return [fold(c[key]) for c in result.get("citations") or () if isinstance(c.get(key), str)]
 
 
+def _unmet(hay: str, value: Any) -> list[Any]:
+    """The ``contains`` entries the answer does not meet (the rule: none may be unmet)."""
+    return [entry for entry in value if not _option_found(hay, entry)]
+
+
+def _forbidden(hay: str, value: Any) -> list[Any]:
+    """The ``not_contains`` entries the answer holds (the rule: none may be held)."""
+    return [entry for entry in value if found_words(hay, _needle(entry))]
+
+
+def _lead_word(hay: str) -> str:
+    match = _FIRST_WORD.search(hay)  # hay is folded already
+    return match.group(0) if match else ""
+
+
 def _contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return all(_option_found(hay, entry) for entry in value)
+    return not _unmet(hay, value)
 
 
 def _not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    return all(not found_words(hay, _needle(entry)) for entry in value)
+    return not _forbidden(hay, value)
 
 
 def _leads(value: Any) -> list[str]:
@@ -179,8 +174,7 @@ def _leads(value: Any) -> list[str]:
 
 
 def _lead(hay: str, value: Any, result: Mapping[str, Any]) -> bool:
-    match = _FIRST_WORD.search(hay)  # hay is folded already
-    first = match.group(0) if match else ""
+    first = _lead_word(hay)
     return any(first == _first_word_needle(word) for word in _leads(value))
 
 
@@ -235,6 +229,89 @@ def failed_checks(
     return failed
 
 
+# --- what a failed check wanted and what it saw ---------------------------------------------------
+#
+# Read from the same helpers the rules use (``_unmet``, ``_forbidden``, ``_lead_word``, the
+# citations), so the words cannot say something the rule did not decide.
+
+SHOWN = 60  # characters of user text quoted in an explanation
+
+
+def _q(value: Any) -> str:
+    return f'"{clip(str(value), SHOWN)}"'
+
+
+def _alternatives(entry: Any) -> str:
+    options = entry if isinstance(entry, list) else [entry]
+    return "[" + ", ".join(clip(str(option), SHOWN) for option in options) + "]"
+
+
+def _why_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return "; ".join(
+        f"none of {_alternatives(entry)}" if isinstance(entry, list) else f"{_q(entry)} not found"
+        for entry in _unmet(hay, value)
+    )
+
+
+def _why_not_contains(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return "found " + ", ".join(_q(entry) for entry in _forbidden(hay, value))
+
+
+def _why_lead(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    seen = _lead_word(hay)
+    wanted = [_first_word_needle(word) for word in _leads(value)]
+    want = _q(wanted[0]) if len(wanted) == 1 else "one of [" + ", ".join(wanted) + "]"
+    return f"{_q(seen) if seen else 'no first word'}, wanted {want}"
+
+
+def _shown_citations(result: Mapping[str, Any], key: str) -> str:
+    shown = [clip(str(c[key]), SHOWN) for c in result.get("citations") or () if c.get(key)]
+    return f" (cited: {', '.join(shown[:5])}{', …' if len(shown) > 5 else ''})" if shown else ""
+
+
+def _why_cites(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return f"no citation text containing {_q(value)}{_shown_citations(result, 'text')}"
+
+
+def _why_cites_id(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    return f"no citation starting with {clip(str(value), SHOWN)}{_shown_citations(result, 'id')}"
+
+
+def _why_scope(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    scope = result.get("scope")
+    return f"{_q(scope) if scope else 'no scope'}, wanted {_q(value)}"
+
+
+def _why_fact(hay: str, value: Any, result: Mapping[str, Any]) -> str:
+    fact = result.get("fact")
+    return f"{_q(fact) if fact else 'no fact'}, wanted {_q(value)}"
+
+
+_WHY: dict[str, Callable[[str, Any, Mapping[str, Any]], str]] = {
+    "fact": _why_fact,
+    "scope": _why_scope,
+    "lead": _why_lead,
+    "contains": _why_contains,
+    "not_contains": _why_not_contains,
+    "cites": _why_cites,
+    "cites_id": _why_cites_id,
+}
+assert tuple(_WHY) == CHECKS, "every check says why it failed"
+
+
+def explain(
+    name: str, expect: Mapping[str, Any], expected_answer: str | None, result: Mapping[str, Any]
+) -> str:
+    """``name: what it wanted and what it saw`` for a check that ``failed_checks`` reported:
+    ``contains: none of [30 days, thirty days]``, ``not_contains: found "14 days"``,
+    ``lead: "yes", wanted "no"``, ``cites_id: no citation starting with MD-P-16``."""
+    answer = result.get("answer")
+    hay = fold(answer) if isinstance(answer, str) else ""
+    if name == DEFAULT_CHECK:
+        return f"{name}: {_q(expected_answer)} is not in the answer"
+    return f"{name}: {_WHY[name](hay, expect.get(name), result)}"
+
+
 def _protected_tokens(text: str) -> list[str]:
     """SQuAD-normalised tokens, except that a '.' or ',' inside a number survives as a letter
     (so "1.5" does not become the token "15")."""
@@ -242,18 +319,23 @@ def _protected_tokens(text: str) -> list[str]:
     return normalise_answer(marked).split()
 
 
+def _framed(text: str) -> str:
+    """``text``'s tokens joined by spaces, a space before and after: one text's tokens are a
+    run of whole tokens of another's exactly when its framed form is inside the other's."""
+    return f" {' '.join(_protected_tokens(text))} "
+
+
+def answer_phrase(expected: str) -> str | None:
+    """What ``answer_appears`` looks for in an answer's framed tokens (None: ``expected`` has
+    no token, and no answer holds it)."""
+    want = _framed(expected)
+    return None if want == "  " else want
+
+
 def answer_appears(expected: str, answer: str) -> bool:
     """Whether the normalised expected answer is a run of whole tokens of the answer."""
-    want = _protected_tokens(expected)
-    have = _protected_tokens(answer)
-    if not want:
-        return False
-    width = len(want)
-    return any(have[i : i + width] == want for i in _starts(have, want[0]))
-
-
-def _starts(tokens: Sequence[str], first: str) -> Iterator[int]:
-    return (i for i, token in enumerate(tokens) if token == first)
+    want = answer_phrase(expected)
+    return want is not None and want in _framed(answer)
 
 
 # --- the same checks, prepared once per case ---------------------------------------------------
@@ -317,25 +399,20 @@ def _well_formed(expect: Mapping[str, Any]) -> bool:
     return True
 
 
-def _finder(needle: str) -> Callable[[str], bool]:
-    """``found(hay, needle)`` as a function of ``hay``: a needle with no digit at either end
-    is a plain substring test, without a call."""
-    if not needle:
-        return lambda hay: True
-    if not (needle[0].isdigit() or needle[-1].isdigit()):
+def _finder(needle: str, *, words: bool = False) -> Callable[[str], bool]:
+    """``found(hay, needle)`` (``words``: ``found_words``) as a function of ``hay``: a needle
+    absent from the answer costs one substring test, and a needle whose expression is the
+    plain text (no digit, letter or apostrophe rule at its edges) costs nothing more."""
+    template = needle_pattern(needle, words=words)
+    if template == escape(needle):
         return lambda hay: needle in hay
-    return lambda hay: found(hay, needle)
+    search = compiled(template).search
+    return lambda hay: needle in hay and search(hay) is not None
 
 
 def _word_finder(needle: str) -> Callable[[str], bool]:
-    """``found_words(hay, needle)`` as a function of ``hay``: a needle with no letter or digit
-    at either end is a plain substring test, and a needle absent from the answer costs one
-    substring test."""
-    if not needle:
-        return lambda hay: True
-    if not (needle[0].isalnum() or needle[-1].isalnum()):
-        return lambda hay: needle in hay
-    return lambda hay: needle in hay and found_words(hay, needle)
+    """``found_words(hay, needle)`` as a function of ``hay``."""
+    return _finder(needle, words=True)
 
 
 def _compile_contains(value: list[Any]) -> _Rule:
@@ -426,18 +503,14 @@ _PASSED: tuple[str, ...] = ()
 
 def _default_checker(expected_answer: str | None) -> Checker:
     """No check declared: the expected answer must appear as a run of whole tokens."""
-    want = None if expected_answer is None else _protected_tokens(expected_answer)
-    if not want:  # answer_appears is False for no expected answer or an empty one
+    want = None if expected_answer is None else answer_phrase(expected_answer)
+    if want is None:  # answer_appears is False for no expected answer or an empty one
         return lambda result: _FAILED_DEFAULT
-    width = len(want)
-    first = want[0]
 
     def check(result: Mapping[str, Any]) -> tuple[str, ...]:
         answer = result.get("answer")
-        if isinstance(answer, str):
-            have = _protected_tokens(answer)
-            if any(have[i : i + width] == want for i in _starts(have, first)):
-                return ()
+        if isinstance(answer, str) and want in _framed(answer):
+            return ()
         return _FAILED_DEFAULT
 
     return check

@@ -30,11 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, failed_checks
+from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, explain, failed_checks
 from goldcase.scoring.results import Result
+from goldcase.text import clip
 
 MISSING = "missing"
 Failed = tuple[str, ...]
+ANSWER_SHOWN = 300  # characters of a failing case's answer kept in the report
 
 
 @dataclass(slots=True)
@@ -53,9 +55,10 @@ class Graded:
     expected_answer: str | None
     passes: int | None = None  # with several trials: how many passed
     shown: int = 0  # with several trials: the index (in trial order) of the trial shown
+    why: tuple[str, ...] = ()  # a failing case: what each failed check wanted and saw
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "id": self.case_id,
             "slice": self.slice,
             "answerable": self.answerable,
@@ -64,6 +67,11 @@ class Graded:
             "failed_checks": list(self.failed),
             "confidence": self.confidence,
         }
+        if not self.passed:  # what a reader needs to see why, without the results file
+            out["answer"] = None if self.answer is None else clip(self.answer, ANSWER_SHOWN)
+            out["expected_answer"] = self.expected_answer
+            out["why"] = list(self.why)
+        return out
 
 
 _MISSING = (MISSING,)
@@ -179,6 +187,43 @@ class CaseGrader:
         worst.passes = sum(not failed for _, failed in verdicts)
         worst.shown = shown
         return worst
+
+    def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
+        """For each failed name, what was wanted and what the result gave, in words."""
+        data: Mapping[str, Any] = result.data if result is not None else {}
+        return tuple(self._why(name, data, threshold) for name in failed)
+
+    def _why(self, name: str, data: Mapping[str, Any], threshold: float | None) -> str:
+        if name == MISSING:
+            return "missing: no result line for this case"
+        if name == "error":
+            message = data.get("error")
+            return f'error: "{clip(str(message), 60)}"' if message else "error: no message given"
+        if name == "answered":
+            return "answered: wanted an abstention (the documents do not answer this question)"
+        if name == "abstained":
+            if data.get("outcome") != "answer":
+                return "abstained: wanted an answer"
+            confidence = data.get("confidence")
+            given = "no confidence" if confidence is None else f"confidence {confidence:g}"
+            return f"abstained: an answer with {given}, under the threshold {threshold:g}"
+        return explain(name, self._expect, self.expected_answer, data)
+
+
+def explain_failures(
+    cases: Sequence[Case],
+    by_id: Mapping[str, Sequence[Result]],
+    graded: Sequence[Graded],
+    threshold: float | None,
+) -> None:
+    """Fill ``why`` on every failing case, from the result line it is shown with."""
+    known = {case.id: case for case in cases}
+    for item in graded:
+        if item.passed:
+            continue
+        lines = by_id.get(item.case_id, ())
+        result = in_trial_order(lines)[item.shown] if lines else None
+        item.why = CaseGrader(known[item.case_id]).explain(result, item.failed, threshold)
 
 
 def accepts_correction(case: Case) -> bool:

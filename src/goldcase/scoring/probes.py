@@ -7,6 +7,10 @@ Each probe is graded as a free-text answer by the pass rule ``goldcase score`` u
 none; a false premise with an ``expect`` block accepts a correction). A pass-probe holds when
 it passes; a fail-probe holds when it fails. ``goldcase check`` reports the probes that do not
 hold (GC601, GC602) and ``goldcase review`` shows every verdict.
+
+Every case an answer can pass also carries one fail-probe nobody writes: its own question
+(``echo``). A system that repeats the question has answered nothing, so checks it meets, such
+as a needle the question already holds, grade nothing either (GC606).
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import DEFAULT_CHECK, first_word, fold, found_words
-from goldcase.scoring.outcomes import text_failures
+from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, first_word, fold, found_words
+from goldcase.scoring.outcomes import accepts_correction, text_failures
 from goldcase.text import clip
 
 KINDS = ("pass", "fail")
@@ -58,6 +62,29 @@ def grade_probes(case: Case) -> list[Probe]:
     ]
 
 
+def echo(case: Case) -> Probe | None:
+    """The case's question given as its answer, graded as a fail-probe; None for a case no
+    answer can pass (an unanswerable case that accepts no correction)."""
+    if not (case.answerable or accepts_correction(case)):
+        return None
+    return Probe("fail", -1, case.question, text_failures(case, case.question))
+
+
+def why_passed(case: Case, answer: str) -> str:
+    """What in ``answer`` meets the case's text checks, in words, for a message."""
+    expect = case.expect
+    if not any(name in expect for name in TEXT_CHECKS):
+        return f"expected_answer: {clip(case.expected_answer or '', 40)!r} is in it"
+    hay = fold(answer)
+    parts = []
+    if "lead" in expect:
+        parts.append(f"lead: starts with {first_word(answer)!r}")
+    met = [_first_met(hay, entry) for entry in expect.get("contains") or ()]
+    if met:
+        parts.append("contains: has " + ", ".join(repr(m) for m in met[:3]))
+    return "; ".join(parts) or "not_contains: has none of them"
+
+
 def why_failed(case: Case, answer: str, failed: tuple[str, ...]) -> str:
     """What the failed checks found in ``answer``, in words, for a message."""
     hay = fold(answer)
@@ -86,6 +113,12 @@ def why_failed(case: Case, answer: str, failed: tuple[str, ...]) -> str:
 def _met(hay: str, entry: Any) -> bool:
     options = entry if isinstance(entry, list) else [entry]
     return any(_hit(hay, option) for option in options)
+
+
+def _first_met(hay: str, entry: Any) -> Any:
+    """The option of a ``contains`` entry that ``hay`` holds (the entry when none does)."""
+    options = entry if isinstance(entry, list) else [entry]
+    return next((option for option in options if _hit(hay, option)), entry)
 
 
 def _hit(hay: str, needle: Any) -> bool:

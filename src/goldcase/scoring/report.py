@@ -25,6 +25,7 @@ from goldcase.scoring.diagnostics import ceiling_lines
 from goldcase.scoring.jsonout import dumps_indented
 from goldcase.scoring.metrics import answer_metrics, count, slice_stats
 from goldcase.scoring.weighted import weighted_block
+from goldcase.text import clip
 from goldcase.versioning.version import read_version
 
 if TYPE_CHECKING:
@@ -327,22 +328,47 @@ def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
     if not cases:
         console.print("no failing cases", markup=False)
         return
-    table = Table(
-        "case",
-        "slice",
-        "outcome",
-        "failed checks",
-        box=box.SIMPLE_HEAD,
-        title=f"failing cases ({len(cases)})",
-    )
+    console.print(f"failing cases ({len(cases)})", markup=False)
     for case in cases[:limit]:
-        cells = (case["id"], case["slice"], case["outcome"], ", ".join(case["failed_checks"]))
-        table.add_row(*(plain(cell) for cell in cells))
-    console.print(table)
+        for line in failure_lines(case):
+            console.print(plain(line), markup=False)  # control characters shown as escapes
     if len(cases) > limit:
         console.print(
             f"… and {len(cases) - limit} more; --format json lists every case", markup=False
         )
+
+
+SHOWN_ANSWER = 80  # characters of an answer shown in the text and Markdown reports
+
+
+def shown_answer(case: Mapping[str, Any]) -> str:
+    """A failing case's answer as the reports show it: quoted and cut, or what came instead."""
+    answer = case.get("answer")
+    if isinstance(answer, str):
+        return f'"{clip(answer, SHOWN_ANSWER)}"'
+    return {
+        "missing": "(no result line)",
+        "error": "(an error)",
+        "abstain": "(no answer: abstained)",
+    }.get(case["outcome"], "(no free-text answer)")
+
+
+def shown_expected(case: Mapping[str, Any]) -> str:
+    if not case.get("answerable", True):
+        return "an abstention"
+    expected = case.get("expected_answer")
+    return f'"{clip(expected, SHOWN_ANSWER)}"' if isinstance(expected, str) else "(none)"
+
+
+def failure_lines(case: Mapping[str, Any]) -> list[str]:
+    """A failing case in plain lines: id, slice, outcome and failed checks, then the answer,
+    the expected answer and why each check failed."""
+    return [
+        f"  {case['id']}  {case['slice']}  {case['outcome']}  {', '.join(case['failed_checks'])}",
+        f"    answer:   {shown_answer(case)}",
+        f"    expected: {shown_expected(case)}",
+        *(f"    {why}" for why in case.get("why") or ()),
+    ]
 
 
 def _is_tty(out: TextIO) -> bool:
@@ -373,6 +399,14 @@ def _md_table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]
     head = list(header)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def _md_rows(header: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
+    """A table whose cells are escaped already (``md_text``, ``md_code``)."""
+    head = list(header)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
 
@@ -412,12 +446,19 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
     cases = failing(report)
     if cases:
         lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
-        lines += ["| case | slice | outcome | failed checks |", "|---|---|---|---|"]
-        lines += [
-            f"| {md_code(c['id'], table=True)} | {md_text(c['slice'])} | {md_text(c['outcome'])} "
-            f"| {md_text(', '.join(c['failed_checks']))} |"
+        rows = [
+            (
+                md_code(c["id"], table=True),
+                md_text(c["slice"]),
+                md_text(c["outcome"]),
+                md_text(shown_answer(c)),
+                md_text(shown_expected(c)),
+                "<br>".join(md_text(why) for why in c.get("why") or ())
+                or md_text(", ".join(c["failed_checks"])),
+            )
             for c in cases[:limit]
         ]
+        lines += _md_rows(("case", "slice", "outcome", "answer", "expected", "why"), rows)
         if len(cases) > limit:
             lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goldcase import forked
+from goldcase import forked, progress
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import INBOX, Case, CaseSet
 from goldcase.scoring.diagnostics import ceiling, diagnostics
-from goldcase.scoring.outcomes import CaseGrader, Graded
+from goldcase.scoring.outcomes import CaseGrader, Graded, explain_failures
 from goldcase.scoring.report import build_report
 from goldcase.scoring.results import (
     InvalidInput,
@@ -33,6 +33,7 @@ from goldcase.scoring.results import (
     read_raw,
 )
 from goldcase.scoring.split import select as select_half
+from goldcase.versioning.locking import read_on_disk
 
 SPLITS = ("golden", "dev", "calibration", "eval", "all")
 WARN_FITTED = (
@@ -61,6 +62,35 @@ def split_warnings(split: str, threshold: float | None) -> list[str]:
     if split == "all" or (split == "golden" and threshold is not None):
         return [WARN_FITTED]
     return []
+
+
+def lock_warnings(ctx: Context, report: dict[str, Any]) -> list[str]:
+    """Warnings when the version a report is stamped with does not pin what was scored: no
+    golden.lock, an unreadable one, or one whose digests differ from the set and corpus."""
+    disk = read_on_disk(ctx.config)
+    if disk.lock_text is None:
+        return [
+            "the set has no golden.lock, so this report names no locked version; run "
+            "goldcase lock (and commit) before scoring runs you mean to compare"
+        ]
+    if disk.lock is None:
+        return ["golden.lock cannot be read; run goldcase lock, then score again"]
+    moved = [
+        what
+        for what, mine, locked in (
+            ("golden cases", report["set_digest"], disk.lock.set_digest),
+            ("corpus", report["corpus_digest"], disk.lock.corpus_digest),
+        )
+        if mine != locked
+    ]
+    if not moved:
+        return []
+    verb = "differs" if moved == ["corpus"] else "differ"
+    return [
+        f"the {' and the '.join(moved)} {verb} from golden.lock (version {disk.lock.version}): "
+        f"this report is stamped version {report['golden_version']} but scores other content; "
+        "run goldcase lock, then score again"
+    ]
 
 
 def select(ctx: Context, case_set: CaseSet, split: str) -> Selection:
@@ -191,6 +221,7 @@ def _score(
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
+    explain_failures(selection.cases, by_id, graded, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
     report = build_report(
         ctx,
@@ -235,17 +266,28 @@ def _grade_all(
 ) -> list[Graded]:
     """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
-    half = len(graders) // 2
-    if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
-        return _grade(graders, by_id, threshold)
-    mine, theirs = forked.beside(
-        lambda: _grade(graders[:half], by_id, threshold),
-        lambda: _grade(graders[half:], by_id, threshold),
-    )
-    return mine + theirs
+    with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
+        half = len(graders) // 2
+        if not (lines >= FORK_FROM and lines >= 2 * len(graders) and half):
+            return _grade(graders, by_id, threshold, advance)
+        mine, theirs = forked.beside(
+            lambda: _grade(graders[:half], by_id, threshold, advance),
+            lambda: _grade(graders[half:], by_id, threshold),
+        )
+        advance(len(theirs))
+        return mine + theirs
+
+
+SHOW_FROM = 10_000  # result lines before grading shows a progress bar
 
 
 def _grade(
-    graders: Sequence[CaseGrader], by_id: dict[str, list[Result]], threshold: float | None
+    graders: Sequence[CaseGrader],
+    by_id: dict[str, list[Result]],
+    threshold: float | None,
+    advance: progress.Advance = progress.skip,
 ) -> list[Graded]:
-    return [grader.grade(by_id.get(grader.case_id, ()), threshold) for grader in graders]
+    return [
+        grader.grade(by_id.get(grader.case_id, ()), threshold)
+        for grader in progress.each(advance, graders, 1024)
+    ]

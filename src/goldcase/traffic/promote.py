@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import rewrite
-from goldcase.authoring.new import schema_line
 from goldcase.context import Context
 from goldcase.engine import findings_of, load_case_set, taken_ids
 from goldcase.errors import GoldcaseError
@@ -111,7 +111,7 @@ def _candidate(
     prefix = slice_prefix(case_set.parsed, str(data["slice"]), split)
     case_id = new_id(prefix, taken)
     folder = ctx.config.cases_dir / split
-    text = _case_text(raw.decode("utf-8"), case_id, schema_line(folder / "x.yaml", ctx.root))
+    text = _case_text(raw.decode("utf-8"), case_id, modeline(folder / "x.yaml", ctx.root))
     case_rel = ctx.rel(folder / f"{case_id}.yaml")
     return Candidate(draft_id, rel, raw, split, prefix, case_id, case_rel, text)
 

@@ -21,7 +21,7 @@ from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
-from goldcase.gitview import committed_text
+from goldcase.gitview import committed_text, top_level
 from goldcase.loader import case_hash
 from goldcase.model import CaseSet, Finding
 from goldcase.safeio import read_regular_text
@@ -281,6 +281,10 @@ def _decide(config: Config, disk: OnDisk, probe: Lock) -> tuple[str, str]:
         )
     lock_version = old.version if old is not None else None
     committed = _committed_version(config)
+    if committed is None and lock_version is not None and _in_git(config):
+        # Never committed: no report can name this version yet, so the first commit keeps it.
+        kept = highest(disk.version, lock_version) or lock_version
+        return kept, "not committed yet: the first commit makes this version"
     reference = committed if committed is not None else lock_version
     mine = disk.version
     if (
@@ -312,6 +316,10 @@ def _committed_lock(config: Config) -> Lock | None:
 def _committed_version(config: Config) -> str | None:
     text = committed_text(config.version_file)
     return parse_version_text(text) if text is not None else None
+
+
+def _in_git(config: Config) -> bool:
+    return top_level(config.root) is not None
 
 
 def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, scan_r
 from goldcase.leakage.contamination import _hits as record_hits
 from goldcase.leakage.scan.partitions import Partition
 from goldcase.leakage.scan.readers import records
+from goldcase.leakage.scan.sources import Source, resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +47,13 @@ def scan_partition(index: GramIndex, part: Partition) -> PartResult:
 
 def reduce(
     index: GramIndex,
-    paths: Sequence[Path],
+    inputs: Sequence[Path | str | Source],
     parts: Sequence[Partition],
     results: Iterable[PartResult],
 ) -> Report:
-    """The report of a scan of ``paths`` from the results of all its ``parts``."""
+    """The report of a scan of ``inputs`` (files, folders, URLs or sources) from the results
+    of all its ``parts``."""
+    sources = resolve(inputs)
     ordered = sorted(results, key=lambda r: (r.file, r.part))
     if [(r.file, r.part) for r in ordered] != [(p.file, p.part) for p in parts]:
         raise GoldcaseError("the scan lost or repeated a partition; run it again")
@@ -61,8 +64,8 @@ def reduce(
             seen = 0
         placed.append([_place(hit, seen, result.rows) for hit in result.hits])
         seen += result.records
-    size = sum(p.stat().st_size for p in paths)
-    files = tuple(str(p) for p in paths)
+    size = sum(source.size or 0 for source in sources)
+    files = tuple(source.name for source in sources)
     return Report(index.n, len(index.case_ids), files, size, tuple(merge(placed)))
 
 

@@ -20,6 +20,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex
 from goldcase.leakage.scan.core import PartResult, scan_partition
 from goldcase.leakage.scan.partitions import Partition
+from goldcase.project import extra_hint
 
 Done = Callable[[Partition], None]
 CLOSE_SECONDS = 30
@@ -31,7 +32,7 @@ def _distributed() -> Any:
         import distributed
     except ImportError:
         raise GoldcaseError(
-            "the dask engine needs dask and distributed: pip install 'goldcase[dask]'"
+            f"the dask engine needs dask and distributed: {extra_hint('dask')}"
         ) from None
     return distributed
 

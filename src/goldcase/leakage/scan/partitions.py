@@ -6,7 +6,8 @@
   stream cannot be entered in the middle without decompressing what comes before.
 - Parquet (``.parquet``, ``.pq``): one partition per row group.
 
-Planning reads only file sizes and Parquet footers, never the data.
+Planning reads only file sizes and Parquet footers, never the data. Files, folders and URLs
+are resolved to sources first (``goldcase.leakage.scan.sources``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.scan.parquet import row_groups, text_columns
+from goldcase.leakage.scan.sources import Source, file_name, resolve
 
 GZIP_SUFFIXES = (".gz",)
 ZSTD_SUFFIXES = (".zst", ".zstd")
@@ -53,34 +55,33 @@ def kind_of(path: str) -> tuple[str, bool]:
 
 
 def plan(
-    paths: Sequence[Path],
+    inputs: Sequence[Path | str | Source],
     partition_size: int = int(DEFAULT_PARTITION_MB * MB),
     columns: Sequence[str] = (),
 ) -> list[Partition]:
-    """Every partition of every file, in file order then partition order."""
+    """Every partition of every file, in file order then partition order (``inputs``: files,
+    folders or URLs, or sources already resolved)."""
     if partition_size < 1:
         raise GoldcaseError(f"partition size must be at least 1 byte, got {partition_size}")
     out: list[Partition] = []
-    for number, path in enumerate(paths):
-        if not path.is_file():
-            raise GoldcaseError(f"{path}: no such file")
-        out.extend(_plan_file(number, path, partition_size, columns))
+    for number, source in enumerate(resolve(inputs)):
+        out.extend(_plan_file(number, source, partition_size, columns))
     return out
 
 
 def _plan_file(
-    number: int, path: Path, partition_size: int, columns: Sequence[str]
+    number: int, source: Source, partition_size: int, columns: Sequence[str]
 ) -> list[Partition]:
-    kind, jsonl = kind_of(path.name)
-    where, name, size = str(path.resolve()), str(path), path.stat().st_size
+    kind, jsonl = kind_of(file_name(source.where))
+    where, name, size = source.where, source.name, source.size
     if kind == "parquet":
-        chosen = text_columns(path, columns)
+        chosen = text_columns(where, columns, name)
         return [
             Partition(number, group, where, name, kind, False, group, None, chosen, weight)
-            for group, weight in enumerate(row_groups(path))
+            for group, weight in enumerate(row_groups(where, name))
         ]
-    if kind != "lines":
-        return [Partition(number, 0, where, name, kind, jsonl, 0, None, (), size)]
+    if kind != "lines" or size is None:  # a stream, or a size the server did not give
+        return [Partition(number, 0, where, name, kind, jsonl, 0, None, (), size or 0)]
     starts = range(0, max(size, 1), partition_size)
     return [
         Partition(

@@ -18,9 +18,9 @@ from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import record_text
 from goldcase.leakage.scan.parquet import rows
 from goldcase.leakage.scan.partitions import Partition
+from goldcase.leakage.scan.sources import BUFFER, open_binary
+from goldcase.project import extra_hint
 from goldcase.safeio import bounded_lines
-
-BUFFER = 1 << 20  # bytes read from disk at once
 
 Records = Iterator[tuple[int, str]]
 
@@ -34,7 +34,7 @@ def records(part: Partition) -> Records:
 
 
 def _byte_range(part: Partition) -> Records:
-    with open(part.path, "rb", buffering=BUFFER) as fh:
+    with open_binary(part.path) as fh:
         offset = _align(fh, part.start)
         for raw in bounded_lines(fh, part.name, first=None if part.start else 1, offset=offset):
             if part.end is not None and offset >= part.end:
@@ -55,7 +55,7 @@ def _align(fh: BinaryIO, start: int) -> int:
 
 
 def _stream(part: Partition) -> Records:
-    with open(part.path, "rb", buffering=BUFFER) as raw:
+    with open_binary(part.path) as raw:
         fh, errors = _decompress(part, raw)
         offset = 0
         try:
@@ -74,7 +74,7 @@ def _decompress(part: Partition, raw: BinaryIO) -> tuple[Any, tuple[type[Excepti
         import zstandard  # optional (goldcase[dask]): only .zst input needs it
     except ImportError:
         raise GoldcaseError(
-            f"{part.name}: reading zstd needs zstandard: pip install 'goldcase[dask]'"
+            f"{part.name}: reading zstd needs zstandard: {extra_hint('dask')}"
         ) from None
     reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
     return io.BufferedReader(reader, BUFFER), (OSError, zstandard.ZstdError)

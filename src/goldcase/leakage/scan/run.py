@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import Progress
-
+from goldcase import progress
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Report
@@ -17,6 +15,7 @@ from goldcase.leakage.scan.core import PartResult, reduce
 from goldcase.leakage.scan.dask_engine import run_dask
 from goldcase.leakage.scan.local import Done, default_workers, run_local
 from goldcase.leakage.scan.partitions import DEFAULT_PARTITION_MB, MB, Partition, plan
+from goldcase.leakage.scan.sources import Source, resolve
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -31,20 +30,26 @@ class ScanOptions:
     partition_mb: float = DEFAULT_PARTITION_MB
     workers: int = field(default_factory=default_workers)
     columns: tuple[str, ...] = ()  # Parquet: the text columns (default: every text column)
+    include: tuple[str, ...] = ()  # folders: globs a file's path below them must match
 
 
 def scan(
-    index: GramIndex, paths: Sequence[Path], options: ScanOptions, done: Done | None = None
+    index: GramIndex,
+    inputs: Sequence[Path | str | Source],
+    options: ScanOptions,
+    done: Done | None = None,
 ) -> Report:
-    """The report of ``paths`` against ``index``; ``done`` is told of each finished partition."""
+    """The report of ``inputs`` (files, folders, URLs) against ``index``; ``done`` is told of
+    each finished partition."""
     if options.engine not in ENGINES:
         raise GoldcaseError(f"unknown engine {options.engine!r}; expected local or dask")
     if options.scheduler is not None and options.engine != "dask":
         raise GoldcaseError("--scheduler needs --engine dask")
     if options.workers < 1:
         raise GoldcaseError(f"--workers must be at least 1, got {options.workers}")
-    parts = plan(paths, max(1, round(options.partition_mb * MB)), options.columns)
-    return reduce(index, paths, parts, _run(index, parts, options, done))
+    sources = resolve(inputs, options.include)
+    parts = plan(sources, max(1, round(options.partition_mb * MB)), options.columns)
+    return reduce(index, sources, parts, _run(index, parts, options, done))
 
 
 def _run(
@@ -56,18 +61,10 @@ def _run(
 
 
 def scan_golden(
-    ctx: Context,
-    paths: Sequence[Path],
-    ngram: int | None,
-    options: ScanOptions,
-    *,
-    progress: bool = False,
+    ctx: Context, inputs: Sequence[Path | str], ngram: int | None, options: ScanOptions
 ) -> Report:
-    """The golden set of ``ctx`` against ``paths``; a progress bar on stderr if asked."""
+    """The golden set of ``ctx`` against ``inputs``, with a progress bar on a terminal."""
     index = GramIndex.build(load_case_set(ctx).golden, ngram or ctx.config.leakage.ngram)
-    if not progress:
-        return scan(index, paths, options)
-    total = sum(p.stat().st_size for p in paths if p.is_file())
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("scanning", total=total)
-        return scan(index, paths, options, lambda part: bar.advance(task, part.weight))
+    sources = resolve(inputs, options.include)
+    with progress.task("scanning", sum(s.size or 0 for s in sources)) as advance:
+        return scan(index, sources, options, lambda part: advance(part.weight))

@@ -1,0 +1,79 @@
+"""goldcase.dialect: each placeholder's Python and JavaScript spellings name the same characters
+(every code point of Python's Unicode database; the JavaScript side run in Node), escaped text
+is literal in both engines, and a JavaScript literal carries no brace."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unicodedata
+from collections.abc import Callable
+
+import pytest
+
+from goldcase.dialect import JAVASCRIPT, PYTHON, compiled, escape, javascript_literal, spell
+from kit import run_node
+
+EVERYTHING = "".join(map(chr, range(sys.maxunicode + 1)))
+# What Python's database assigns (no surrogates: a JSON string cannot carry them alone).
+ASSIGNED = "".join(c for c in EVERYTHING if unicodedata.category(c) not in ("Cn", "Cs"))
+CLASSES: dict[str, Callable[[str], bool]] = {
+    "{W}": str.isalnum,
+    "{w}": lambda c: c.isalnum() or c == "_",
+    "{D}": str.isdecimal,
+    "{s}": str.isspace,
+}
+LITERALS = ["a.b*c+(d)[e]{f}|g/h\\i^j$k?-l#m n&~'\"", "{W}", "\\{D}", "£5", "x{2}", "(?<!a)"]
+
+
+@pytest.mark.parametrize("placeholder", CLASSES)
+def test_the_python_spelling_is_the_predicate(placeholder: str) -> None:
+    found = re.findall(spell(placeholder, PYTHON), EVERYTHING)
+    assert found == [c for c in EVERYTHING if CLASSES[placeholder](c)]
+
+
+def test_letters_and_digits_are_the_categories_l_and_n() -> None:
+    # the JavaScript spelling of {W} names categories; Python's str.isalnum is the same set
+    assert [c for c in EVERYTHING if c.isalnum()] == [
+        c for c in EVERYTHING if unicodedata.category(c)[0] in "LN"
+    ]
+    assert [c for c in EVERYTHING if c.isdecimal()] == [
+        c for c in EVERYTHING if unicodedata.category(c) == "Nd"
+    ]
+
+
+def test_the_javascript_spelling_names_the_same_characters() -> None:
+    program = (
+        "const [text, patterns] = INPUT;\n"
+        "console.log(JSON.stringify(patterns.map((p) =>"
+        " (text.match(new RegExp(p, 'gu')) || []).join(''))));"
+    )
+    spelled = [spell(placeholder, JAVASCRIPT) for placeholder in CLASSES]
+    found = run_node(program, [ASSIGNED, spelled])
+    assert found == ["".join(c for c in ASSIGNED if test(c)) for test in CLASSES.values()]
+
+
+def test_escaped_text_is_literal_in_both_engines() -> None:
+    for text in LITERALS:
+        assert compiled(escape(text)).fullmatch(text), text
+    program = (
+        "console.log(JSON.stringify(INPUT.map(([pattern, text]) =>"
+        " new RegExp('^(?:' + pattern + ')$', 'u').test(text))));"
+    )
+    items = [[spell(escape(text), JAVASCRIPT), text] for text in LITERALS]
+    assert run_node(program, items) == [True] * len(LITERALS)
+
+
+def test_a_placeholder_is_spelled_and_escaped_text_is_not() -> None:
+    assert spell("{W}+", PYTHON) == r"[^\W_]+"
+    assert spell(escape("{W}") + "{D}", JAVASCRIPT) == r"\{W\}\p{Nd}"
+
+
+@pytest.mark.parametrize("value", [["a{{b}}", "{%x%}", "{#c#}"], "}{", [["ß", "ss"]], 7])
+def test_a_javascript_literal_holds_no_brace_and_reads_back(value: object) -> None:
+    literal = javascript_literal(value)
+    assert "{" not in literal and "}" not in literal
+    assert literal.isascii()
+    assert json.loads(literal) == value
+    assert run_node(f"console.log(JSON.stringify({literal}));", None) == value
