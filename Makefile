@@ -27,8 +27,8 @@ $(STAMP): pyproject.toml
 # runs are complete, so nothing is asked), check it, confirm its version, show what it is made
 # of and how far a second labeller agrees, score two runs of the baseline, gate one against the
 # other, render the report, then the split, calibration, leakage and interchange tools on the
-# same set, a fresh two-trial run, the Inspect and promptfoo loops, and a triage of a week of
-# sample traces.
+# same set, a fresh two-trial run, the Inspect and promptfoo loops, a triage of a week of sample
+# traces, and the labelling page's self-check.
 run: $(STAMP)
 	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
@@ -92,6 +92,8 @@ run: $(STAMP)
 	@inbox=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-inbox.XXXXXX") && \
 	  $(BIN)/goldcase triage traces/sample.jsonl --seed 2026-w10 --n 20 --inbox "$$inbox"; \
 	  status=$$?; rm -rf "$$inbox"; exit $$status
+	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
+	$(BIN)/goldcase label serve --check --labeller second
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"

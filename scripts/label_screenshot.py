@@ -84,8 +84,15 @@ def serving(root: Path, labeller: str | None) -> Iterator[LabelServer]:
         thread.join()
 
 
+def loaded(page: Page) -> None:
+    """Wait until no item is loading (the page holds back keys pressed meanwhile)."""
+    expect(page.locator("#work")).not_to_have_attribute("aria-busy", "true")
+
+
 def label_a_draft(page: Page, root: Path) -> None:
     page.locator("#items button", has_text="can i return a toaster").click()
+    expect(page.locator("#question")).to_contain_text("can i return a toaster")
+    loaded(page)
     page.keyboard.press("1")
     page.fill("#search", "return most items within 30 days")
     page.keyboard.press("Enter")
@@ -117,6 +124,7 @@ def label_a_second_time(page: Page, root: Path) -> None:
     for index in range(3):
         page.locator("#items button").nth(index).click()
         expect(page.locator("#position")).to_have_text(f"{index + 1} of 30")
+        loaded(page)
         key = page.locator("#item-id").inner_text()
         case = yaml.safe_load((root / "cases" / "golden" / f"{key}.yaml").read_text("utf-8"))
         if not case.get("answerable", True):

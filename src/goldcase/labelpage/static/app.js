@@ -235,6 +235,14 @@ async function reloadState() {
   renderAgreement(S.state.agreement);
 }
 
+// While an item loads the work column says so (aria-busy), for a screen reader and for a
+// script driving the page, which waits for the item rather than for a time.
+function loading(on) {
+  S.loading = on;
+  if (on) $("work").setAttribute("aria-busy", "true");
+  else $("work").removeAttribute("aria-busy");
+}
+
 async function openItem(index, { keepNotice = false } = {}) {
   if (!items().length) {
     S.view = null;
@@ -250,14 +258,14 @@ async function openItem(index, { keepNotice = false } = {}) {
   index = Math.max(0, Math.min(index, items().length - 1));
   const key = items()[index].key;
   let view;
-  S.loading = true; // keys pressed meanwhile must not land on the item being left
+  loading(true); // keys pressed meanwhile must not land on the item being left
   try {
     view = await api("item", { key });
   } catch (error) {
     notice(error.message, "error");
     return;
   } finally {
-    S.loading = false;
+    loading(false);
   }
   S.index = index;
   S.view = view;
