@@ -12,6 +12,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -46,6 +47,12 @@ def big_set(root: Path) -> Path:
         for t in range(1, TRIALS + 1)
     ]
     (root / "run.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    (root / "system.py").write_text(  # a system under test for goldcase run: one worker
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'answer': '14 days'}), flush=True)\n",
+        encoding="utf-8",
+    )
     return root
 
 
@@ -99,8 +106,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["score", "run.jsonl"], "grading"),
         (["hashes", "--out", "golden.hashes"], "hashing questions"),
         (["contamination", "corpus/policy.md"], "scanning"),
+        (["run", "--cmd", f"{sys.executable} system.py", "--out", "asked.jsonl"], "run: asking"),
     ],
-    ids=["check", "score", "hashes", "contamination"],
+    ids=["check", "score", "hashes", "contamination", "run"],
 )
 def test_a_bar_on_a_terminal_and_nothing_in_a_pipe(repo: Path, args: list[str], shown: str) -> None:
     status, out, terminal = on_terminal([GOLDCASE, *args], repo)

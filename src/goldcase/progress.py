@@ -46,6 +46,7 @@ class _Display:
                 TaskProgressColumn,
                 TextColumn,
                 TimeElapsedColumn,
+                TimeRemainingColumn,
             )
 
             self.bar = Progress(
@@ -53,6 +54,7 @@ class _Display:
                 BarColumn(),
                 TaskProgressColumn(),
                 TimeElapsedColumn(),
+                TimeRemainingColumn(),
                 console=Console(stderr=True),
                 transient=True,
                 auto_refresh=False,

@@ -1,5 +1,5 @@
 """The small parts of goldcase run: HTTP headers from the environment, Retry-After, backoff,
-progress lines, and the summary."""
+progress lines, and the summary (the bar on a terminal: tests/test_progress.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import io
 
 import pytest
 
+from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.run.progress import BarProgress, LineProgress, progress_for
 from goldcase.run.runner import Summary, backoff
@@ -50,13 +51,12 @@ def test_backoff_doubles_up_to_its_cap_unless_the_system_asked() -> None:
     assert backoff(3, 7.0) == 7.0
 
 
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_a_terminal_gets_a_bar_and_anything_else_plain_lines() -> None:
-    assert isinstance(progress_for(Terminal()), BarProgress)
+def test_progress_on_gets_the_bar_and_off_plain_lines() -> None:
+    try:
+        progress.enable(True)
+        assert isinstance(progress_for(io.StringIO()), BarProgress)
+    finally:
+        progress.enable(False)
     assert isinstance(progress_for(io.StringIO()), LineProgress)
 
 
@@ -73,17 +73,6 @@ def test_plain_lines_come_every_tenth_and_at_the_end() -> None:
         f"run: {n}/20 asked ({n * 5}%)" for n in range(2, 21, 2)
     ]
     assert lines[-1].endswith("1 error") and "left" not in lines[-1]
-
-
-def test_the_bar_draws_on_a_terminal() -> None:
-    out = Terminal()
-    progress = BarProgress(out)
-    progress.start(4, 1)
-    for outcome in ("answer", "error", "answer", "answer"):
-        progress.advance(outcome)
-    progress.stop()
-    text = out.getvalue()
-    assert "4/4" in text and "1 errors" in text and "/s" in text
 
 
 def test_the_summary_says_what_happened() -> None:

@@ -1,22 +1,16 @@
-"""How far a run is: a rich progress bar (done / total, rate, time left) on a terminal, and
-plain lines elsewhere (a log, CI), one every tenth of the run and one at the end."""
+"""How far a run is: on a terminal, the run's task on goldcase's one progress display
+(``goldcase.progress``); elsewhere (a log, CI), plain lines, one every tenth of the run and one
+at the end, since a run is the one long job whose log a user reads while it goes."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    TaskProgressColumn,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.progress import Progress as RichProgress
+from goldcase import progress
 
 
 class Progress(Protocol):
@@ -28,12 +22,9 @@ class Progress(Protocol):
 
 
 def progress_for(stream: TextIO | None = None) -> Progress:
+    """The bar when the CLI turned progress on (standard error is a terminal), else lines."""
     stream = stream if stream is not None else sys.stderr
-    try:
-        tty = stream.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    return BarProgress(stream) if tty else LineProgress(stream)
+    return BarProgress(stream) if progress.enabled() else LineProgress(stream)
 
 
 class LineProgress:
@@ -84,42 +75,24 @@ class LineProgress:
 
 
 class BarProgress:
-    """A rich progress bar on standard error: done / total, rate, time left, errors."""
+    """The run as a task on the progress display; errors are counted in the run's summary."""
 
     def __init__(self, stream: TextIO) -> None:
-        self._bar = RichProgress(
-            TextColumn("run"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[errors]}"),
-            console=Console(file=stream),
-            transient=False,
-        )
-        self._task: Any = None
-        self._errors = 0
-        self._done = 0
-        self._started = 0.0
-        self._lock = threading.Lock()
+        self._stream = stream
+        self._tasks = contextlib.ExitStack()
+        self._advance: progress.Advance = progress.skip
+        self._lock = threading.Lock()  # the job threads advance one display
 
     def start(self, total: int, already: int) -> None:
-        self._started = time.monotonic()
-        self._bar.start()
-        self._task = self._bar.add_task("run", total=total, rate="", errors="")
         if already:
-            self._bar.console.print(
-                f"{already} (id, trial) pairs already in the file, not asked again"
+            self._stream.write(
+                f"run: {already} (id, trial) pairs already in the file, not asked again\n"
             )
+        self._advance = self._tasks.enter_context(progress.task("run: asking", total))
 
     def advance(self, outcome: str) -> None:
         with self._lock:
-            self._done += 1
-            self._errors += outcome == "error"
-            rate = self._done / max(time.monotonic() - self._started, 1e-9)
-            errors = f"{self._errors} errors" if self._errors else ""
-        self._bar.update(self._task, advance=1, rate=f"{rate:.1f}/s", errors=errors)
+            self._advance(1)
 
     def stop(self) -> None:
-        self._bar.stop()
+        self._tasks.close()
