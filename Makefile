@@ -27,9 +27,9 @@ $(STAMP): pyproject.toml
 # runs are complete, so nothing is asked), check it, confirm its version, show what it is made
 # of and how far a second labeller agrees, score two runs of the baseline, gate one against the
 # other, render the report, then the split, calibration, leakage and interchange tools on the
-# same set, a fresh two-trial run, the Inspect and promptfoo loops, a triage of a week of sample
-# traces, and the labelling page's self-check.
-run: $(STAMP)
+# same set, a fresh two-trial run, the Inspect and promptfoo loops, a triage of a week of
+# sample traces, the labelling page's self-check, and a new set started from nothing.
+run: $(STAMP) clients
 	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
@@ -81,12 +81,14 @@ run: $(STAMP)
 	  --log-dir logs --log-format eval >/dev/null
 	$(BIN)/goldcase score --from inspect reports/inspect/logs/*.eval | sed -n 1,3p
 	@if [ -x $(PROMPTFOO) ]; then \
-	  echo "== goldcase export --format promptfoo, run by promptfoo (echo provider), read back with score --from promptfoo"; \
+	  echo "== goldcase export --format promptfoo, run by promptfoo (a replay provider, no model), read back with score --from promptfoo: promptfoo's own verdicts and goldcase's agree"; \
 	  $(BIN)/goldcase export --format promptfoo --out reports/promptfoo.yaml && \
 	  PROMPTFOO_DISABLE_TELEMETRY=1 PROMPTFOO_DISABLE_UPDATE=1 PROMPTFOO_CONFIG_DIR=reports/.promptfoo \
-	    $(PROMPTFOO) eval -c reports/promptfoo.yaml --providers echo -o reports/promptfoo-echo.json \
+	    $(PROMPTFOO) eval -c reports/promptfoo.yaml -o reports/promptfoo-replay.json \
+	    --providers "exec: $(CURDIR)/$(BIN)/python $(CURDIR)/scripts/promptfoo_replay.py $(CURDIR)/runs/baseline-k3.jsonl json" \
 	    --no-cache --no-write --no-progress-bar >/dev/null 2>&1; \
-	  $(BIN)/goldcase score --from promptfoo reports/promptfoo-echo.json | sed -n 1,3p; \
+	  $(BIN)/python -c 'import json, sys; print("promptfoo: {successes} passed, {failures} failed, {errors} errors".format(**json.load(open(sys.argv[1]))["results"]["stats"]))' reports/promptfoo-replay.json; \
+	  $(BIN)/goldcase score --from promptfoo reports/promptfoo-replay.json | sed -n 1,3p; \
 	else echo "(promptfoo is not installed: make clients installs it)"; fi
 	@echo "== goldcase triage: a week of sample traces drawn as drafts (mostly failures, personal data replaced, the set's questions passed over), into a temporary folder"
 	@inbox=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-inbox.XXXXXX") && \
@@ -94,6 +96,17 @@ run: $(STAMP)
 	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
 	$(BIN)/goldcase label serve --check --labeller second
+	@echo "== goldcase init, new, check: your own set on day one (docs/start.md), in a temporary folder"
+	@own=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-own.XXXXXX") && \
+	  $(BIN)/goldcase init "$$own/my-set" --hooks local | tail -n 1 && \
+	  printf '%s\n' '# Returns' '' 'You can return most items within 30 days of delivery.' \
+	    > "$$own/my-set/corpus/returns-policy.md" && \
+	  $(BIN)/goldcase new --repo "$$own/my-set" --no-prompt --slice returns \
+	    --question "How long do I have to return an item?" --expected-answer "30 days" \
+	    --doc returns-policy.md --quote "You can return most items within 30 days of delivery" \
+	    --pass-probe "You have 30 days from delivery." --fail-probe "You have 14 days." && \
+	  $(BIN)/goldcase check --repo "$$own/my-set"; \
+	  status=$$?; rm -rf "$$own"; exit $$status
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"

@@ -63,6 +63,8 @@ class TriageConfig:
     pass_rate: float = 0.9  # the prompt's pass rate on random traffic
     # trace field -> its name in the log (a dotted path reaches into nested objects)
     fields: Mapping[str, str] = field(default_factory=lambda: {f: f for f in TRACE_FIELDS})
+
+
 # An answer given as text abstains when one of these matches it (case-insensitive, searched
 # anywhere): ``goldcase run`` for a response without an outcome, ``score --from`` for
 # promptfoo and Inspect outputs, and the exported promptfoo and Inspect graders.

@@ -17,6 +17,7 @@ results file, a report, training data) are the user's own choice and are read wi
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -79,6 +80,44 @@ def _read_all(fd: int, size: int, limit: int, name: str) -> bytes:
         parts.append(os.read(fd, 1 << 20))
         total += len(parts[-1])
     return b"".join(parts)
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """The regular file at ``path`` opened for reading, never blocking on a FIFO: for a file
+    read as a stream (a zip archive) rather than whole; refusals as ``read_regular``'s."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
+        os.set_blocking(fd, True)  # a regular file: reads never wait anyway
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+@contextlib.contextmanager
+def named(shown: str, what: str) -> Iterator[None]:
+    """Reading a file the user named on the command line (a results file, a report, a trace
+    log): every refusal becomes a ``GoldcaseError`` naming it as ``shown`` and saying what to
+    give instead (``what``: "the results file (JSONL)")."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise GoldcaseError(f"{shown}: no such file") from None
+    except IsADirectoryError:
+        raise GoldcaseError(f"{shown}: is a folder; give {what}") from None
+    except OSError as exc:
+        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
+
+
+def read_named(path: Path, shown: str, what: str, limit: int = DEFAULT_LIMIT) -> bytes:
+    """``read_regular`` on a file the user named, its refusals as ``named`` words them."""
+    with named(shown, what):
+        return read_regular(path, limit)
 
 
 def read_regular_text(path: Path | str, limit: int = DEFAULT_LIMIT) -> str:

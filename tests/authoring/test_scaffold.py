@@ -38,6 +38,7 @@ SCAFFOLD = [
     "goldcase.toml",
     "prompts/.gitkeep",
     "schema/case.schema.json",
+    "schema/draft.schema.json",
 ]
 EXAMPLE = ["cases/golden/ret-001.yaml", "corpus/returns-policy.md"]
 

@@ -29,7 +29,7 @@ from interchange.kit import (
 from kit import REPO_ROOT, run_cli
 
 pytestmark = pytest.mark.slow
-PROVIDER = Path(__file__).with_name("replay_provider.py")
+PROVIDER = REPO_ROOT / "scripts" / "promptfoo_replay.py"
 
 
 @pytest.fixture(scope="module")

@@ -289,3 +289,24 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(repo: Path, tmp_path: Pa
         done = run_cli("score", fifo, "--repo", repo, "--from", fmt)
         assert done.exit_code == 2
         assert "not a regular file" in done.stderr or "cannot read it" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("fmt", "wanted"),
+    [
+        ("inspect", "an Inspect log (.json or .eval)"),
+        ("promptfoo", "promptfoo output (promptfoo eval -o OUTPUT.json)"),
+    ],
+)
+def test_a_folder_or_a_missing_file_is_named_with_what_to_give(
+    repo: Path, tmp_path: Path, fmt: str, wanted: str
+) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    given = run_cli("score", folder, "--repo", repo, "--from", fmt)
+    assert (given.exit_code, given.stderr) == (2, f"error: {folder}: is a folder; give {wanted}\n")
+    missing = run_cli("score", tmp_path / "gone.json", "--repo", repo, "--from", fmt)
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        f"error: {tmp_path / 'gone.json'}: no such file\n",
+    )

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kit import REPO_ROOT
+
 QUOTE = "A customer has 14 days from delivery to request a credit"
 
 GOLDEN_QUESTION = "how long do i have to ask for a credit on a damaged delivery"
@@ -68,15 +70,20 @@ def case_text(
     )
 
 
-def set_files() -> dict[str, str]:
+def set_files(schemas: bool = True) -> dict[str, str]:
     """One golden and one dev case, each with its own quote (a dev case sharing a golden
-    case's quote would be GC308)."""
-    return {
+    case's quote would be GC308), and the schemas for editors that ``goldcase init`` writes
+    (``schemas=False``: a repository without them)."""
+    files = {
         "cases/golden/ret-001.yaml": case_text("ret-001", GOLDEN_QUESTION),
         "cases/dev/dev-ret-001.yaml": case_text(
             "dev-ret-001", DEV_QUESTION, quote=DEV_QUOTE, doc="delivery.md", answer="7 days"
         ),
     }
+    if schemas:
+        for rel in ("schema/case.schema.json", "schema/draft.schema.json"):
+            files[rel] = (REPO_ROOT / rel).read_text(encoding="utf-8")
+    return files
 
 
 def distinct_questions(n: int) -> list[str]:

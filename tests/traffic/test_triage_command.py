@@ -14,11 +14,15 @@ import yaml
 
 from goldcase.ids import draft_id
 from goldcase.moments import parse_moment
-from kit import run_cli
+from kit import REPO_ROOT, run_cli
 from traffic.kit import GOLDEN_QUESTION, distinct_questions, set_files, trace, write_log
 
 Repo = Callable[..., Path]
 DRAFT = re.compile(r"tr-[0-9a-hjkmnp-tv-z]{9}")
+SCHEMAS = (
+    "schema/case.schema.json",
+    "schema/draft.schema.json",
+)  # the draft's refers to the case's
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +53,7 @@ def week(n_flagged: int = 6, n_plain: int = 6) -> list[dict[str, object] | str]:
 
 
 def test_drafts_are_written_with_the_documented_fields(make_repo: Repo) -> None:
-    root = make_repo(set_files())
+    root = make_repo(set_files(schemas=False))  # the drafts' schema is written with them
     rows = [
         trace(
             1,
@@ -62,8 +66,14 @@ def test_drafts_are_written_with_the_documented_fields(make_repo: Repo) -> None:
     ]
     log_of(root, rows)
     code, out, err = triage(root, "--n", "1", "--seed", "week-10")
-    assert (code, err) == (0, "")
+    assert (code, err.splitlines()) == (
+        0,
+        [f"wrote {rel}, a schema for editors" for rel in SCHEMAS],
+    )
     ((name, text),) = drafts(root).items()
+    target = text.splitlines()[0].split("$schema=", 1)[1]  # the editors' modeline
+    assert (root / "cases/inbox" / target).resolve() == (root / SCHEMAS[1]).resolve()
+    assert (root / SCHEMAS[1]).read_bytes() == (REPO_ROOT / SCHEMAS[1]).read_bytes()
     asked = parse_moment("2026-03-02T09:14:00Z")
     assert asked is not None and name == draft_id("t-0001", asked.at, ()) + ".yaml"
     data = yaml.safe_load(text)

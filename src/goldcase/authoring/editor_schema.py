@@ -1,12 +1,14 @@
-"""The case schema inside a golden-set repository, for editors.
+"""The schemas inside a golden-set repository, for editors.
 
 Every case file goldcase writes starts with a modeline,
 ``# yaml-language-server: $schema=../../schema/case.schema.json``, which editors with a YAML
-language server follow to validate and complete the file as it is typed. The path is relative
-to the case file, so the schema must be in the repository: ``goldcase init`` and ``goldcase
-import`` write ``schema/case.schema.json``, ``goldcase schema`` writes it again (``--check``
-says whether it is current), and ``goldcase lock`` refreshes a copy that an upgrade of goldcase
-left behind.
+language server follow to validate and complete the file as it is typed; a draft in
+``cases/inbox/`` names ``schema/draft.schema.json`` the same way (which takes its fields from
+the case schema beside it). The path is relative to the file, so the schemas must be in the
+repository: ``goldcase init`` and ``goldcase import`` write ``schema/``, ``goldcase new`` and
+``goldcase triage`` write a copy that is missing, ``goldcase schema`` writes them again
+(``--check`` says whether they are current), and ``goldcase lock`` refreshes copies that an
+upgrade of goldcase left behind.
 """
 
 from __future__ import annotations
@@ -16,39 +18,58 @@ from pathlib import Path
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
-from goldcase.schemas import CASE_SCHEMA, schema_bytes
+from goldcase.schemas import CASE_SCHEMA, DRAFT_SCHEMA, schema_bytes
 from goldcase.writer import atomic_write_bytes
 
 SCHEMA_REL = f"schema/{CASE_SCHEMA}"  # relative to the repository's root
+DRAFT_SCHEMA_REL = f"schema/{DRAFT_SCHEMA}"
+COPIES = {SCHEMA_REL: CASE_SCHEMA, DRAFT_SCHEMA_REL: DRAFT_SCHEMA}  # path -> shipped schema
 
 
-def modeline(case_path: Path, root: Path) -> str:
-    """The first line of a case file at ``case_path``: the schema, relative to the file."""
-    target = os.path.relpath(root / SCHEMA_REL, case_path.parent)
+def modeline(case_path: Path, root: Path, schema: str = SCHEMA_REL) -> str:
+    """The first line of a file at ``case_path``: the schema, relative to the file."""
+    target = os.path.relpath(root / schema, case_path.parent)
     return f"# yaml-language-server: $schema={Path(target).as_posix()}"
 
 
-def copy_state(root: Path) -> str:
-    """``current``, ``stale`` (another goldcase's schema) or ``missing``."""
-    try:
-        held = read_regular(root / SCHEMA_REL)
-    except FileNotFoundError:
-        return "missing"
-    except OSError as exc:
-        raise GoldcaseError(f"{SCHEMA_REL}: cannot read it: {exc.strerror or exc}") from None
-    return "current" if held == schema_bytes(CASE_SCHEMA) else "stale"
+def copies() -> dict[str, bytes]:
+    """What ``schema/`` holds in a repository: path -> the installed goldcase's schema."""
+    return {rel: schema_bytes(name) for rel, name in COPIES.items()}
 
 
-def write_copy(root: Path) -> bool:
-    """Write the installed goldcase's case schema into the repository; False when the copy
-    there is already that schema."""
-    if copy_state(root) == "current":
-        return False
-    atomic_write_bytes(root / SCHEMA_REL, schema_bytes(CASE_SCHEMA))
-    return True
+def copy_states(root: Path) -> dict[str, str]:
+    """Each copy's state: ``current``, ``stale`` (another goldcase's schema) or ``missing``."""
+    states = {}
+    for rel, wanted in copies().items():
+        try:
+            held = read_regular(root / rel)
+        except FileNotFoundError:
+            states[rel] = "missing"
+            continue
+        except OSError as exc:
+            raise GoldcaseError(f"{rel}: cannot read it: {exc.strerror or exc}") from None
+        states[rel] = "current" if held == wanted else "stale"
+    return states
 
 
-def refresh_copy(root: Path) -> bool:
-    """Rewrite a copy that exists but is not the installed goldcase's (after an upgrade);
-    a repository without one is left alone. True when the file was rewritten."""
-    return copy_state(root) == "stale" and write_copy(root)
+def write_copies(root: Path, only_missing: bool = False, needed: str | None = None) -> list[str]:
+    """Write the installed goldcase's schemas that the repository lacks (``only_missing``) or
+    does not hold as they are; the paths written. ``needed``: only what a file naming that
+    schema needs (a case needs the case schema; a draft both, its fields being the case's)."""
+    wanted = copies()
+    written = []
+    for rel, state in copy_states(root).items():
+        if needed == SCHEMA_REL and rel != SCHEMA_REL:
+            continue
+        if state == "missing" or (state == "stale" and not only_missing):
+            atomic_write_bytes(root / rel, wanted[rel])
+            written.append(rel)
+    return written
+
+
+def refresh_copies(root: Path) -> list[str]:
+    """After an upgrade: rewrite the copies of a repository that keeps the case schema (and
+    add the draft schema it may lack); a repository without one is left alone."""
+    if copy_states(root)[SCHEMA_REL] == "missing":
+        return []
+    return write_copies(root)

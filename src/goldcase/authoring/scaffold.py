@@ -26,10 +26,9 @@ from typing import Any
 import yaml
 
 from goldcase import gitview
-from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
+from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.errors import GoldcaseError
 from goldcase.project import REPOSITORY, install_command, release_tag
-from goldcase.schemas import CASE_SCHEMA, schema_bytes
 from goldcase.writer import atomic_write_bytes
 
 MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
@@ -116,7 +115,7 @@ An evaluation golden set kept with [goldcase]({repository}).
 - `corpus/`: the documents every support quote must appear in, verbatim.
 - `golden.version` and `golden.lock`: written by `goldcase lock` (the goldcase-version hook does
   it on commit) whenever the golden set or the corpus changes; the first commit makes version 1.
-- `schema/case.schema.json`: the schema each case file's first line names, for editors.
+- `schema/`: the schemas each case file's and draft's first line names, for editors.
 
 Set up a clone:
 
@@ -170,7 +169,7 @@ def files(options: Options, root: Path) -> dict[str, bytes]:
         for name in HOOK_NAMES:
             text[f"hooks/{name}"] = hook_text(name)
     out = {rel: value.encode("utf-8") for rel, value in text.items()}
-    out[SCHEMA_REL] = schema_bytes(CASE_SCHEMA)
+    out.update(copies())
     return out
 
 

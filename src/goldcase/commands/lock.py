@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from goldcase.authoring.editor_schema import SCHEMA_REL, refresh_copy
+from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import locking
@@ -36,10 +36,10 @@ def command(check_only: bool, repo: Path | None, fmt: str) -> int:
     outcome = locking.lock_repository(ctx)
     for line in locking.describe(outcome):
         click.echo(line)
-    refreshed = refresh_copy(ctx.root)
+    refreshed = refresh_copies(ctx.root)
     if refreshed:
         click.echo(
-            f"wrote {SCHEMA_REL} (the installed goldcase's case schema); add it to the "
-            f"commit: git add {SCHEMA_REL}"
+            f"wrote {' and '.join(refreshed)} (the installed goldcase's schemas); add to the "
+            f"commit: git add {' '.join(refreshed)}"
         )
     return 1 if outcome.wrote or refreshed else 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from goldcase.authoring.editor_schema import SCHEMA_REL, copy_state, write_copy
+from goldcase.authoring.editor_schema import SCHEMA_REL, write_copies
 from goldcase.authoring.new import NewCase, create_case, unheld_probes, verify_quote
 from goldcase.commands.common import open_context, repo_option
 from goldcase.context import Context
@@ -110,9 +110,10 @@ def command(
         _ask(ctx, spec)
     path = create_case(ctx, spec)
     click.echo(f"wrote {ctx.rel(path)}")
-    if copy_state(ctx.root) == "missing":  # the new file's first line names it
-        write_copy(ctx.root)
-        click.echo(f"wrote {SCHEMA_REL}, the schema its first line names (for editors)")
+    for rel in write_copies(
+        ctx.root, only_missing=True, needed=SCHEMA_REL
+    ):  # its first line names it
+        click.echo(f"wrote {rel}, a schema for editors")
     for problem in unheld_probes(ctx, path):
         click.echo(
             f"warning: {ctx.rel(path)}: {problem}; write an expect block that holds it "

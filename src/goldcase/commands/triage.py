@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.editor_schema import write_copies
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.traffic import report
 from goldcase.traffic.triage import Options, triage
@@ -56,6 +57,9 @@ def command(
         dry_run=dry_run,
     )
     result = triage(ctx, traces, str(traces), options)
+    if not dry_run and result.ids:  # each draft's first line names the draft schema
+        for rel in write_copies(ctx.root, only_missing=True):
+            click.echo(f"wrote {rel}, a schema for editors", err=True)
     for line in report.bad_lines(str(traces), result.log.bad):
         click.echo(line, err=True)
     if fmt == "json":

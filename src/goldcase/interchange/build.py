@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goldcase.authoring.editor_schema import SCHEMA_REL, modeline
+from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
-from goldcase.schemas import CASE_SCHEMA, schema_bytes
 from goldcase.writer import write_new_folder
 
 # every case lands in cases/<split>/, so one modeline fits them all
@@ -77,7 +76,7 @@ def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
     files["goldcase.toml"] = _config_text(imported).encode("utf-8")
     files["golden.version"] = f"{imported.version}\n".encode()
     files[".gitignore"] = b".goldcase-cache/\n"
-    files[SCHEMA_REL] = schema_bytes(CASE_SCHEMA)  # the file each case's modeline names
+    files.update(copies())  # the files each case's modeline names
     for rel in files:  # the last guard: a name from the input never leaves ``out``
         if rel.startswith("/") or ".." in rel.split("/"):
             raise GoldcaseError(f"refusing to write {rel!r}: it would land outside {out}")

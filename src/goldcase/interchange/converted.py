@@ -15,12 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
-from goldcase.safeio import read_regular
 
 FORMATS = ("promptfoo", "inspect")
 MAX_BYTES = 1024**3  # a promptfoo output or an Inspect JSON log read whole, at most this
@@ -88,17 +86,6 @@ def _text(output: Any) -> str:
     if output is None:
         return ""
     return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-
-
-def read_bounded(path: Path, shown: str, what: str) -> bytes:
-    try:
-        return read_regular(path, MAX_BYTES)
-    except FileNotFoundError:
-        raise GoldcaseError(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise GoldcaseError(f"{shown}: is a folder; give the {what}") from None
-    except OSError as exc:
-        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
 
 
 def parse_json(data: bytes, shown: str, what: str) -> Any:

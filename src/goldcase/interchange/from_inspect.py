@@ -17,8 +17,6 @@ zstd-compressed as Inspect writes them), never unpickled or run.
 from __future__ import annotations
 
 import io
-import os
-import stat
 import struct
 import zipfile
 import zlib
@@ -27,7 +25,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.converted import Converted, latency, parse_json, read_bounded
+from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.safeio import named, open_regular, read_named
 
 WHAT = "an Inspect log (.json or .eval)"
 MAX_MEMBER = 256 * 1024**2
@@ -45,11 +44,13 @@ def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
 
 
 def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
-    with _open_log(path, shown) as fh:
+    with named(shown, WHAT):
+        fh = open_regular(path)
+    with fh:
         if fh.read(4) == b"PK\x03\x04":
             yield from _eval_samples(fh, shown)
             return
-    log = parse_json(read_bounded(path, shown, WHAT), shown, WHAT)
+    log = parse_json(read_named(path, shown, WHAT, MAX_BYTES), shown, WHAT)
     if not isinstance(log, dict) or "eval" not in log:
         raise GoldcaseError(f"{shown}: not {WHAT}: no 'eval' header")
     samples = log.get("samples")
@@ -57,20 +58,6 @@ def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
         raise GoldcaseError(f"{shown}: the log holds no samples (was it written without them?)")
     for sample in samples:
         yield _object(sample, shown)
-
-
-def _open_log(path: Path, shown: str) -> BinaryIO:
-    """The log, opened without blocking on a FIFO and only when it is a regular file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise GoldcaseError(f"{shown}: no such file") from None
-    except OSError as exc:
-        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise GoldcaseError(f"{shown}: not a regular file; give {WHAT}")
-    return os.fdopen(fd, "rb")
 
 
 def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:

@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.converted import Converted, latency, parse_json, read_bounded
+from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.safeio import read_named
 
 ERROR = 2  # promptfoo's ResultFailureReason.ERROR (1 is a failed assertion)
 WHAT = "promptfoo output (promptfoo eval -o OUTPUT.json)"
 
 
 def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
-    results = _results(read_bounded(path, shown, WHAT), shown)
+    results = _results(read_named(path, shown, WHAT, MAX_BYTES), shown)
     _one_column(results, shown)
     converted = Converted()
     trials: Counter[str] = Counter()

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from goldcase.leakage.textmatch import PhraseIndex
+from goldcase.leakage.textmatch import PhraseIndex, string_values
 from goldcase.model import Case
 from goldcase.safeio import bounded_lines
 from goldcase.text import normalise_input
@@ -102,22 +102,10 @@ def record_text(raw: bytes, jsonl: bool) -> str:
     line = raw.decode("utf-8", "replace")
     if jsonl and line.lstrip().startswith(("{", "[", '"')):
         try:
-            return "\n".join(_strings(json.loads(line)))
+            return "\n".join(string_values(json.loads(line)))
         except (ValueError, RecursionError):
             pass
     return line
-
-
-def _strings(value: Any) -> Iterator[str]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
 
 
 def scan_record(index: GramIndex, text: str) -> dict[int, set[int]]:

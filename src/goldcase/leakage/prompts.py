@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from goldcase.cache import Cache
-from goldcase.leakage.textmatch import NormalisedLines
+from goldcase.leakage.textmatch import NormalisedLines, string_values
 from goldcase.loader import YamlTooLarge, compose_data, walk_scalars
 from goldcase.safeio import Outside, read_inside
 from goldcase.text import normalise_input
@@ -366,7 +366,7 @@ def _jsonl_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | No
                 col = getattr(exc, "colno", 1)
                 problem = (number, col, f"not a JSON line: {_json_error(exc)}")
             continue
-        examples.extend(Example(number, item) for item in _value_examples(value))
+        examples.extend(Example(number, item) for item in string_values(value))
     return examples, problem
 
 
@@ -377,24 +377,11 @@ def _json_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | Non
         line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
         return [], (line, col, f"JSON syntax: {_json_error(exc)}; searched as text only")
     locate = _Locator(text)
-    return [Example(locate(item), item) for item in _value_examples(value)], None
+    return [Example(locate(item), item) for item in string_values(value)], None
 
 
 def _json_error(exc: Exception) -> str:
     return exc.msg if isinstance(exc, json.JSONDecodeError) else "nesting too deep"
-
-
-def _value_examples(value: Any) -> Iterator[str]:
-    """Every string value of a parsed JSON value (not the keys), at any depth."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(reversed(item.values()))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
 
 
 class _Locator:

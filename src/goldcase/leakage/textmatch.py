@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import ahocorasick
 
@@ -92,3 +92,16 @@ class NormalisedLines:
 
     def line_of(self, offset: int) -> int:
         return self.numbers[bisect_right(self.starts, offset) - 1] if self.numbers else 1
+
+
+def string_values(value: Any) -> Iterator[str]:
+    """Every string value of a parsed JSON value (not the keys), at any depth."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))

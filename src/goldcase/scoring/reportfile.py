@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import set_digest
-from goldcase.safeio import read_regular
+from goldcase.safeio import read_named
 from goldcase.schemas import load_schema, validator
 from goldcase.scoring.metrics import rate, wilson
 from goldcase.scoring.outcomes import accepts_correction
@@ -28,24 +28,11 @@ def load_report(path: Path, shown: str | None = None, ctx: Context | None = None
     """The report at ``path``, validated; GoldcaseError (exit 2) naming the file otherwise.
     With ``ctx`` (the golden-set repository), cases are checked against the set too."""
     name = shown or str(path)
-    data = _parse(_read(path, name), name)
+    data = _parse(read_named(path, name, "a report written by goldcase score --out"), name)
     _validate(data, name)
     _check_digest(data, name)
     check_consistency(data, name, corrections_allowed(data, ctx))
     return data
-
-
-def _read(path: Path, name: str) -> bytes:
-    try:
-        return read_regular(path)
-    except FileNotFoundError:
-        raise GoldcaseError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise GoldcaseError(
-            f"{name}: is a folder; give a report written by goldcase score --out"
-        ) from None
-    except OSError as exc:
-        raise GoldcaseError(f"{name}: cannot read it: {exc.strerror or exc}") from None
 
 
 def _parse(raw: bytes, name: str) -> dict[str, Any]:

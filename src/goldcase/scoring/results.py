@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import line_too_long, longest_line, read_regular
+from goldcase.safeio import line_too_long, longest_line, read_named
 from goldcase.schemas import load_schema, path_name, validator
 from goldcase.text import clip
 
@@ -95,14 +95,7 @@ class Result:
 def read_raw(path: Path, name: str) -> bytes:
     """The results file's bytes; a missing or unreadable file, or one with a line past
     ``MAX_LINE_BYTES`` (whose parse would take many times its size), is a ``GoldcaseError``."""
-    try:
-        raw = read_regular(path)
-    except IsADirectoryError:
-        raise GoldcaseError(f"{name}: is a folder; give the results file (JSONL)") from None
-    except FileNotFoundError:
-        raise GoldcaseError(f"{name}: no such file") from None
-    except OSError as exc:
-        raise GoldcaseError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    raw = read_named(path, name, "the results file (JSONL)")
     too_long = longest_line(raw)
     if too_long is not None:
         raise line_too_long(name, *too_long)

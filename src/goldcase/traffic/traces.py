@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goldcase.errors import GoldcaseError
 from goldcase.moments import Moment, trace_moment
-from goldcase.safeio import read_regular
+from goldcase.safeio import read_named
 from goldcase.text import clip
 
 MAX_FILE = 1 << 30  # 1 GiB: a week of traces filtered to what triage needs is far less
@@ -74,24 +73,13 @@ def read_traces(path: Path, shown: str, names: Mapping[str, str]) -> TraceLog:
     """Every trace of the log at ``path`` and every bad line; ``names`` maps each trace field
     to its name in the log."""
     log = TraceLog(shown)
-    for number, line in _lines(_read(path, shown)):
+    for number, line in _lines(read_named(path, shown, "the trace log (JSON Lines)", MAX_FILE)):
         log.lines += 1
         try:
             log.traces.append(_trace(number, line, names))
         except _Bad as bad:
             log.bad.append(BadLine(number, bad.reason))
     return log
-
-
-def _read(path: Path, shown: str) -> bytes:
-    try:
-        return read_regular(path, MAX_FILE)
-    except IsADirectoryError:
-        raise GoldcaseError(f"{shown}: is a folder; give the trace log (JSON Lines)") from None
-    except FileNotFoundError:
-        raise GoldcaseError(f"{shown}: no such file") from None
-    except OSError as exc:
-        raise GoldcaseError(f"{shown}: cannot read it: {exc.strerror or exc}") from None
 
 
 def _lines(raw: bytes) -> Iterator[tuple[int, bytes | None]]:

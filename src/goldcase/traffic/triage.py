@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goldcase.authoring.editor_schema import DRAFT_SCHEMA_REL
 from goldcase.context import Context
 from goldcase.engine import load_case_set, taken_ids
 from goldcase.errors import GoldcaseError
@@ -111,7 +112,7 @@ def _drafts(
 ) -> dict[str, str]:
     """The id of every trace drawn, and the text of each new draft (id -> text)."""
     taken = taken_ids(ctx, case_set) | set(drafts)
-    schema = Path(os.path.relpath(ctx.root / "schema" / "draft.schema.json", result.inbox))
+    schema = Path(os.path.relpath(ctx.root / DRAFT_SCHEMA_REL, result.inbox))
     source = Provenance(result.log.shown, result.seed, schema.as_posix())
     texts: dict[str, str] = {}
     for drawn in result.draw.drawn:

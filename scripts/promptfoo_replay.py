@@ -2,7 +2,10 @@
 goldcase results file holds for the test's case (``metadata.id`` in the context promptfoo
 passes as the last argument).
 
-    exec: python replay_provider.py RESULTS.jsonl text|json [FAILING_ID]
+    exec: python scripts/promptfoo_replay.py RESULTS.jsonl text|json [FAILING_ID]
+
+(absolute paths: promptfoo runs it from the config's folder). ``make run`` replays the sample
+run through the exported config with it.
 
 ``text`` prints the answer (an abstention as "I don't know."); ``json`` prints the line's
 response fields as one JSON object. The case FAILING_ID exits with status 1 (a provider error).

@@ -1,0 +1,61 @@
+"""The guarded reader's named-file forms (docs/architecture.md, ``safeio``): a file the user
+named is read whole or opened as a stream, never blocking on a FIFO, and every refusal is one
+error that names the file and says what to give."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from goldcase.errors import GoldcaseError
+from goldcase.safeio import NOT_REGULAR, TooLarge, open_regular, read_named, read_regular
+
+WHAT = "the results file (JSONL)"
+
+
+def test_a_regular_file_is_read_whole_and_opened_as_a_stream(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b'{"id": "a"}\n')
+    assert read_named(path, "run.jsonl", WHAT) == b'{"id": "a"}\n'
+    with open_regular(path) as fh:
+        assert fh.read() == b'{"id": "a"}\n'
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: None, "run.jsonl: no such file"),
+        (lambda p: p.mkdir(), f"run.jsonl: is a folder; give {WHAT}"),
+        (lambda p: os.mkfifo(p), f"run.jsonl: cannot read it: {NOT_REGULAR}"),
+        (lambda p: p.write_bytes(b"x" * 11), "run.jsonl: cannot read it: 11 bytes, more than 10"),
+    ],
+    ids=["missing", "folder", "fifo", "too large"],
+)
+def test_each_refusal_names_the_file_and_what_to_give(
+    tmp_path: Path, make: object, message: str
+) -> None:
+    path = tmp_path / "run.jsonl"
+    make(path)  # type: ignore[operator]
+    with pytest.raises(GoldcaseError) as caught:
+        read_named(path, "run.jsonl", WHAT, limit=10)
+    assert str(caught.value) == message
+
+
+def test_a_stream_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "log.eval"
+    os.mkfifo(fifo)  # no writer ever comes: a blocking open would wait for ever
+    with pytest.raises(OSError) as caught:
+        open_regular(fifo)
+    assert caught.value.strerror == NOT_REGULAR
+    with pytest.raises(IsADirectoryError):
+        open_regular(tmp_path)
+
+
+def test_the_limit_is_a_size_error_carrying_the_size(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 100)
+    with pytest.raises(TooLarge) as caught:
+        read_regular(path, 99)
+    assert (caught.value.size, caught.value.limit) == (100, 99)
