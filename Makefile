@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run runs clients test lint bench coverage fuzz-long clean
+.PHONY: run runs clients test lint bench coverage fuzz-long clean screenshots
 
 # promptfoo for the tests that run the promptfoo export through it: installed with npm into
 # .clients/ (git-ignored). 0.121.20 is the last release that runs on Node 20. Without npm,
@@ -118,6 +118,13 @@ runs: $(STAMP)
 	rm -f runs/baseline-k3.jsonl runs/baseline-k3.jsonl.run.json
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
+
+# The pictures in the docs, taken again from what `make run` wrote (headless Chromium from the
+# system's package): after the sample set or the page changes.
+screenshots: run
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	  --user-data-dir="$$(mktemp -d)" --window-size=900,1750 \
+	  --screenshot=$(CURDIR)/docs/report.png file://$(CURDIR)/reports/report.html
 
 clients: $(PROMPTFOO)
 
