@@ -119,12 +119,14 @@ runs: $(STAMP)
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
 
-# The pictures in the docs, taken again from what `make run` wrote (headless Chromium from the
-# system's package): after the sample set or the page changes.
+# The pictures in the docs, taken again (headless Chromium from the system's package) after the
+# sample set or a page changes: the report from what `make run` wrote, the labelling page from a
+# copy of the sample set (scripts/label_screenshot.py).
 screenshots: run
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	  --user-data-dir="$$(mktemp -d)" --window-size=900,1750 \
 	  --screenshot=$(CURDIR)/docs/report.png file://$(CURDIR)/reports/report.html
+	$(BIN)/python scripts/label_screenshot.py docs/
 
 clients: $(PROMPTFOO)
 
