@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import tempfile
 import time
@@ -148,7 +149,7 @@ def contamination_mbps(megabytes: float = 50, golden: int = 10_000) -> dict[str,
 
     - worst case: ``golden`` generated questions against generated text (plain and JSONL)
       drawn from the same vocabulary, so almost no record can be skipped by its anchors;
-    - realistic (when ../shared/realdata is there): this repository's sample golden set
+    - realistic (when $GOLDCASE_PUBLIC_DATA names the public sets' folder): the sample golden set
       against Wikipedia paragraphs (SQuAD 2.0 dev contexts, repeated to ``megabytes``).
     """
     from goldcase.leakage.contamination import GramIndex
@@ -187,7 +188,8 @@ def _scan_speed(index: Any, path: Path) -> tuple[float, int]:
 
 
 def _wikipedia(path: Path, megabytes: float) -> Path | None:
-    source = REPO.parent / "shared" / "realdata" / "squad2-dev-cs224n" / "dev-v2.0.json"
+    folder = Path(os.environ.get("GOLDCASE_PUBLIC_DATA", "public-data"))
+    source = folder / "squad2-dev-cs224n" / "dev-v2.0.json"
     if not source.is_file():
         return None
     data = json.loads(source.read_text(encoding="utf-8"))

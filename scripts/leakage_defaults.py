@@ -5,14 +5,16 @@ setting, printed for a person to label.
     .venv/bin/python scripts/leakage_defaults.py grid
     .venv/bin/python scripts/leakage_defaults.py sample --threshold 0.7 --shingle 1
 
-Reads ../shared/realdata (SQuAD 2.0 dev half, XQuAD English, COVID-QA) and the sample set's
-cases/. Nothing is written.
+Reads the public QA sets from the folder named by $GOLDCASE_PUBLIC_DATA (squad2-dev-cs224n/,
+xquad-en/, covid-qa/: SQuAD 2.0 dev half, XQuAD English, COVID-QA) and the sample set's cases/.
+Nothing is written.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,7 +25,7 @@ from goldcase.leakage.neardup import NearConfig, near_pairs
 from goldcase.text import normalise_input
 
 REPO = Path(__file__).resolve().parent.parent
-REALDATA = REPO.parent / "shared" / "realdata"
+REALDATA = Path(os.environ.get("GOLDCASE_PUBLIC_DATA", "public-data"))
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,9 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=25)
     args = parser.parse_args()
     if not REALDATA.is_dir():
-        raise SystemExit(f"error: {REALDATA} is absent")
+        raise SystemExit(
+            f"error: {REALDATA} is absent; set GOLDCASE_PUBLIC_DATA to the public sets' folder"
+        )
     if args.what == "grid":
         grid()
     else:

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Run goldcase's personal-data detectors over public QA text and print every hit in context.
 
-    python scripts/pii_realdata.py                 # SQuAD 2.0 dev and COVID-QA (../shared)
+    python scripts/pii_realdata.py                 # SQuAD 2.0 dev and COVID-QA
     python scripts/pii_realdata.py --cases cases   # the case files of a golden-set repository
+
+The public sets are read from the folder $GOLDCASE_PUBLIC_DATA names (squad2-dev-cs224n/,
+covid-qa/).
 
 The figures in docs/personal-data.md come from this script: each hit is printed with 40
 characters either side so that a person can judge it.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -20,7 +24,7 @@ from pathlib import Path
 from goldcase.privacy import pii
 
 ROOT = Path(__file__).resolve().parent.parent
-REALDATA = ROOT.parent / "shared" / "realdata"
+REALDATA = Path(os.environ.get("GOLDCASE_PUBLIC_DATA", "public-data"))  # the public sets' folder
 SETS = {
     "squad2-dev": REALDATA / "squad2-dev-cs224n" / "dev-v2.0.json",
     "covid-qa": REALDATA / "covid-qa" / "200423_covidQA.json",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from goldcase.safeio import NOT_REGULAR, TooLarge, read_regular
 from goldcase.text import fold_quote, fold_space
 
 MAX_DOC_BYTES = 64 * 1024 * 1024
@@ -106,15 +107,14 @@ def _inside(path: Path, real_root: Path) -> bool:
 
 def _read_document(name: str, rel: str, path: Path) -> Document:
     try:
-        if not path.is_file():
-            return Document(name, rel, path, b"", "not a regular file")
-        size = path.stat().st_size
-        if size > MAX_DOC_BYTES:
-            return Document(
-                name, rel, path, b"", f"{size:,} bytes, over the {MAX_DOC_BYTES:,} limit"
-            )
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_DOC_BYTES)
+    except TooLarge as exc:
+        return Document(
+            name, rel, path, b"", f"{exc.size:,} bytes, over the {MAX_DOC_BYTES:,} limit"
+        )
     except OSError as exc:
+        if isinstance(exc, (IsADirectoryError, FileNotFoundError)) or exc.strerror == NOT_REGULAR:
+            return Document(name, rel, path, b"", "not a regular file")
         return Document(name, rel, path, b"", f"cannot be read ({exc.strerror})")
     if b"\x00" in raw:
         return Document(name, rel, path, raw, "a binary file, not text")

@@ -41,10 +41,17 @@ def case_paths(ctx: Context) -> list[str]:
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.name.endswith(CASE_SUFFIXES):
+                elif entry.name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
                     out.append(entry.path[base:].replace(os.sep, "/"))
     out.sort()
     return out
+
+
+def _linked_folder(entry: os.DirEntry[str]) -> bool:
+    """A link to a folder: listed so that it gets a finding (GC113), since the cases in it are
+    not read (a folder is never followed through a link, which may lead out of the
+    repository) and would otherwise drop out of check, lock and score unseen."""
+    return entry.is_symlink() and entry.is_dir()
 
 
 def taken_ids(ctx: Context, case_set: CaseSet) -> set[str]:
@@ -205,6 +212,11 @@ def _not_a_case_file(path: Path) -> str:
     except OSError as exc:
         return f"cannot read the file: {exc.strerror or exc}"
     kind = kind_of_mode(mode)
+    if stat.S_ISDIR(mode) and not path.name.endswith(CASE_SUFFIXES):
+        return (
+            f"a link to {kind}: the cases in it are not read (goldcase follows no folder "
+            "link, which could lead out of the repository); move the folder here instead"
+        )
     if stat.S_ISDIR(mode):  # only a link is listed: case_paths does not follow folders
         return (
             f"a link to {kind}, named like a case file; case files are plain files: remove "

@@ -232,3 +232,16 @@ def _blobs(item: git.Blob | git.Tree) -> Iterator[git.Blob]:
         for child in item.traverse():
             if isinstance(child, git.Blob):
                 yield child
+
+
+def tracked(root: Path, rels: list[str]) -> set[str]:
+    """Which of ``rels`` (paths relative to the work tree at ``root``) git tracks: in the index
+    (so ``git add`` of the path, even deleted, means something). Empty outside a repository."""
+    with open_repo(root) as repo:
+        if repo is None or not rels:
+            return set()
+        try:
+            listed = repo.git.ls_files("-z", "--", *rels)
+        except Exception:  # GitPython's CommandError: an unreadable index tracks nothing here
+            return set()
+    return {name for name in listed.split("\0") if name}

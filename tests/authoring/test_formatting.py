@@ -33,7 +33,7 @@ expect:
 # why it exists
 notes: "Reason: a customer asked"
 """
-# Written by hand from DESIGN.md's key order: id, question, answerable, expected_answer,
+# Written by hand from docs/fmt.md's key order: id, question, answerable, expected_answer,
 # support (doc, quote), expect (contains, not_contains, lead, …), slice, tags, source, …,
 # notes. Quotes stay where the author wrote them (they mark where an any-of alternative
 # starts and ends), and comments stay with their keys.

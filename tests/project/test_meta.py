@@ -18,6 +18,10 @@ MANIFEST = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encod
 FAMILY_HOOKS = {"support": "goldcase-quotes"}
 
 
+FIRST_CONTRACT = "DESIGN" + ".md"  # spelled apart so that this file does not match itself
+SHARED = "../" + "shared"
+
+
 def readme_hook_ids() -> set[str]:
     section = README.split("## Hooks", 1)[1].split("\n## ", 1)[0]
     return set(re.findall(r"^\| `(goldcase-[a-z-]+)` \|", section, re.MULTILINE))
@@ -78,11 +82,24 @@ def cited_places() -> list[Path]:
     )
 
 
+def test_no_test_cites_the_first_contract_and_only_tests_read_the_shared_folder() -> None:
+    """The repository stands alone: no file, tests included, cites the design document it grew
+    from, and only the tests that read the public data sets (and skip when they are absent) may
+    name the folder beside the repository that holds them."""
+    for path in sorted((REPO_ROOT / "tests").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(REPO_ROOT)
+        assert FIRST_CONTRACT not in text, f"{where} cites {FIRST_CONTRACT}"
+    for path in cited_places():
+        text = path.read_text(encoding="utf-8")
+        assert SHARED not in text, f"{path.relative_to(REPO_ROOT)} names {SHARED}"
+
+
 def test_nothing_cites_a_document_the_repository_lacks() -> None:
     for path in cited_places():
         text = path.read_text(encoding="utf-8")
         where = path.relative_to(REPO_ROOT)
-        assert "DESIGN.md" not in text, f"{where} cites DESIGN.md, which is not in the repository"
+        assert FIRST_CONTRACT not in text, f"{where} cites {FIRST_CONTRACT}, which is not here"
         for doc in re.findall(r"\bdocs/[\w-]+\.md\b", text):
             assert (REPO_ROOT / doc).is_file(), f"{where} names {doc}, which does not exist"
         if path.suffix == ".md":

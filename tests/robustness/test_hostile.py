@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,12 +37,6 @@ def case(
 ) -> str:
     """A case whose answer's figures its quote holds (GC208), unless told otherwise."""
     return CASE.format(id=case_id, doc=doc, quote=quote, answer=answer)
-
-
-def timed(fn: Callable[[], Result]) -> tuple[Result, float]:
-    started = time.perf_counter()
-    result = fn()
-    return result, time.perf_counter() - started
 
 
 def no_traceback(result: Result) -> None:
@@ -100,13 +93,12 @@ def test_hundred_mb_case_file(make_repo: Maker) -> None:
     with path.open("wb") as fh:  # sparse: no disk is used for the NUL bytes
         fh.write(b"id: huge\nquestion: ")
         fh.truncate(HUNDRED_MB)
-    result, seconds = timed(lambda: check(root))
+    result = check(root)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
         "cases/golden/huge.yaml:1:1: GC112 file is 104,857,600 bytes; "
         "a case file may be at most 1,048,576"
     )
-    assert seconds < 10
 
 
 def test_symlink_loop_in_cases(make_repo: Maker) -> None:
@@ -151,13 +143,12 @@ def test_hundred_mb_corpus_document(make_repo: Maker) -> None:
         line = b"Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n" * 1024
         while fh.tell() < HUNDRED_MB:
             fh.write(line)
-    result, seconds = timed(lambda: check(root))
+    result = check(root)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0].startswith(
         "cases/golden/big.yaml:5:10: GC206 document 'big.md' cannot be searched: 104,"
     )
     assert "over the 67,108,864 limit" in result.stdout
-    assert seconds < 10
 
 
 def test_corpus_document_with_a_ten_mb_line(make_repo: Maker) -> None:
@@ -165,12 +156,11 @@ def test_corpus_document_with_a_ten_mb_line(make_repo: Maker) -> None:
     one = case("one", doc="one-line.md", quote=unique, answer="at nine")
     root = make_repo({"cases/golden/one.yaml": one})
     (root / "corpus/one-line.md").write_text("word " * 2_000_000 + unique + ".\n", encoding="utf-8")
-    result, seconds = timed(lambda: check(root))
+    result = check(root)
     assert (result.exit_code, result.stdout.splitlines()[-1]) == (
         0,
         "all checks passed: 1 case file",
     )
-    assert seconds < 20
 
 
 def test_corpus_document_not_utf8(make_repo: Maker) -> None:
@@ -185,12 +175,11 @@ def test_corpus_document_not_utf8(make_repo: Maker) -> None:
 def test_corpus_document_that_is_a_fifo(make_repo: Maker) -> None:
     root = make_repo({"cases/golden/pipe.yaml": case("pipe", doc="pipe.md")})
     os.mkfifo(root / "corpus/pipe.md")
-    result, seconds = timed(lambda: check(root))
+    result = check(root)
     assert result.stdout.splitlines()[0] == (
         "cases/golden/pipe.yaml:5:10: GC206 document 'pipe.md' cannot be searched: "
         "not a regular file"
     )
-    assert seconds < 10
 
 
 # ---- results, reports, hashes, lock, labels ---------------------------------------------
@@ -208,7 +197,7 @@ def test_hundred_mb_results_file(scored_repo: Path) -> None:
         block = line * 10_000
         while fh.tell() < HUNDRED_MB:
             fh.write(block)
-    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    result = run_cli("score", results, "--repo", scored_repo)
     no_traceback(result)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == (
@@ -216,17 +205,15 @@ def test_hundred_mb_results_file(scored_repo: Path) -> None:
         "line per case, or number repeated runs with trial"
     )
     assert len(result.stderr.splitlines()) < 100  # the first problems, not 1.7 million lines
-    assert seconds < 60
 
 
 def test_sparse_hundred_mb_results_file(scored_repo: Path) -> None:
     results = scored_repo / "sparse.jsonl"
     with results.open("wb") as fh:
         fh.truncate(HUNDRED_MB)
-    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    result = run_cli("score", results, "--repo", scored_repo)
     no_traceback(result)
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
-    assert seconds < 30
 
 
 @pytest.mark.parametrize(
@@ -254,9 +241,8 @@ def test_sparse_hundred_mb_results_file(scored_repo: Path) -> None:
 def test_hostile_results_files(scored_repo: Path, name: str, raw: bytes) -> None:
     results = scored_repo / f"{name}.jsonl"
     results.write_bytes(raw)
-    result, seconds = timed(lambda: run_cli("score", results, "--repo", scored_repo))
+    result = run_cli("score", results, "--repo", scored_repo)
     no_traceback(result)
-    assert seconds < 20
     if name in ("escaped-nul", "long-line"):  # legal JSON: scored
         assert result.exit_code == 0, result.stderr
     else:
@@ -288,10 +274,9 @@ def test_fifo_or_device_named_on_the_command_line(
     argv = [a.format(fifo="pipe.json") for a in args]
     if argv[0] in ("score", "report"):
         argv += ["--repo", str(scored_repo)]
-    result, seconds = timed(lambda: run_cli(*argv))
+    result = run_cli(*argv)
     assert result.exit_code == 2
     assert result.stderr.startswith(message.format(fifo="pipe.json"))
-    assert seconds < 10
 
 
 @pytest.mark.parametrize(
@@ -308,10 +293,9 @@ def test_hostile_golden_lock(scored_repo: Path, content: bytes | None, code: str
         os.mkfifo(lock)
     else:
         lock.write_bytes(content)
-    result, seconds = timed(lambda: run_cli("lock", "--check", "--repo", scored_repo))
+    result = run_cli("lock", "--check", "--repo", scored_repo)
     assert result.exit_code == 1
     assert f"golden.lock:1:1: {code}" in result.stdout
-    assert seconds < 10
 
 
 def test_conflicted_golden_version(scored_repo: Path) -> None:
@@ -329,11 +313,10 @@ def test_label_file_yaml_bomb_and_fifo(scored_repo: Path) -> None:
     bomb += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
     (folder / "ret-001.yaml").write_text("\n".join(bomb) + "\n", encoding="utf-8")
     os.mkfifo(folder / "ret-002.yaml")
-    result, seconds = timed(lambda: run_cli("agreement", "--repo", scored_repo))
+    result = run_cli("agreement", "--repo", scored_repo)
     assert result.exit_code == 1
     assert "labels/second/ret-001.yaml:2:" in result.stdout and " GC509 " in result.stdout
     assert "labels/second/ret-002.yaml:1:1: GC509 cannot read the label file" in result.stdout
-    assert seconds < 10
 
 
 # ---- unreadable files, as a user who cannot read them -----------------------------------
@@ -415,30 +398,24 @@ def test_review_out_that_is_a_fifo(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "-b", "main")
     commit(tmp_path, "set")
     os.mkfifo(tmp_path / "summary")
-    result, seconds = timed(
-        lambda: run_cli(
-            "review", "--repo", tmp_path, "--base", "HEAD", "--out", tmp_path / "summary"
-        )
-    )
+    result = run_cli("review", "--repo", tmp_path, "--base", "HEAD", "--out", tmp_path / "summary")
     assert result.exit_code == 2
     assert result.stderr == (
         f"error: {tmp_path / 'summary'}: cannot read it: not a regular file "
         "(a FIFO, socket or device)\n"
     )
-    assert seconds < 10
 
 
 def test_fmt_skips_a_fifo_among_the_case_files(make_repo: Maker) -> None:
     """It read every file under cases/ with a blocking read: a FIFO there hung fmt."""
     root = make_repo({"cases/golden/ok.yaml": case("ok")})
     os.mkfifo(root / "cases/golden/pipe.yaml")
-    result, seconds = timed(lambda: run_cli("fmt", "--repo", root))
+    result = run_cli("fmt", "--repo", root)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
         "cases/golden/pipe.yaml:1:1: GC113 cannot read the file: not a regular file "
         "(a FIFO, socket or device) (file left as it is)"
     )
-    assert seconds < 10
 
 
 def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
@@ -448,9 +425,7 @@ def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
     (root / "prompts").mkdir()
     os.mkfifo(root / "prompts/pipe.md")
     (root / "prompts/zero.md").symlink_to("/dev/zero")
-    result, seconds = timed(
-        lambda: run_cli("check", "--repo", root, "--select", "leakage", "--no-cache")
-    )
+    result = run_cli("check", "--repo", root, "--select", "leakage", "--no-cache")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[:2] == [
         "prompts/pipe.md:1:1: GC306 cannot read the prompt file: not a regular file "
@@ -458,4 +433,3 @@ def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
         "prompts/zero.md:1:1: GC306 cannot read the prompt file: a link that leads outside "
         "the repository",
     ]
-    assert seconds < 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,8 +92,7 @@ def test_a_labelled_draft_becomes_a_golden_case(repo: Path) -> None:
     )
     assert match, lines
     assert lines[1:] == [
-        f"commit them: git add cases/inbox/{draft_id}.yaml cases/golden/{match[1]}.yaml "
-        "&& git commit",
+        f"commit them: git add cases/golden/{match[1]}.yaml && git commit",  # no draft in git
         "the golden set changed: the goldcase-version hook bumps golden.version at the commit "
         "(or run goldcase lock and add golden.version and golden.lock)",
     ]
@@ -231,3 +231,34 @@ def test_a_draft_named_by_its_file(repo: Path) -> None:
     draft = inbox(repo)[0]
     label(draft)
     assert promote(f"cases/inbox/{draft.name}", "--to", "golden")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "committed", [True, False], ids=["draft committed", "draft never committed"]
+)
+def test_the_printed_git_command_runs_as_written(repo: Path, committed: bool) -> None:
+    """The draft is named for ``git add`` only when git tracks it (its removal is then part of
+    the commit); a draft triaged and promoted the same day was never added, and naming it
+    would stop ``git add`` with "pathspec did not match"."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run(
+        [*git, "add", "-A"] if committed else [*git, "add", "cases/golden"], cwd=repo, check=True
+    )
+    subprocess.run([*git, "commit", "-qm", "set"], cwd=repo, check=True)
+    draft_id = label(inbox(repo)[0])
+    code, lines = promote(draft_id, "--to", "golden")
+    assert code == 0, lines
+    (command,) = [line.removeprefix("commit them: ") for line in lines if line.startswith("commit")]
+    assert (f"cases/inbox/{draft_id}.yaml" in command) == committed
+    add = command.removesuffix(" && git commit")
+    done = subprocess.run(add, shell=True, cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    staged = subprocess.run(
+        ["git", "diff", "--cached", "--no-renames", "--name-status"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    assert any(line.startswith("A\tcases/golden/") for line in staged), staged
+    assert (f"D\tcases/inbox/{draft_id}.yaml" in staged) == committed

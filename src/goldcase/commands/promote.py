@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from goldcase.commands.common import open_context, repo_option
+from goldcase.gitview import tracked
 from goldcase.output import text_line
 from goldcase.traffic.promote import promote
 
@@ -36,8 +37,14 @@ def command(drafts: tuple[str, ...], split: str, repo: Path | None) -> int:
         return 1
     for draft, case in outcome.promoted:
         click.echo(f"{draft} -> {case}")
-    files = " ".join(p for pair in outcome.promoted for p in pair)
-    click.echo(f"commit them: git add {files} && git commit")
+    drafts_in_git = tracked(ctx.root, [draft for draft, _ in outcome.promoted])
+    files = [
+        p
+        for draft, case in outcome.promoted
+        for p in (draft, case)
+        if p != draft or p in drafts_in_git
+    ]
+    click.echo(f"commit them: git add {' '.join(files)} && git commit")
     if split == "golden":
         click.echo(
             "the golden set changed: the goldcase-version hook bumps golden.version at the "
