@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,45 @@ def test_run_abstain_patterns_default_and_configured(tmp_path: Path) -> None:
 def test_no_repository_found(tmp_path: Path) -> None:
     with pytest.raises(GoldcaseError, match="no golden-set repository"):
         find_root(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(a+)+$",
+        "(a|aa)+$",
+        "(a|a)*x",
+        r"(\w+\s?)*\.",
+        "((ab)*c)+",
+        "(?:x|y){2,}z",
+        "(?:a*)*b",
+        "((a)+)+",
+    ],
+)
+def test_an_abstain_pattern_that_backtracks_exponentially_is_refused(
+    tmp_path: Path, pattern: str
+) -> None:
+    """A repeated group that holds a repeat or an alternation takes exponential time in a
+    backtracking engine (Python's and the exported grader's JavaScript): "(a|aa)+$" on 40
+    letters a and a "!" never ends, so one line in goldcase.toml hung every run and score."""
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
+    with pytest.raises(GoldcaseError, match="repeats a group that itself repeats or alternates"):
+        load_config(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        *ABSTAIN_PATTERNS,
+        r"^(?:sorry\W+)?no idea",
+        r"[(a+)+]x",
+        r"\(a+\)+",
+        r"(?:do not|don't) know",
+        "(ab)+c",
+        "(?:no){1}",
+        "(a+)?b",
+    ],
+)
+def test_abstain_patterns_without_nested_repeats_are_accepted(tmp_path: Path, pattern: str) -> None:
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
+    assert load_config(tmp_path).run.abstain_patterns == (pattern,)

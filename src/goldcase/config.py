@@ -292,6 +292,80 @@ def _check_values(config: Config, where: str) -> None:
 _PYTHON_ONLY = re.compile(r"\(\?P|\(\?#|\(\?[aiLmsux-]+[:)]|\\[AZ]")
 
 
+_REPEAT_BRACES = re.compile(r"\{(\d+)(,(\d*))?\}")
+
+
+def nested_repeat(pattern: str) -> bool:
+    """True when a repeated group holds a repeat or an alternation (``(a+)+``, ``(a|aa)*``,
+    ``(\\w+\\s?){2,}``): the shape on which a backtracking engine, Python's and
+    JavaScript's alike, can take time exponential in the text's length."""
+    holds: list[bool] = []  # per open group: it holds a repeat or an alternation
+    closed = False  # the atom just read is a group that holds one
+    i = 0
+    while i < len(pattern):
+        char, step = pattern[i], 1
+        if char in "*+?{":
+            braces = _REPEAT_BRACES.match(pattern, i) if char == "{" else None
+            if char == "{" and braces is None:
+                closed = False  # a literal brace
+            else:
+                step = braces.end() - i if braces else 1
+                if closed and _repeats(char, braces):
+                    return True
+                if holds:
+                    holds[-1] = True
+                step += pattern[i + step : i + step + 1] == "?"  # lazy
+                closed = False
+        elif char == "(":
+            holds.append(False)
+            step = _group_prefix(pattern, i)
+            closed = False
+        elif char == ")" and holds:
+            closed = holds.pop()
+            if closed and holds:
+                holds[-1] = True
+        else:
+            if char == "|" and holds:
+                holds[-1] = True
+            step = _atom_length(pattern, i)
+            closed = False
+        i += step
+    return False
+
+
+def _repeats(char: str, braces: re.Match[str] | None) -> bool:
+    if braces is None:
+        return char != "?"
+    high = braces[3] if braces[2] else braces[1]
+    return high == "" or int(high) > 1
+
+
+def _group_prefix(pattern: str, i: int) -> int:
+    """The length of ``(``, ``(?:``, ``(?=``, ``(?<=``, ``(?<name>``, …"""
+    if pattern[i + 1 : i + 2] != "?":
+        return 1
+    rest = pattern[i + 2 : i + 4]
+    if rest[:1] in (":", "=", "!"):
+        return 3
+    if rest in ("<=", "<!"):
+        return 4
+    end = pattern.find(">", i)
+    return end - i + 1 if rest[:1] == "<" and end > 0 else 2
+
+
+def _atom_length(pattern: str, i: int) -> int:
+    """An escape's two characters, a character class's whole length, else one."""
+    if pattern[i] == "\\":
+        return 2
+    if pattern[i] != "[":
+        return 1
+    j = i + 1 + (pattern[i + 1 : i + 2] == "^")
+    j += pattern[j : j + 1] == "]"
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j - i + 1
+
+
 def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
     for pattern in patterns:
         if not isinstance(pattern, str) or not pattern:
@@ -301,6 +375,12 @@ def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
         except re.error as exc:
             message = f"{where}: {pattern!r} is not a regular expression: {exc}"
             raise GoldcaseError(message) from None
+        if nested_repeat(pattern):
+            raise GoldcaseError(
+                f"{where}: {pattern!r} repeats a group that itself repeats or alternates "
+                "((a+)+, (a|aa)*): on some answers matching it takes exponential time; repeat "
+                "a character class instead ([ab]+)"
+            )
         if _PYTHON_ONLY.search(pattern):
             raise GoldcaseError(
                 f"{where}: {pattern!r} uses syntax JavaScript reads otherwise ((?P, (?#, inline "

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from goldcase.authoring.formatting import format_text, misread
+from goldcase.authoring.formatting import dump_canonical, format_text, misread
+from goldcase.loader import parse_case
 from kit import REPO_ROOT, run_cli
 
 Maker = Callable[..., Path]
@@ -244,3 +245,22 @@ def test_the_sample_set_is_canonical_and_kept_so() -> None:
         hook["entry"] for repo in config["repos"] for hook in repo["hooks"] if "entry" in hook
     ]
     assert "goldcase fmt --check" in entries
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "line one\x1b[2J\nline two",
+        "a\u2028b\nc",
+        "a\x85b\nc",
+        "bell\x07\nnbsp\xa0 end",
+        "a\ufeff\nb",
+    ],
+)
+def test_multi_line_text_with_control_characters_is_written_as_escapes(value: str) -> None:
+    """A literal block cannot hold control characters (YAML refuses them) and reads a line or
+    paragraph separator as a line break: such text is written double-quoted, with escapes."""
+    written = dump_canonical({"question": value}, ())
+    data, problems = parse_case("x.yaml", written.encode("utf-8"))
+    assert problems == []
+    assert data == {"question": value}

@@ -279,3 +279,37 @@ def test_broken_case_files_stop_the_export(repo: Path) -> None:
     result = run_cli("export", "--repo", repo, "--format", "jsonl")
     assert result.exit_code == 2
     assert "do not pass the schema, first cases/golden/bad.yaml" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("question", "holds"),
+    [
+        ("file://pw/pwn.js", "starts with 'file://'"),
+        ("file://pw/pwn.py", "starts with 'file://'"),
+        ("file:///etc/passwd", "starts with 'file://'"),
+        ("package:child_process:exec", "starts with 'package:'"),
+        ("what is {{ 7*7 }} today", "holds '{{'"),
+        ("x {{ range.constructor('return process.pid')() }} y", "holds '{{'"),
+        ("{% for i in [1, 2] %}L{% endfor %}", "holds '{%'"),
+        ("a {# comment #} b", "holds '{#'"),
+        ("what about {{question}}", "holds '{{'"),
+    ],
+)
+def test_a_question_promptfoo_would_not_send_as_written_is_refused(
+    repo: Path, tmp_path: Path, question: str, holds: str
+) -> None:
+    """promptfoo reads a var starting with file:// as a file to load (and runs a .js or .py
+    one), one starting with package: as a module to call, and renders one holding a Nunjucks
+    tag ({{ 7*7 }} became 49, and range.constructor reaches JavaScript's Function): a case's
+    question would run code when the export is evaluated."""
+    (repo / "pw").mkdir()
+    (repo / "pw/pwn.js").write_text("require('fs').writeFileSync('ran', '')\n", encoding="utf-8")
+    (repo / "cases/golden/una-007.yaml").write_text(
+        f"id: una-007\nquestion: {json.dumps(question)}\nanswerable: false\n", encoding="utf-8"
+    )
+    out = tmp_path / "pf.yaml"
+    result = run_cli("export", "--repo", repo, "--format", "promptfoo", "--out", out)
+    assert result.exit_code == 2
+    assert f"cases/golden/una-007.yaml: the question {holds}, which promptfoo" in result.stderr
+    assert not out.exists()
+    assert run_cli("export", "--repo", repo, "--format", "jsonl").exit_code == 0

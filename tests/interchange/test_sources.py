@@ -263,6 +263,23 @@ def test_a_decompression_bomb_is_stopped_at_the_bound(
     assert "is larger than 1,000,000 bytes" in done.stderr
 
 
+def test_samples_that_expand_past_the_log_bound_in_all_are_refused(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each member under its own bound, but together far more than a log is read to: a
+    2.4 MB archive of twelve 200 MB answers took every byte of memory (MemoryError)."""
+    from goldcase.interchange import from_inspect
+
+    monkeypatch.setattr(from_inspect, "MAX_SAMPLES_BYTES", 1_000_000)
+    samples = [sample(case_id, "a" * 400_000) for case_id in ("ret-001", "ret-002", "ret-003")]
+    path = _as_eval(tmp_path, samples)
+    assert path.stat().st_size < 100_000
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert "its samples expand to more than 1,000,000 bytes" in done.stderr
+    assert done.stdout == ""
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -310,3 +327,35 @@ def test_a_folder_or_a_missing_file_is_named_with_what_to_give(
         2,
         f"error: {tmp_path / 'gone.json'}: no such file\n",
     )
+
+
+# --- hostile names in what a system wrote --------------------------------------------------
+
+HOSTILE = "\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028.json"
+
+
+def _no_command_nor_escape(text: str) -> None:
+    assert not any(line.startswith("::") for line in text.splitlines()), text
+    assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text
+
+
+def test_a_promptfoo_provider_name_prints_no_line_of_its_own(repo: Path, tmp_path: Path) -> None:
+    second = pf_result("ret-001", "x", provider={"id": HOSTILE})
+    output = pf_output(tmp_path, [pf_result("ret-001", "x"), second])
+    done = run_cli("score", output, "--repo", repo, "--from", "promptfoo")
+    assert done.exit_code == 2
+    assert "holds 2 provider and prompt pairs" in done.stderr
+    _no_command_nor_escape(done.stdout + done.stderr)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2])
+def test_an_eval_member_name_prints_no_line_of_its_own(
+    repo: Path, tmp_path: Path, method: int
+) -> None:
+    """A member named samples/<control characters>.json that is not JSON (deflated), or is
+    compressed as Inspect never writes (bzip2): the message names it, escaped."""
+    path = eval_log(tmp_path, {f"samples/{HOSTILE}": b"not json"}, method)
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert "samples/\\x1b]0;title\\x07\\n::stop-commands::" in done.stderr
+    _no_command_nor_escape(done.stdout + done.stderr)

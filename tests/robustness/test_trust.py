@@ -9,8 +9,10 @@ import json
 import os
 import pickle
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -756,3 +758,36 @@ def test_the_floor_defeats_the_word_recovery_attack() -> None:
     assert got / total > 0.8  # 84% on the set of the issue, 85% on the rebuilt one
     got, total, _ = attack.recovered(build(golden, MIN_NGRAM, salt), lines, 3_000_000)
     assert (got, MIN_NGRAM) == (0, 8) and total > 1000
+
+
+# Newer surfaces: a system under test whose standard error never ends a line -----------------
+
+NOISY_WORKER = """\
+import json, os, sys
+chunk = b"x" * (1 << 20)
+for _ in range(2048):  # 2 GiB of standard error without a line break (a \\r progress bar)
+    os.write(2, chunk)
+for line in sys.stdin:
+    request = json.loads(line)
+    print(json.dumps({"outcome": "answer", "answer": "within 30 days"}), flush=True)
+"""
+
+
+def test_a_worker_whose_standard_error_never_ends_a_line_is_drained_in_bounded_memory(
+    tmp_path: Path,
+) -> None:
+    """goldcase keeps a worker's last lines of standard error for its error message; it read
+    them with an unbounded readline, so 2 GiB without a newline raised MemoryError in the
+    draining thread and the worker, its pipe full, blocked forever."""
+    from run.kit import make_set
+
+    root = make_set(tmp_path / "repo")
+    worker = tmp_path / "noisy.py"
+    worker.write_text(NOISY_WORKER, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(worker))}"
+    done = capped(root, "run", "--cmd", command, "--jobs", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
+    answers = [json.loads(line)["answer"] for line in out.read_text(encoding="utf-8").splitlines()]
+    assert answers == ["within 30 days"] * 4

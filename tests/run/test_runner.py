@@ -346,3 +346,31 @@ def test_broken_case_files_stop_the_run_before_any_request(repo: Path, tmp_path:
     assert done.exit_code == 2
     assert "do not pass the schema" in done.stderr
     assert requests(tmp_path) == []
+
+
+HOSTILE = "4\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028"
+
+
+@pytest.mark.parametrize("key", ["golden_version", "set_digest", "split", "corpus_digest"])
+def test_a_hostile_manifest_prints_no_control_character_nor_line(
+    repo: Path, tmp_path: Path, key: str
+) -> None:
+    """The manifest is committed beside the results, so a pull request can edit it: what
+    score's warning and run's refusal quote from it starts no line of its own (a workflow
+    command GitHub Actions obeys) and sends no terminal escape."""
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    manifest = out.with_name("run.jsonl.run.json")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data[key] = HOSTILE
+    if key == "golden_version":  # quoted when the set differs
+        data["set_digest"] = "0" * 64
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    shown = [run_cli("score", "--repo", repo, out), run_goldcase(repo, out, env)]
+    for done in shown:
+        text = done.stdout + done.stderr
+        assert not any(line.startswith("::") for line in text.splitlines()), text
+        assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text
+    assert shown[1].exit_code == 2
+    assert key != "golden_version" or "\\x1b]0;title\\x07\\n::stop-commands::" in shown[0].stderr

@@ -146,3 +146,44 @@ def test_python_that_cannot_be_loaded_is_refused(tmp_path: Path, spec: str, mess
     done = run_cli("run", "--repo", repo, "--out", tmp_path / "x.jsonl", "--python", spec)
     assert done.exit_code == 2
     assert message in done.stderr
+
+
+class Trickle(BaseHTTPRequestHandler):
+    """Answers 200 and then a byte of its body every tenth of a second, 300 of them: each
+    byte comes well within a socket timeout, the whole far after it (a streaming endpoint's
+    heartbeats, or a hostile one)."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Length", "1000000")
+        self.end_headers()
+        stop = threading.Event()
+        for _ in range(300):
+            try:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+            except OSError:  # the client gave up: what the run should do
+                return
+            stop.wait(0.1)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+def test_a_response_that_never_ends_is_cut_at_the_timeout(tmp_path: Path) -> None:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+        repo = make_set(tmp_path / "repo")
+        out = tmp_path / "run.jsonl"
+        args = ("--http", url, "--timeout", "1", "--retries", "0", "--jobs", "4")
+        done = run_goldcase(repo, out, {}, *args)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert done.exit_code == 0, done.stderr
+    errors = {line["error"] for line in by_id(out).values()}
+    assert errors == {"no response within 1 s"}

@@ -4,6 +4,7 @@ every check of its destination; all the drafts named, or none; refusals at the d
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from collections.abc import Callable
@@ -262,3 +263,46 @@ def test_the_printed_git_command_runs_as_written(repo: Path, committed: bool) ->
     ).stdout.splitlines()
     assert any(line.startswith("A\tcases/golden/") for line in staged), staged
     assert (f"D\tcases/inbox/{draft_id}.yaml" in staged) == committed
+
+
+@pytest.mark.parametrize("link", ["draft", "inbox"])
+def test_a_draft_behind_a_link_out_of_the_repository_is_refused(
+    repo: Path, tmp_path: Path, link: str
+) -> None:
+    """A draft that is a link out of the repository, or an inbox that is one, is neither read
+    into the set nor removed: promote would copy a file from outside into cases/ and delete
+    the original."""
+    draft = inbox(repo)[0]
+    draft_id = label(draft)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / draft.name
+    target.write_bytes(draft.read_bytes())
+    if link == "draft":
+        draft.unlink()
+        draft.symlink_to(target)
+    else:
+        folder = repo / "cases" / "inbox"
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+        folder.symlink_to(outside)
+    code, lines = promote(draft_id, "--to", "dev")
+    assert code == 2
+    assert lines == [
+        f"error: cases/inbox/{draft_id}.yaml: cannot read it: outside the repository "
+        "(a link that leads out of it)"
+    ]
+    assert target.exists()
+    assert sorted(p.name for p in (repo / "cases" / "dev").iterdir()) == ["dev-ret-001.yaml"]
+
+
+def test_a_draft_that_is_a_fifo_is_refused(repo: Path) -> None:
+    fifo = repo / "cases" / "inbox" / "tr-0000000ab.yaml"
+    os.mkfifo(fifo)
+    code, lines = promote("tr-0000000ab", "--to", "dev")
+    assert code == 2
+    assert lines == [
+        "error: cases/inbox/tr-0000000ab.yaml: cannot read it: not a regular file "
+        "(a FIFO, socket or device)"
+    ]

@@ -229,3 +229,18 @@ def test_bad_config_is_refused(make_repo: Repo) -> None:
     code, _, err = triage(root)
     assert code == 2
     assert "triage.fields.question should be a field name or a dotted path" in err
+
+
+def test_a_trace_holding_control_characters_becomes_a_draft(make_repo: Repo) -> None:
+    """Strangers' traces hold terminal escapes and separators in questions and answers: the
+    draft is written with them as escapes, and reads back as they were."""
+    root = make_repo(set_files())
+    question = "what is \x1b]0;title\x07\x1b[2J the refund\u2028window?\nsecond line"
+    answer = "\x1b[31m30 days\x1b[0m"
+    log_of(root, [trace(1, question, failed=True, answer=answer)])
+    code, _, err = triage(root, "--n", "1")
+    assert code == 0, err
+    ((_, text),) = drafts(root).items()
+    assert "\x1b" not in text and "\u2028" not in text
+    data = yaml.safe_load(text)
+    assert (data["question"], data["trace"]["answer"]) == (question, answer)

@@ -127,7 +127,10 @@ def _emitter() -> Any:
 
 
 def _literal_safe(value: str) -> bool:
-    return value == value.strip() and not any(ch in value for ch in "\t\r")
+    """A literal block holds the text as it is: no edge spaces, and no character it cannot
+    show (YAML refuses control characters there and reads U+0085, U+2028 and U+2029 as line
+    breaks); such text is written double-quoted, with escapes."""
+    return value == value.strip() and value.replace("\n", "").isprintable()
 
 
 def canonicalise(node: Any, order: Sequence[str] = CASE_KEYS) -> Any:

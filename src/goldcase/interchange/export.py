@@ -18,6 +18,7 @@ answers and quotes are not exported unless the caller says so (``allow_private``
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,12 @@ UNANSWERABLE_RUBRIC = (
     "It does not state a substantive answer to the question."
 )
 GRADER_REF = "#/assertionTemplates/goldcase"
+# promptfoo reads a var that starts with these as a file to load (and runs a .js or .py one)
+# or a package's function to call, before any prompt is rendered
+PROMPTFOO_LOADERS = ("file://", "package:")
+# and renders a var holding these as a Nunjucks template, whose tags can reach JavaScript's
+# Function constructor ({{ range.constructor('…')() }}), and replaces {{ name }} by a var
+PROMPTFOO_TEMPLATE = re.compile(r"\{[{%#]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +196,7 @@ def grader_templates(patterns: Sequence[str]) -> dict[str, dict[str, str]]:
 
 
 def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, Any]:
+    _promptfoo_reads_as_text(case)
     meta = {"id": case.id, **_metadata(case, version, split), **_expected(case)}
     return {
         "description": case.id,
@@ -196,6 +204,25 @@ def _promptfoo_test(case: Case, version: str | None, split: str) -> dict[str, An
         "assert": [promptfoo_assertion(case)],
         "metadata": meta,
     }
+
+
+def _promptfoo_reads_as_text(case: Case) -> None:
+    """Refuse a question promptfoo would not send as written: it would load a file or run a
+    template instead (code from the repository, or code the question holds)."""
+    loader = next((p for p in PROMPTFOO_LOADERS if case.question.startswith(p)), None)
+    if loader is not None:
+        raise GoldcaseError(
+            f"{case.path}: the question starts with {loader!r}, which promptfoo reads as a "
+            "file or a package to load (and runs when it is code), not as text; reword the "
+            "question so it does not start so"
+        )
+    tag = PROMPTFOO_TEMPLATE.search(case.question)
+    if tag is not None:
+        raise GoldcaseError(
+            f"{case.path}: the question holds {tag[0]!r}, which promptfoo renders as a "
+            "Nunjucks template (running what the tag holds), not as text; reword the question "
+            "without it"
+        )
 
 
 def promptfoo_assertion(case: Case) -> dict[str, Any]:

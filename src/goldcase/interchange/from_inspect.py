@@ -26,10 +26,14 @@ from typing import Any, BinaryIO
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.output import plain
 from goldcase.safeio import named, open_regular, read_named
 
 WHAT = "an Inspect log (.json or .eval)"
 MAX_MEMBER = 256 * 1024**2
+# the samples of one archive, inflated, in all: what a JSON log may hold (compression turns
+# a few megabytes into gigabytes, and every answer is kept until it is scored)
+MAX_SAMPLES_BYTES = MAX_BYTES
 MAX_MEMBERS = 1_000_000
 STORE = "goldcase"  # the sample store key a solver may leave a structured response under
 _LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, (version … sizes), name and extra lengths
@@ -66,9 +70,12 @@ def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:
             members = [i for i in archive.infolist() if _is_sample(i.filename)]
             if len(members) > MAX_MEMBERS:
                 raise GoldcaseError(f"{shown}: more than {MAX_MEMBERS:,} samples")
+            budget = MAX_SAMPLES_BYTES
             for info in members:
-                data = _member(fh, info, shown)
-                yield _object(parse_json(data, f"{shown}:{info.filename}", "a sample"), shown)
+                data = _member(fh, info, shown, min(MAX_MEMBER, budget))
+                budget -= len(data)
+                name = f"{shown}:{plain(info.filename)}"  # a member's name is anyone's text
+                yield _object(parse_json(data, name, "a sample"), shown)
     except (zipfile.BadZipFile, OSError, EOFError, struct.error) as exc:
         raise GoldcaseError(f"{shown}: not {WHAT}: {exc}") from None
 
@@ -77,31 +84,38 @@ def _is_sample(name: str) -> bool:
     return name.startswith("samples/") and name.endswith(".json") and "/" not in name[8:]
 
 
-def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str) -> bytes:
-    """A member's bytes, decompressed, at most ``MAX_MEMBER`` of them."""
+def _member(raw: BinaryIO, info: zipfile.ZipInfo, shown: str, limit: int) -> bytes:
+    """A member's bytes, decompressed, at most ``limit`` of them (``MAX_MEMBER``, or what
+    is left of the archive's ``MAX_SAMPLES_BYTES``)."""
     raw.seek(info.header_offset)
     signature, name_length, extra_length = _LOCAL_HEADER.unpack(raw.read(_LOCAL_HEADER.size))
     if signature != b"PK\x03\x04":
-        raise GoldcaseError(f"{shown}: {info.filename}: damaged archive (no local header)")
+        raise GoldcaseError(f"{shown}: {plain(info.filename)}: damaged archive (no local header)")
     raw.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
-    packed = raw.read(min(info.compress_size, MAX_MEMBER + 1))
+    packed = raw.read(min(info.compress_size, limit + 1))
     if info.compress_type == zipfile.ZIP_STORED:
         data = packed
     elif info.compress_type == zipfile.ZIP_DEFLATED:
-        data = zlib.decompressobj(-15).decompress(packed, MAX_MEMBER + 1)
+        data = zlib.decompressobj(-15).decompress(packed, limit + 1)
     elif info.compress_type == _ZSTD:
-        data = _unzstd(packed, shown)
+        data = _unzstd(packed, shown, limit)
     else:
         raise GoldcaseError(
-            f"{shown}: {info.filename}: compression method {info.compress_type} is not one "
+            f"{shown}: {plain(info.filename)}: compression method {info.compress_type} is not one "
             "Inspect writes (stored, deflate, zstd)"
         )
-    if len(data) > MAX_MEMBER:
-        raise GoldcaseError(f"{shown}: {info.filename} is larger than {MAX_MEMBER:,} bytes")
+    if len(data) > limit and limit < MAX_MEMBER:
+        raise GoldcaseError(
+            f"{shown}: its samples expand to more than {MAX_SAMPLES_BYTES:,} bytes, the most a "
+            "log is read to (a few megabytes on disk can inflate to gigabytes); score a log "
+            "of fewer samples"
+        )
+    if len(data) > limit:
+        raise GoldcaseError(f"{shown}: {plain(info.filename)} is larger than {MAX_MEMBER:,} bytes")
     return data
 
 
-def _unzstd(packed: bytes, shown: str) -> bytes:
+def _unzstd(packed: bytes, shown: str, limit: int) -> bytes:
     try:
         # lazy: an optional dependency (installed with Inspect, and with goldcase[dask])
         import zstandard
@@ -113,7 +127,7 @@ def _unzstd(packed: bytes, shown: str) -> bytes:
     reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(packed), read_across_frames=True)
     out = bytearray()
     try:
-        while len(out) <= MAX_MEMBER and (chunk := reader.read(1 << 20)):
+        while len(out) <= limit and (chunk := reader.read(1 << 20)):
             out += chunk
     except zstandard.ZstdError as exc:
         raise GoldcaseError(f"{shown}: damaged zstd data: {exc}") from None

@@ -22,7 +22,9 @@ from typing import Any
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.output import plain
 from goldcase.safeio import read_named
+from goldcase.text import clip
 
 ERROR = 2  # promptfoo's ResultFailureReason.ERROR (1 is a failed assertion)
 WHAT = "promptfoo output (promptfoo eval -o OUTPUT.json)"
@@ -87,7 +89,7 @@ def _object(value: Any, shown: str) -> dict[str, Any]:
 def _one_column(results: list[dict[str, Any]], shown: str) -> None:
     columns = {(_provider(r), r.get("promptIdx")) for r in results}
     if len(columns) > 1:
-        providers = sorted({provider for provider, _ in columns})
+        providers = sorted({plain(clip(provider, 80)) for provider, _ in columns})
         raise GoldcaseError(
             f"{shown}: holds {len(columns)} provider and prompt pairs ({', '.join(providers)}); "
             "goldcase scores one system at a time: run promptfoo with one provider and one "

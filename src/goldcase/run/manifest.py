@@ -30,6 +30,7 @@ from typing import Any
 
 from goldcase import __version__
 from goldcase.errors import GoldcaseError
+from goldcase.output import plain
 from goldcase.safeio import read_regular
 from goldcase.writer import atomic_write_text
 
@@ -165,11 +166,15 @@ def open_manifest(results: Path, shown: str, provenance: Provenance) -> Manifest
 
 
 def _mismatch(shown: str, what: str, was: Any, now_: Any, earlier: dict[str, Any]) -> str:
+    """The refusal, quoting the manifest (committed beside the results, so anyone's text)
+    through ``plain``: no line break nor terminal escape of its own."""
     if what == "set":
-        was = f"version {earlier.get('golden_version')} ({str(was)[:12]})"
+        was = f"version {plain(earlier.get('golden_version'))} ({plain(str(was)[:12])})"
         now_ = f"{str(now_)[:12]}"
     elif what == "corpus":
-        was, now_ = str(was)[:12], str(now_)[:12]
+        was, now_ = plain(str(was)[:12]), str(now_)[:12]
+    else:
+        was = plain(was)
     return (
         f"{shown} was begun on another {what} ({was}; now {now_}): its lines would mix two "
         "runs; give a new --out (or delete the file and its manifest to start again)"
@@ -186,8 +191,8 @@ def stale_warning(results: Path, golden_version: str | None, set_digest: str) ->
     if made is None or made.get("set_digest") == set_digest:
         return None
     return (
-        f"{results} was made on golden version {made.get('golden_version')} (set "
-        f"{str(made.get('set_digest'))[:12]}); the set is now version {golden_version} "
+        f"{results} was made on golden version {plain(made.get('golden_version'))} (set "
+        f"{plain(str(made.get('set_digest'))[:12])}); the set is now version {golden_version} "
         f"({set_digest[:12]}): cases added since are missing and changed cases are graded "
         "on their new expectations; run goldcase run again into a new file"
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -82,9 +83,10 @@ class HttpSession:
     def ask(self, request: dict[str, Any], timeout: float) -> Reply:
         body = json.dumps(request, ensure_ascii=False).encode()
         post = urllib.request.Request(self._url, data=body, headers=self._headers, method="POST")
+        deadline = time.monotonic() + timeout
         try:
             with self._opener.open(post, timeout=timeout) as answer:
-                data = answer.read(MAX_BODY + 1)
+                data = _body(answer, deadline)
         except urllib.error.HTTPError as exc:
             return _status(exc)
         except TimeoutError:
@@ -107,6 +109,23 @@ class HttpSession:
 
     def close(self) -> None:
         """Nothing held open between requests."""
+
+
+def _body(answer: Any, deadline: float) -> bytes:
+    """The body, at most ``MAX_BODY`` + 1 bytes of it, read by the deadline: the socket's
+    timeout bounds each read, not the whole, and a body that trickles a byte at a time (a
+    stream's heartbeats) would never end."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= MAX_BODY:
+        if time.monotonic() > deadline:
+            raise TimeoutError
+        chunk = answer.read1(min(1 << 16, MAX_BODY + 1 - size))
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts)
 
 
 def _status(exc: urllib.error.HTTPError) -> Reply:

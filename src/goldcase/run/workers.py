@@ -29,6 +29,7 @@ from goldcase.run.systems import Reply
 from goldcase.text import clip
 
 MAX_LINE = 64 * 1024 * 1024  # a response longer than this is not one
+STDERR_LINE_BYTES = 64 * 1024  # of one line of a worker's standard error, kept for messages
 STDERR_LINES = 20
 _READ = 1 << 16
 
@@ -62,6 +63,7 @@ class Worker:
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = bytearray()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._drainer: threading.Thread | None = None
 
     def ask(self, request: dict[str, Any], timeout: float) -> Reply:
         failed = self._ready()
@@ -99,7 +101,10 @@ class Worker:
             start_new_session=True,  # its own process group: a timeout kills all of it
         )
         assert self._proc.stderr is not None
-        threading.Thread(target=_drain, args=(self._proc.stderr, self._stderr), daemon=True).start()
+        self._drainer = threading.Thread(
+            target=_drain, args=(self._proc.stderr, self._stderr), daemon=True
+        )
+        self._drainer.start()
 
     def _stale(self) -> bool:
         """Output waiting from before this request: a worker that wrote two lines for one."""
@@ -146,6 +151,10 @@ class Worker:
         except subprocess.TimeoutExpired:  # it closed its output but lives on
             status = None
         self._stop()
+        # its last words: the draining thread reads them up to the end of standard error,
+        # which may lag the exit on a busy machine
+        if self._drainer is not None:
+            self._drainer.join(timeout=5)
         if status is None:
             how = "closed its output"
         elif status < 0:
@@ -199,7 +208,9 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 def _drain(stream: IO[bytes], keep: deque[str]) -> None:
     """Read a worker's standard error until it closes, keeping the last lines."""
     with contextlib.suppress(OSError, ValueError):
-        for raw in iter(stream.readline, b""):
+        # a bounded readline: a worker may write gigabytes without a line break (a \r
+        # progress bar); a longer line is kept as pieces, of which the last few stay
+        for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
             keep.append(raw.decode("utf-8", "replace").rstrip("\n"))
     with contextlib.suppress(OSError):
         stream.close()

@@ -31,7 +31,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.ids import new_id, slice_prefix, write_new_case
 from goldcase.loader import Locator, load_case_file, parse_case
 from goldcase.model import CaseFile, CaseSet, Finding, Split
-from goldcase.safeio import read_regular
+from goldcase.safeio import Outside, inside, read_regular
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _DRAFT_ONLY = ("trace",)
@@ -99,9 +99,13 @@ def _candidate(
     ctx: Context, case_set: CaseSet, name: str, split: Split, taken: set[str]
 ) -> Candidate:
     draft_id, path = _draft_path(ctx, name)
-    rel = ctx.rel(path)
-    try:
-        raw = read_regular(path)
+    rel = path.relative_to(ctx.config.root).as_posix()
+    try:  # the draft is read, then removed: never through a link out of the repository
+        raw = read_regular(inside(ctx.config.root, rel))
+    except Outside:
+        raise GoldcaseError(
+            f"{rel}: cannot read it: outside the repository (a link that leads out of it)"
+        ) from None
     except OSError as exc:
         raise GoldcaseError(f"{rel}: cannot read it: {exc.strerror or exc}") from None
     data, problems = parse_case(rel, raw)

@@ -235,3 +235,20 @@ def test_http_urls_on_both_engines(
     report = contamination(repo, *options, *urls)
     assert report["hits"] and report["files"] == urls
     assert report == on_disk(repo, corpus, names, served)
+
+
+@pytest.mark.parametrize("url", ["zip://a.txt::file://{tmp}/missing.zip", "hdfs://namenode/x.txt"])
+def test_a_url_whose_store_cannot_open_is_an_error_naming_it(tmp_path: Path, url: str) -> None:
+    """A store fails in its own words when it is set up (a chained zip:: URL over a missing
+    file, an HDFS client without its Java library): an error naming the URL, never an
+    internal error."""
+    repo = tmp_path / "repo"
+    for name, text in CASE_FILES.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    url = url.format(tmp=tmp_path)
+    done = run_cli("contamination", "--repo", repo, "--workers", "1", url)
+    assert done.exit_code == 2
+    assert done.stderr.startswith(f"error: {url}: "), done.stderr
+    assert "internal error" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1

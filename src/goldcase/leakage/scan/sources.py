@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from goldcase.errors import GoldcaseError
+from goldcase.output import plain
 from goldcase.project import extra_hint
 from goldcase.safeio import not_a_file
 
@@ -105,7 +106,7 @@ def _remote(url: str, include: Sequence[str]) -> list[Source]:
     except FileNotFoundError:
         raise GoldcaseError(f"{url}: no such file or folder") from None
     except Exception as exc:  # each store fails in its own words: say which URL and why
-        raise GoldcaseError(f"{url}: cannot list it: {exc}") from None
+        raise GoldcaseError(f"{url}: cannot list it: {plain(exc)}") from None
     base = path.rstrip("/")
     out: list[Source] = []
     for key in sorted(found):
@@ -130,7 +131,9 @@ def _filesystem(url: str) -> tuple[Any, str]:
     try:
         return url_to_fs(url)
     except (ImportError, ValueError) as exc:  # no implementation for this protocol
-        raise GoldcaseError(f"{url}: {exc}") from None
+        raise GoldcaseError(f"{url}: {plain(exc)}") from None
+    except Exception as exc:  # each store fails in its own words when it is set up
+        raise GoldcaseError(f"{url}: cannot open it: {plain(exc)}") from None
 
 
 @contextmanager
