@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,7 @@ class Watched:
         self.origin = f"http://127.0.0.1:{server.port}"
         self.server = server
         self.context: BrowserContext = browser.new_context(viewport={"width": 1440, "height": 1000})
+        self.closed = False
         self.requests: list[str] = []
         self.errors: list[str] = []
         # What the browser may log in this test: a refusal the test asks for is logged as a
@@ -100,6 +102,11 @@ class Watched:
             loaded(page)
         return page
 
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.context.close()
+
     def judge(self) -> None:
         elsewhere = [url for url in self.requests if not url.startswith(self.origin + "/")]
         assert elsewhere == [], "the page asked another origin"
@@ -111,8 +118,20 @@ def watch(browser: Browser) -> Iterator[list[Watched]]:
     opened: list[Watched] = []
     yield opened
     for watched in opened:
-        watched.context.close()
+        watched.close()
         watched.judge()
+
+
+@contextmanager
+def served(root: Path, opened: list[Watched], labeller: str | None = None) -> Iterator[LabelServer]:
+    """The page served while the test's browsers are open: they are closed before the server
+    stops, so no late request of theirs (a favicon) meets a closed port."""
+    with serving(root, labeller) as server:
+        try:
+            yield server
+        finally:
+            for made in opened:
+                made.close()
 
 
 def watched(browser: Browser, server: LabelServer, opened: list[Watched]) -> Watched:
@@ -222,7 +241,7 @@ def test_three_drafts_labelled_promoted_and_checked(
     tmp_path: Path, browser: Browser, watch: list[Watched]
 ) -> None:
     root = build(tmp_path / "repo")
-    with serving(root) as server:
+    with served(root, watch) as server:
         page = watched(browser, server, watch).page()
         label_the_answered_draft(page)
         label_the_false_premise(page)
@@ -279,7 +298,7 @@ def test_hostile_text_renders_as_text(
 ) -> None:
     root = build(tmp_path / "repo", [*TRACES, HOSTILE_TRACE])
     write(root, "corpus/gift-cards.md", HOSTILE_DOC)
-    with serving(root) as server:
+    with served(root, watch) as server:
         page = watched(browser, server, watch).page()
         open_item(page, HOSTILE)
         expect(page.locator("#production-answer")).to_have_text(HOSTILE_TRACE["answer"])
@@ -297,7 +316,7 @@ def test_a_request_without_the_token_is_refused(
     tmp_path: Path, browser: Browser, watch: list[Watched]
 ) -> None:
     root = build(tmp_path / "repo")
-    with serving(root) as server:
+    with served(root, watch) as server:
         stranger = watched(browser, server, watch)
         stranger.expected.append("the server responded with a status of 403")
         page = stranger.page(token=False)
@@ -312,7 +331,7 @@ def test_typing_survives_a_reload(tmp_path: Path, browser: Browser, watch: list[
     root = build(tmp_path / "repo")
     draft = root / "cases" / "inbox" / f"{drafts(root)[ANSWERED]}.yaml"
     before = draft.read_bytes()
-    with serving(root) as server:
+    with served(root, watch) as server:
         page = watched(browser, server, watch).page()
         open_item(page, ANSWERED)
         page.keyboard.press("1")
@@ -332,7 +351,7 @@ def test_two_tabs_on_one_item_never_overwrite(
 ) -> None:
     root = build(tmp_path / "repo")
     draft = root / "cases" / "inbox" / f"{drafts(root)[ABSENT]}.yaml"
-    with serving(root) as server:
+    with served(root, watch) as server:
         tabs = watched(browser, server, watch)
         tabs.expected.append("the server responded with a status of 409")  # the refused save
         first, second = tabs.page(), tabs.page()
@@ -355,7 +374,7 @@ def test_a_second_labeller_works_blind_then_resolves(
     root = build(tmp_path / "repo")
     made = run_cli("label", "sample", "--repo", root, "--n", "2", "--seed", "s")
     assert made.exit_code == 0, made.stdout + made.stderr
-    with serving(root, "second") as server:
+    with served(root, watch, "second") as server:
         page = watched(browser, server, watch).page()
         open_item(page, "how long do i have to send back unused things")
         expect(page.locator("#reveal")).to_be_hidden()
@@ -393,7 +412,7 @@ def test_keys_move_skip_and_the_clock_counts(
     """Next, previous and skip from the keyboard; the time on an item and the estimate left,
     on a clock the test moves (Playwright's): no real time is waited for or measured."""
     root = build(tmp_path / "repo")
-    with serving(root) as server:
+    with served(root, watch) as server:
         watched_page = watched(browser, server, watch)
         page = watched_page.page(token=False)
         page.clock.install(time=START)
