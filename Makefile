@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 # of and how far a second labeller agrees, score two runs of the baseline, gate one against the
 # other, render the report, then the split, calibration, leakage and interchange tools on the
 # same set, a fresh two-trial run, the Inspect and promptfoo loops, a triage of a week of
-# sample traces, and a new set started from nothing.
+# sample traces, the labelling page's self-check, and a new set started from nothing.
 run: $(STAMP) clients
 	@echo "== goldcase run: the baseline as worker processes over the golden set; the sample runs are complete, so nothing is asked (make runs makes them afresh)"
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
@@ -94,6 +94,8 @@ run: $(STAMP) clients
 	@inbox=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-inbox.XXXXXX") && \
 	  $(BIN)/goldcase triage traces/sample.jsonl --seed 2026-w10 --n 20 --inbox "$$inbox"; \
 	  status=$$?; rm -rf "$$inbox"; exit $$status
+	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
+	$(BIN)/goldcase label serve --check --labeller second
 	@echo "== goldcase init, new, check: your own set on day one (docs/start.md), in a temporary folder"
 	@own=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-own.XXXXXX") && \
 	  $(BIN)/goldcase init "$$own/my-set" --hooks local | tail -n 1 && \
@@ -117,12 +119,14 @@ runs: $(STAMP)
 	$(BIN)/goldcase run --cmd "$(BASELINE_K1)" --system baseline-k1 --jobs 2 --out runs/baseline-k1.jsonl
 	$(BIN)/goldcase run --cmd "$(BASELINE_K3)" --system baseline-k3 --jobs 2 --out runs/baseline-k3.jsonl
 
-# The pictures in the docs, taken again from what `make run` wrote (headless Chromium from the
-# system's package): after the sample set or the page changes.
+# The pictures in the docs, taken again (headless Chromium from the system's package) after the
+# sample set or a page changes: the report from what `make run` wrote, the labelling page from a
+# copy of the sample set (scripts/label_screenshot.py).
 screenshots: run
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	  --user-data-dir="$$(mktemp -d)" --window-size=900,1750 \
 	  --screenshot=$(CURDIR)/docs/report.png file://$(CURDIR)/reports/report.html
+	$(BIN)/python scripts/label_screenshot.py docs/
 
 clients: $(PROMPTFOO)
 

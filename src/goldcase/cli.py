@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "Ask the system under test every case and write its results file."),
     "score": ("score", "Score a run's results against the set, every rate with its denominator."),
     "stats": ("stats", "Show the set's composition: slice sizes against floors, shares, errors."),
-    "label": ("label", "Draw a stratified sample of cases as blank files for a second labeller."),
+    "label": ("label", "Label drafts and a second labeller's sample on a local page; draw it."),
     "agreement": ("agreement", "Second-labeller agreement: percent, Cohen's kappa, disagreements."),
     "scrub": ("scrub", "Redact personal data in case files, comments and layout kept."),
     "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),

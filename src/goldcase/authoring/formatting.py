@@ -221,27 +221,28 @@ def dump_canonical(data: Mapping[str, Any], order: Sequence[str] = CASE_KEYS) ->
     """Plain data (dicts, lists, strings) as canonical YAML text."""
     root = CommentedMap()
     for key, value in data.items():
-        root[key] = _plain_to_round_trip(value)
+        root[key] = to_round_trip(value)
     canonicalise(root, order)
     buffer = io.StringIO()
     yaml_dumper().dump(root, buffer)
     return buffer.getvalue()
 
 
-def _plain_to_round_trip(value: Any, *, in_list: bool = False) -> Any:
-    """Plain data as round-trip nodes. ``in_list``: the value is an item of a list; a list
-    there is an any-of entry (``contains: [["30 days", "thirty days"]]``), whose strings are
-    quoted so that where each alternative starts and ends reads at a glance."""
+def to_round_trip(value: Any, *, in_list: bool = False) -> Any:
+    """Plain data as ruamel round-trip nodes (short lists of strings in flow style), to set
+    into a loaded mapping. ``in_list``: the value is an item of a list; a list there is an
+    any-of entry (``contains: [["30 days", "thirty days"]]``), whose strings are quoted so that
+    where each alternative starts and ends reads at a glance."""
     if isinstance(value, Mapping):
         out = CommentedMap()
         for key, item in value.items():
-            out[key] = _plain_to_round_trip(item)
+            out[key] = to_round_trip(item)
         return out
     if isinstance(value, (list, tuple)):
         seq = CommentedSeq(
             quoted(item)
             if in_list and isinstance(item, str) and "\n" not in item
-            else _plain_to_round_trip(item, in_list=True)
+            else to_round_trip(item, in_list=True)
             for item in value
         )
         if all(isinstance(item, (str, list, tuple)) for item in value) and _short(value):

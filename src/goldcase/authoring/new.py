@@ -33,6 +33,17 @@ from goldcase.text import clip, fold_quote
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 SOURCES = ("transcript", "hand-written", "synthetic")
 
+# The tags a case usually carries (the hint lists them; the labelling page offers them).
+SUGGESTED_TAGS = (
+    "numeric",
+    "date",
+    "name",
+    "policy",
+    "multi_doc",
+    "unanswerable",
+    "false_premise",
+    "calculated",
+)
 # Commented hints for the optional fields left blank, in the canonical key order.
 HINTS: dict[str, tuple[str, ...]] = {
     "expect": (
@@ -47,10 +58,7 @@ HINTS: dict[str, tuple[str, ...]] = {
         '#   fail: ["30 days", "within 14 weeks"]  # wrong ones: a confusable figure, a negation',
     ),
     "slice": ("# slice: returns                  # the subset this case is reported in",),
-    "tags": (
-        "# tags: [numeric, policy]         # numeric, date, name, policy, multi_doc, "
-        "unanswerable, false_premise, calculated",
-    ),
+    "tags": ("# tags: [numeric, policy]         # " + ", ".join(SUGGESTED_TAGS),),
     "source": ("# source: hand-written            # transcript | hand-written | synthetic",),
     "labelled_by": ("# labelled_by: your-name          # who read the source and wrote this",),
     "notes": ("# notes: why this case exists; never used in scoring",),

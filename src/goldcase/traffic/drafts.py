@@ -26,6 +26,12 @@ from goldcase.traffic.sample import Drawn
 from goldcase.writer import create_exclusive
 
 MAX_ANSWER = 4000  # characters of production's answer kept in a draft: enough to judge it
+# The commented example under a draft's blank ``support:`` (the other fields' hints are
+# ``authoring.new.HINTS``).
+SUPPORT_HINT = (
+    "#   - doc: the-document.md",
+    "#     quote: the passage that answers it, copied verbatim",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +64,7 @@ def render(draft_id: str, drawn: Drawn, answer: str | None, source: Provenance) 
         "answerable:",
         "expected_answer:",
         "support:",
-        "#   - doc: the-document.md",
-        "#     quote: the passage that answers it, copied verbatim",
+        *SUPPORT_HINT,
         *HINTS["expect"],
         *HINTS["probes"],
         "slice:",

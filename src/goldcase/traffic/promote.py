@@ -57,9 +57,10 @@ class Outcome:
     warnings: list[Finding] = field(default_factory=list)
 
 
-def promote(ctx: Context, names: Sequence[str], split: Split) -> Outcome:
+def promote(ctx: Context, names: Sequence[str], split: Split, *, write: bool = True) -> Outcome:
     """Check every draft named (an id, or a path under the inbox) as a case of ``split``;
-    write them all, or none."""
+    write them all, or none (``write=False``: check only, as the labelling page does after
+    each save)."""
     case_set = load_case_set(ctx)
     taken = taken_ids(ctx, case_set)
     candidates: list[Candidate] = []
@@ -74,7 +75,7 @@ def promote(ctx: Context, names: Sequence[str], split: Split) -> Outcome:
             outcome.refused.append(finding)
         elif finding.path in drafts:  # a set-level warning changes with every case added
             outcome.warnings.append(finding)
-    if not outcome.refused:
+    if write and not outcome.refused:
         outcome.promoted = [_write(ctx, c, taken) for c in candidates]
     return outcome
 
