@@ -307,7 +307,7 @@ def test_config_names_every_slice_with_floor_and_traffic(golden: list[dict[str, 
     assert {name: table["floor"] for name, table in slices.items()} == dict.fromkeys(slices, 20)
     assert sum(table["traffic"] for table in slices.values()) == pytest.approx(1.0)
     assert config["split"] == {"seed": 7}
-    assert (ROOT / "golden.version").read_text(encoding="utf-8").split() == ["5"]
+    assert (ROOT / "golden.version").read_text(encoding="utf-8").split() == ["6"]
 
 
 # Quotes ------------------------------------------------------------------------------------
