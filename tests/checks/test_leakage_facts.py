@@ -37,12 +37,13 @@ def repo(make_repo: Repo, files: dict[str, str]) -> Path:
     return root
 
 
-def test_fact_units_are_the_quote_and_its_sentences_of_four_words() -> None:
+def test_fact_units_are_the_quote_its_sentences_of_four_words_and_clauses_of_six() -> None:
     assert fact_units(QUOTE) == [
         "nominated day delivery lets you choose a weekday up to 21 days ahead for 6 95 "
         "saturday is not available",
         "nominated day delivery lets you choose a weekday up to 21 days ahead for 6 95",
         "saturday is not available",
+        "nominated day delivery lets you choose a weekday",  # "up to 21 days ahead": 5 words
     ]
     assert fact_units("Closed on Sunday.") == []  # three words: too common to search
     assert fact_units("£5 per order") == []
@@ -74,6 +75,44 @@ def test_gc307_a_fewshot_answer_that_states_a_golden_sentence(make_repo: Repo, a
         "quote 1, ",
     ]
     assert "saturday" not in " ".join(lines).lower()
+
+
+def test_gc307_a_golden_sentence_copied_with_a_clause_dropped(make_repo: Repo) -> None:
+    """Many quotes are one long sentence: dropping its last clause must not hide the copy."""
+    quote = (
+        "You can return most items for a full refund within 30 days from delivery, for any "
+        "reason, including a simple change of mind."
+    )
+    answer = "Yes, you can return most items for a full refund within 30 days from delivery."
+    fewshot = f"- question: can i send back a kettle\n  answer: {json.dumps(answer)}\n"
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/ret-001.yaml": answered("ret-001", "how long to return", quote),
+            "prompts/fewshot.yaml": fewshot,
+        },
+    )
+    (root / "corpus" / "delivery.md").write_text(f"# Returns\n\n{quote}\n", encoding="utf-8")
+    code, lines = leakage(root)
+    assert code == 1
+    assert "prompts/fewshot.yaml:2:1: GC307 states the fact of golden case ret-001" in "\n".join(
+        lines
+    )
+
+
+def test_gc307_a_shared_short_clause_is_common_wording_not_a_copy(make_repo: Repo) -> None:
+    quote = "Returns are free, within 30 days of delivery, for any reason at all."
+    answer = "Exchanges are possible within 30 days of delivery."  # a five-word clause
+    fewshot = f"- question: can i exchange it\n  answer: {json.dumps(answer)}\n"
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/ret-002.yaml": answered("ret-002", "are returns free", quote),
+            "prompts/fewshot.yaml": fewshot,
+        },
+    )
+    (root / "corpus" / "delivery.md").write_text(f"# Returns\n\n{quote}\n", encoding="utf-8")
+    assert leakage(root) == (0, [])
 
 
 def test_gc307_in_a_text_prompt_at_every_line(make_repo: Repo) -> None:

@@ -559,12 +559,21 @@ class Quoted(NamedTuple):
 
 
 def fact_units(quote: str) -> list[str]:
-    """What of a support quote counts as its fact: the whole quote and each of its sentences
-    of ``MIN_SUBSTRING_WORDS`` words or more, normalised."""
+    """What of a support quote counts as its fact, normalised: the whole quote, each of its
+    sentences of ``MIN_SUBSTRING_WORDS`` words or more, and each clause (a sentence's piece
+    between commas, semicolons, colons or dashes) of ``MIN_CLAUSE_WORDS`` or more, so that a
+    sentence copied with a clause dropped ("..., for any reason, including ...") still counts."""
     ends = Sentences(quote).ends
-    pieces = [quote, *(quote[a:b] for a, b in zip([0, *ends], [*ends, len(quote)], strict=True))]
-    units = (normalise_input(piece) for piece in pieces)
-    return list(dict.fromkeys(u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS))
+    sentences = [quote[a:b] for a, b in zip([0, *ends], [*ends, len(quote)], strict=True)]
+    units = [normalise_input(piece) for piece in [quote, *sentences]]
+    units = [u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS]
+    clauses = (normalise_input(c) for s in sentences for c in _CLAUSE_BREAK.split(s))
+    units += [c for c in clauses if c.count(" ") + 1 >= MIN_CLAUSE_WORDS]
+    return list(dict.fromkeys(units))
+
+
+MIN_CLAUSE_WORDS = 6  # a shorter run of a quote ("within 30 days") is common wording, not a copy
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
 
 
 def _facts_of(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
