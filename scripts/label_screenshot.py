@@ -17,9 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import yaml
@@ -30,7 +28,8 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.labelpage.app import App
 from goldcase.labelpage.items import source_for
-from goldcase.labelpage.server import LabelServer, start
+from goldcase.labelpage.server import LabelServer
+from goldcase.labelpage.server import serving as server_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -70,18 +69,9 @@ def copy_of_the_sample_set(folder: Path) -> Path:
     return root
 
 
-@contextmanager
-def serving(root: Path, labeller: str | None) -> Iterator[LabelServer]:
+def serving(root: Path, labeller: str | None) -> AbstractContextManager[LabelServer]:
     ctx = Context(load_config(root), Cache(None))
-    server = start(App(ctx, source_for(ctx, labeller)), 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    return server_serving(App(ctx, source_for(ctx, labeller)), 0)
 
 
 def loaded(page: Page) -> None:

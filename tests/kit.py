@@ -219,3 +219,18 @@ def read_version(root: Path) -> str:
 def read_lock(root: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((root / "golden.lock").read_text(encoding="utf-8"))
     return data
+
+
+# The system's Chromium (Debian's package; .ci/run installs it), for the tests that render a
+# page; they skip, saying so, without it.
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]

@@ -12,6 +12,7 @@ import io
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,33 +21,21 @@ from goldcase.errors import GoldcaseError
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    folder = path.parent
+    """Replace ``path`` with ``data``, whole: a temporary file written, fsynced and renamed
+    over it, keeping the file's mode (a new file gets the mode ``open`` would give it)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        # a new file gets the mode open() would give it (mkstemp's 0600 would hide it)
+        path.parent.mkdir(parents=True, exist_ok=True)
         exists = path.exists()
         mode = path.stat().st_mode & 0o7777 if exists else 0o666 & ~_umask()
-        if exists and not mode & 0o222:  # a rename would replace it whatever its mode
-            raise GoldcaseError(
-                f"{path}: the file is read-only (mode {mode:o}); make it writable "
-                "(chmod u+w) if goldcase should rewrite it"
-            )
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
+    if exists and not mode & 0o222:  # a rename would replace it whatever its mode
+        raise GoldcaseError(
+            f"{path}: the file is read-only (mode {mode:o}); make it writable "
+            "(chmod u+w) if goldcase should rewrite it"
+        )
+    with _written(path, data, mode) as tmp:
         os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-        raise
 
 
 def create_exclusive(path: Path, data: bytes) -> bool:
@@ -54,27 +43,38 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     written and fsynced, then hard-linked to the name (``link`` fails when the name exists,
     where a rename would replace it). False when the name was taken, by a file or anything
     else; nothing is written then."""
-    folder = path.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    with _written(path, data, 0o666 & ~_umask()) as tmp:
+        try:
+            os.link(tmp, path, follow_symlinks=False)
+        except FileExistsError:
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def _written(path: Path, data: bytes, mode: int) -> Iterator[str]:
+    """A temporary file beside ``path`` holding ``data`` (fsynced, ``mode`` set; mkstemp's 0600
+    would hide it), removed when the block ends if it is still there; any failure is a
+    ``GoldcaseError`` naming ``path``."""
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.link(tmp, path, follow_symlinks=False)
-        return True
-    except FileExistsError:
-        return False
+        os.chmod(tmp, mode)
+        yield tmp
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

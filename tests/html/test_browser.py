@@ -6,7 +6,6 @@ test is skipped and says why."""
 from __future__ import annotations
 
 import json
-import shutil
 import struct
 import subprocess
 import zlib
@@ -15,20 +14,9 @@ from pathlib import Path
 import pytest
 
 from goldcase.html.page import PageInput, build_page
-from kit import DATA
+from kit import CHROMIUM, CHROMIUM_FLAGS, DATA
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-]
+FLAGS = [*CHROMIUM_FLAGS, "--hide-scrollbars"]
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"

@@ -5,9 +5,7 @@ labeller does with the mouse in a browser (select words of a document)."""
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,8 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.labelpage.app import App
 from goldcase.labelpage.items import source_for
-from goldcase.labelpage.server import LabelServer, start
+from goldcase.labelpage.server import LabelServer
+from goldcase.labelpage.server import serving as server_serving
 from kit import run_cli, write
 
 RETURNS = """\
@@ -148,20 +147,11 @@ def app(root: Path, labeller: str | None = None) -> App:
     return App(ctx, source_for(ctx, labeller))
 
 
-@contextmanager
 def serving(
     root: Path, labeller: str | None = None, token: str | None = None
-) -> Iterator[LabelServer]:
+) -> AbstractContextManager[LabelServer]:
     """The page served from a thread on a free port, shut down afterwards."""
-    server = start(app(root, labeller), 0, token)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    return server_serving(app(root, labeller), 0, token)
 
 
 # Select the words of ``needle`` in the open document, as a mouse drag does: the document's

@@ -13,7 +13,6 @@ is ever downloaded.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 
 from goldcase.labelpage.server import LabelServer
 from goldcase.text import fold_quote
-from kit import run_cli, write
+from kit import CHROMIUM, CHROMIUM_FLAGS, run_cli, write
 from labelpage.kit import (
     ABSENT,
     ANSWERED,
@@ -41,18 +40,7 @@ from labelpage.kit import (
     serving,
 )
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-extensions",
-]
+FLAGS = [*CHROMIUM_FLAGS, "--disable-extensions"]
 START = 1_772_400_000  # the page's clock in the test that moves it (2026-03-01, seconds)
 WAIT = 60_000  # ms: a generous bound for a busy machine, never a speed claim
 expect.set_options(timeout=WAIT)

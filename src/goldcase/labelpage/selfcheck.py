@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 from goldcase.labelpage.app import App
-from goldcase.labelpage.server import HOST, MAX_BODY, LabelServer, start
+from goldcase.labelpage.server import HOST, MAX_BODY, LabelServer, serving
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +89,8 @@ def _state_note(body: bytes) -> str:
 def self_check(app: App) -> tuple[list[str], bool]:
     """Serve on a free port, probe, stop; the lines to print and whether every answer was
     the expected one."""
-    server = start(app, 0)
-    thread = threading.Thread(target=server.serve_forever, name="goldcase-label", daemon=True)
-    thread.start()
-    try:
+    with serving(app) as server:
         asked = probe(server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
     lines = [f"served the labelling page on http://{HOST}:{server.port}/ and asked it:"]
     width = max(len(a.what) for a in asked)
     for a in asked:

@@ -20,10 +20,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import secrets
 import sys
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
 from http import HTTPStatus
@@ -137,6 +140,21 @@ def start(app: App, port: int, token: str | None = None) -> LabelServer:
             f"cannot listen on {HOST}:{port}: {exc.strerror or exc}; pass --port 0 to take "
             "any free port"
         ) from None
+
+
+@contextlib.contextmanager
+def serving(app: App, port: int = 0, token: str | None = None) -> Iterator[LabelServer]:
+    """The page served from a thread while the block runs, then stopped and joined (the self
+    check, the screenshots and the tests)."""
+    server = start(app, port, token)
+    thread = threading.Thread(target=server.serve_forever, name="goldcase-label", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 class Handler(BaseHTTPRequestHandler):
