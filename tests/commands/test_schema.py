@@ -60,3 +60,19 @@ def test_lock_refreshes_stale_copies_and_leaves_none_alone(tmp_path: Path) -> No
     ]
     for rel, shipped in SHIPPED.items():
         assert (root / rel).read_bytes() == shipped
+
+
+def test_a_schema_folder_linked_out_of_the_repository_is_never_written(tmp_path: Path) -> None:
+    """A cloned repository whose schema/ is a link elsewhere: lock (the version hook), schema
+    and triage would have written goldcase's schemas outside the repository."""
+    root = golden_set(tmp_path / "set")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "case.schema.json").write_text('{"title": "an older goldcase"}\n')
+    (root / "schema").symlink_to(elsewhere)
+    for args in (["schema"], ["lock"]):
+        result = run_cli(*args, "--repo", root)
+        assert result.exit_code == 2, result.stdout
+        assert f"{CASE}: a link that leads outside the repository" in result.stderr
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["case.schema.json"]
+    assert (elsewhere / "case.schema.json").read_text() == '{"title": "an older goldcase"}\n'

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import read_regular
+from goldcase.safeio import Outside, inside, read_regular
 from goldcase.schemas import CASE_SCHEMA, DRAFT_SCHEMA, schema_bytes
 from goldcase.writer import atomic_write_bytes
 
@@ -42,7 +42,12 @@ def copy_states(root: Path) -> dict[str, str]:
     states = {}
     for rel, wanted in copies().items():
         try:
-            held = read_regular(root / rel)
+            held = read_regular(inside(root, rel))  # a link out: never read, never written
+        except Outside:
+            raise GoldcaseError(
+                f"{rel}: a link that leads outside the repository; goldcase writes the schemas "
+                "for editors here: remove the link (or the schema/ folder link)"
+            ) from None
         except FileNotFoundError:
             states[rel] = "missing"
             continue
