@@ -26,7 +26,7 @@ import os
 import stat
 import subprocess
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -183,21 +183,32 @@ class Cache:
     def enabled(self) -> bool:
         return self._base is not None
 
-    def _namespace(self, namespace: str) -> dict[str, Any]:
+    def _namespace(self, namespace: str, shape: Any = None) -> dict[str, Any]:
         if namespace not in self._old:
-            self._old[namespace] = self._read(namespace)
+            self._old[namespace] = self._read(namespace, shape)
             self._used[namespace] = {}
         return self._old[namespace]
 
-    def _read(self, namespace: str) -> dict[str, Any]:
+    def _read(self, namespace: str, shape: Any) -> dict[str, Any]:
         if self._base is None:
             return {}
         try:
             with _folder(self._base, create=False) as fd:
                 raw, self._written[namespace] = _read_file(f"{namespace}{_SUFFIX}", fd)
-            return decode(raw)
+            return decode(raw, shape)
         except Exception:  # missing, unreadable or damaged: start afresh
             return {}
+
+    def take(self, namespace: str, keys: Iterable[str], shape: Any) -> dict[str, Any]:
+        """The entries stored under ``keys`` (those there are), read at once: what ``get``
+        gives key by key, for a caller that wants the whole table. ``shape`` is the type
+        (``dict[str, T]``) the namespace's file must decode to, checked by the decoder as it
+        reads: a file of any other shape reads as an empty namespace."""
+        old = self._namespace(namespace, shape)
+        used = self._used[namespace]
+        found = {key: value for key in keys if (value := old.pop(key, None)) is not None}
+        used.update(found)
+        return used
 
     def written_ns(self, namespace: str) -> int:
         """When the namespace's file was last written (its modification time in ns, on the
@@ -274,8 +285,9 @@ def encode(table: dict[str, Any]) -> bytes | None:
     return _MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
-def decode(raw: bytes) -> dict[str, Any]:
-    """A namespace read back: any damage gives an empty one."""
+def decode(raw: bytes, shape: Any = None) -> dict[str, Any]:
+    """A namespace read back (checked against ``shape`` as it is decoded, when given): any
+    damage, or any other shape, gives an empty one."""
     head = len(_MAGIC) + 4
     if not raw.startswith(_MAGIC) or len(raw) < head:
         return {}
@@ -284,10 +296,15 @@ def decode(raw: bytes) -> dict[str, Any]:
         return {}
     try:
         with kept():  # a warm load builds a million small objects, all kept for the run
-            table = _DECODER.decode(payload)
+            table = (_DECODER if shape is None else _decoder(shape)).decode(payload)
     except (msgspec.DecodeError, RecursionError, ValueError):
         return {}
     return table if type(table) is dict else {}
+
+
+@cache
+def _decoder(shape: Any) -> msgspec.msgpack.Decoder[Any]:
+    return msgspec.msgpack.Decoder(shape)
 
 
 @contextlib.contextmanager

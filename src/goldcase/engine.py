@@ -10,10 +10,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from goldcase import checks, gitview, progress
-from goldcase.cache import findings_from, findings_to
+from goldcase.cache import findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -44,25 +44,22 @@ def case_entries(ctx: Context) -> list[tuple[str, Signature | None]]:
     base = len(str(ctx.root)) + 1
     stack = [str(top)]
     while stack:
-        folder = stack.pop()
-        with os.scandir(folder) as entries:
+        with os.scandir(stack.pop()) as entries:
             for entry in entries:
-                if entry.name.startswith("."):
+                name = entry.name
+                if name.startswith("."):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
-                    rel = entry.path[base:].replace(os.sep, "/")
-                    out.append((rel, _signature(entry)))
+                elif name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
+                    out.append((entry.path[base:].replace(os.sep, "/"), _signature(entry)))
     out.sort()
     return out
 
 
 def _signature(entry: os.DirEntry[str]) -> Signature | None:
-    if entry.is_symlink():
-        return None
     try:
-        info = entry.stat(follow_symlinks=False)
+        info = entry.stat(follow_symlinks=False)  # a link's own mode is not a regular file's
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode):
@@ -120,15 +117,25 @@ def release_case_cache(ctx: Context) -> None:
 def _load_case_set(ctx: Context) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
+    listed = case_entries(ctx)
+    cached = ctx.cache.take(_FILES, [rel for rel, _ in listed], _SHAPE)
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
     todo: list[tuple[int, str, Folder | None, bytes, Signature | None]] = []
-    for rel, signature in case_entries(ctx):
-        known = _known_file(ctx, root, rel, prefix, signature, written)
+    for rel, signature in listed:
+        split = split_of(prefix, rel)
+        entry = cached.get(rel)
+        if entry is not None and entry[1] != split:
+            entry = None
+        trusted = signature is not None and signature[0] < written  # older than the cache
+        if entry is not None and trusted and entry[5] == signature:  # as recorded: not read
+            files.append(_from_entry(rel, split, entry))
+            continue
+        known = _known_file(ctx, root, rel, split, entry, signature)
         if isinstance(known, CaseFile):
             files.append(known)
         else:
-            todo.append((len(files), rel, known[0], known[1], signature))
+            todo.append((len(files), rel, split, known, signature))
             files.append(None)
     jobs = [(rel, split, raw) for _, rel, split, raw, _ in todo]
     with progress.task("reading case files", len(jobs), show=len(jobs) >= SHOW_FROM) as advance:
@@ -140,42 +147,35 @@ def _load_case_set(ctx: Context) -> CaseSet:
     return CaseSet([f for f in files if f is not None])
 
 
+# A case cache entry, checked by the decoder as the cache is read: (digest, split, data,
+# findings, hash, stat signature).
+_Finding = tuple[str, int, int, str, Literal["error", "warning"], str]
+_Entry = tuple[str, str | None, dict[str, Any] | None, list[_Finding], str, list[int] | None]
+_SHAPE = dict[str, _Entry]
+
+
+def _from_entry(rel: str, split: Folder | None, entry: _Entry) -> CaseFile:
+    return CaseFile(rel, split, entry[0], entry[2], [Finding(*f) for f in entry[3]], entry[4])
+
+
 def _known_file(
-    ctx: Context, root: str, rel: str, prefix: str, signature: Signature | None, written: int
-) -> CaseFile | tuple[Folder | None, bytes]:
-    """The file as the cache (or a read failure) knows it, or its split and bytes to parse."""
-    split = split_of(prefix, rel)
-    cached = _cached(ctx.cache.get(_FILES, rel), split)
-    trusted = signature is not None and signature[0] < written  # older than the cache
-    if cached is not None and trusted and signature == cached[5]:
-        return CaseFile(rel, split, *cached[:4])
+    ctx: Context,
+    root: str,
+    rel: str,
+    split: Folder | None,
+    entry: _Entry | None,
+    signature: Signature | None,
+) -> CaseFile | bytes:
+    """The file as its cache entry (when its bytes are the ones cached) or a read failure
+    knows it, or its bytes to parse."""
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [problem])
-    digest = file_digest(raw)
-    if cached is not None and cached[0] == digest:
-        case_file = CaseFile(rel, split, *cached[:4])
+    if entry is not None and entry[0] == file_digest(raw):
+        case_file = _from_entry(rel, split, entry)
         ctx.cache.put(_FILES, rel, _entry(case_file, signature))  # trusted by stat next time
         return case_file
-    return split, raw
-
-
-def _cached(value: Any, split: Folder | None) -> tuple[Any, ...] | None:
-    """(digest, data, findings, hash, split, signature) from a cache entry of the right shape
-    for a file of ``split``; None for anything else."""
-    if type(value) is not list or len(value) != 6 or value[1] != split:
-        return None
-    digest, _, data, raw_findings, case_hash, signature = value
-    findings = findings_from(raw_findings)
-    if type(digest) is not str or not (data is None or type(data) is dict):
-        return None
-    if findings is None or type(case_hash) is not str:
-        return None
-    if signature is not None and not (
-        type(signature) is list and len(signature) == 4 and all(type(n) is int for n in signature)
-    ):
-        return None
-    return digest, data, findings, case_hash, split, signature
+    return raw
 
 
 PARALLEL_FROM = 2000  # files to parse before a second process pays for its start

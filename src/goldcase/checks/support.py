@@ -99,7 +99,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
             yield from cached
         else:
             pending.append((case, key))
-    fresh = _check_cases([case for case, _ in pending], ctx)
+    fresh = _check_cases([case for case, _ in pending], ctx, state)
     for case, key in pending:
         ctx.cache.put(NAME, key, findings_to(fresh.get(case.path, [])))
         yield from fresh.get(case.path, [])
@@ -112,7 +112,7 @@ def _corpus_state(corpus: Corpus) -> str:
     return hashlib.blake2b(f"{corpus.digest}{extra}".encode(), digest_size=12).hexdigest()
 
 
-def _check_cases(cases: list[Case], ctx: Context) -> dict[str, list[Finding]]:
+def _check_cases(cases: list[Case], ctx: Context, state: str) -> dict[str, list[Finding]]:
     corpus = ctx.corpus
     out: dict[str, list[Finding]] = defaultdict(list)
     quotes: list[_Quote] = []
@@ -124,7 +124,7 @@ def _check_cases(cases: list[Case], ctx: Context) -> dict[str, list[Finding]]:
                 out[case.path].append(_at(ctx, case, [*_path(index), "doc"], code, message))
             else:
                 quotes.append(_Quote(case, index, doc, fold_quote(quote)))
-    found = locate_quotes([q.folded for q in quotes], corpus)
+    found = _places([q.folded for q in quotes], ctx, state)
     for item in quotes:
         out[item.case.path].extend(_judge(ctx, item, found.get(item.folded, set()), corpus))
     for case in cases:
@@ -220,6 +220,29 @@ def _doc_problem(doc: str, corpus: Corpus) -> tuple[str, str] | None:
     if document.problem is not None:
         return "GC206", f"document {doc!r} cannot be searched: {document.problem}"
     return None
+
+
+_PLACES = "support-places"
+
+
+def _places(folded_quotes: list[str], ctx: Context, state: str) -> dict[str, set[str]]:
+    """For each folded quote, the documents that hold it: from the cache for a quote looked
+    for before in the same corpus (``state``), so a case edited elsewhere than its quotes
+    folds no document; one pass over the corpus for the others."""
+    found: dict[str, set[str]] = {}
+    todo: dict[str, str] = {}
+    for quote in set(folded_quotes):
+        key = f"{state}:{hashlib.blake2b(quote.encode(), digest_size=16).hexdigest()}"
+        cached = ctx.cache.get(_PLACES, key)
+        if type(cached) is list and all(type(doc) is str for doc in cached):
+            found[quote] = set(cached)
+        else:
+            todo[quote] = key
+    located = locate_quotes(list(todo), ctx.corpus)
+    for quote, key in todo.items():
+        found[quote] = located.get(quote, set())
+        ctx.cache.put(_PLACES, key, sorted(found[quote]))
+    return found
 
 
 def locate_quotes(folded_quotes: list[str], corpus: Corpus) -> dict[str, set[str]]:
