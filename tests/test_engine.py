@@ -183,3 +183,25 @@ def test_a_linked_case_file_is_always_read(tmp_path: Path, monkeypatch: pytest.M
     reads = _reads(monkeypatch)
     _load(tmp_path)
     assert "elsewhere.yaml" in reads or "ret-002.yaml" in reads
+
+
+def test_a_case_cache_of_another_shape_is_read_as_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decoder checks every entry's shape as the cache is read: one entry of another
+    shape (here a signature that is not four integers) and every file is read again."""
+    golden_set(tmp_path)
+    for path in (tmp_path / "cases" / "golden").iterdir():
+        _age(path)
+    _load(tmp_path)
+    cache = Cache.for_repository(tmp_path)
+    saved = decode((cache_folder(tmp_path) / "files.msgpack").read_bytes())
+    digest, split, data, findings, case_hash, _ = saved["cases/golden/ret-002.yaml"]
+    damaged = [digest, split, data, findings, case_hash, ["not", "a", "signature", 0]]
+    for rel, entry in saved.items():
+        cache.put("files", rel, damaged if rel.endswith("ret-002.yaml") else entry)
+    cache.save()
+    reads = _reads(monkeypatch)
+    warm = _load(tmp_path)
+    assert sorted(reads) == ["ret-001.yaml", "ret-002.yaml"]
+    assert [c.data for c in warm.golden] == [case_data("ret-001"), case_data("ret-002")]

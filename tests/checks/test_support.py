@@ -1,0 +1,79 @@
+"""The support family's memory of where each quote is: a quote looked for once is not looked
+for again in the same corpus, and any change to the corpus looks again (docs/check.md,
+"The cache")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goldcase.cache import Cache, decode
+from goldcase.checks import support
+from goldcase.config import load_config
+from goldcase.context import Context
+from goldcase.corpus import Corpus
+from goldcase.engine import run_checks
+from kit import cache_folder, case_text, golden_set, write
+
+QUOTE = "A customer has 14 days from delivery to request a credit"
+
+
+def _codes(root: Path) -> list[tuple[str, str]]:
+    ctx = Context(load_config(root), Cache.for_repository(root))
+    run = run_checks(ctx, ["support"])
+    return [(Path(f.path).name, f.code) for f in run.findings]
+
+
+def _searches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The quotes each later run looks for in the corpus documents."""
+    seen: list[list[str]] = []
+    real = support.locate_quotes
+
+    def recording(quotes: list[str], corpus: Corpus) -> dict[str, set[str]]:
+        seen.append(sorted(quotes))
+        return real(quotes, corpus)
+
+    monkeypatch.setattr(support, "locate_quotes", recording)
+    return seen
+
+
+def test_a_case_edited_elsewhere_than_its_quote_searches_no_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    golden_set(tmp_path)
+    assert _codes(tmp_path) == []
+    searches = _searches(monkeypatch)
+    edited = case_text("ret-001") + "notes: reworded the question\n"
+    write(tmp_path, "cases/golden/ret-001.yaml", edited)
+    assert _codes(tmp_path) == []
+    assert searches == [[]]  # the case was judged again, its quote found in the cache
+
+
+def test_a_quote_remembered_is_looked_for_again_once_the_corpus_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    golden_set(tmp_path)
+    _codes(tmp_path)
+    searches = _searches(monkeypatch)
+    write(tmp_path, "corpus/older-policy.md", f"# Older policy\n\n{QUOTE}.\n")
+    assert _codes(tmp_path) == [("ret-001.yaml", "GC205")]  # now in two documents
+    policy = tmp_path / "corpus/returns-policy.md"
+    policy.write_text(policy.read_text().replace(QUOTE, "A customer has 30 days"))
+    assert _codes(tmp_path) == [("ret-001.yaml", "GC204")]  # only in the other one
+    assert [len(quotes) for quotes in searches] == [2, 2]  # each change: both quotes again
+
+
+def test_a_damaged_place_in_the_cache_is_looked_for_again(tmp_path: Path) -> None:
+    golden_set(tmp_path)
+    _codes(tmp_path)
+    keys = decode((cache_folder(tmp_path) / "support-places.msgpack").read_bytes())
+    assert len(keys) == 2  # one place for each quote
+    cache = Cache.for_repository(tmp_path)
+    for key in keys:
+        cache.put("support-places", key, "not a list of documents")
+    cache.save()
+    for case_id in ("ret-001", "ret-002"):  # judged again: edited
+        text = case_text(case_id) + "notes: touched\n"
+        write(tmp_path, f"cases/golden/{case_id}.yaml", text)
+    assert _codes(tmp_path) == []
