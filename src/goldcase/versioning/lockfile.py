@@ -107,8 +107,9 @@ def render(lock: Lock) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _s(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+# A JSON string, as json.dumps(value, ensure_ascii=False) writes it, without the encoder's
+# set-up for each call: a lock of 10,000 cases writes 20,000 of them on every commit.
+_s = json.encoder.encode_basestring
 
 
 def _table(name: str, table: Mapping[str, str]) -> list[str]:
