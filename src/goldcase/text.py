@@ -143,9 +143,11 @@ _ASCII_TABLE = bytes(
     b if (t := _INPUT_TABLE[b]) == b else ord(" ") if t == " " else b for b in range(128)
 ) + bytes(range(128, 256))
 _ASCII_DELETE = bytes(b for b in range(128) if _INPUT_TABLE[b] is None)
-# As _ASCII_TABLE, and the white space str.split splits at (but the newline) made a space.
+# As _ASCII_TABLE, lower case, and the white space str.split splits at (but the newline) made
+# a space: one translate pass folds a block of ASCII lines.
 _ASCII_LINES_TABLE = bytes(
-    ord(" ") if b < 128 and chr(b).isspace() and b != 10 else t for b, t in enumerate(_ASCII_TABLE)
+    ord(" ") if b < 128 and chr(b).isspace() and b != 10 else ord(chr(t).lower())
+    for b, t in enumerate(_ASCII_TABLE)
 )
 
 
@@ -154,15 +156,13 @@ def normalise_input(text: str) -> str:
     return " ".join(_fold_input(text).split())
 
 
-def normalise_ascii_lines(text: bytes) -> str:
-    """``normalise_input`` of each line of ASCII ``text`` (lines end at "\\n"), in a few passes
-    over all of it, the lines still apart: each line's words as ``normalise_input`` gives
-    them, one space between them, and at most one space at a line's edges. For a bulk search
-    (a contamination scan's blocks of records)."""
-    folded = text.lower().translate(_ASCII_LINES_TABLE, _ASCII_DELETE)
-    while b"  " in folded:
-        folded = folded.replace(b"  ", b" ")
-    return folded.decode("ascii")
+def fold_ascii_lines(text: bytes) -> bytes:
+    """``normalise_input`` of each line of ASCII ``text`` (lines end at "\\n"), in one pass
+    over all of it, the lines still apart: each line's words (its runs of bytes above the
+    space) are the words ``normalise_input`` gives it; only spaces and newlines lie between
+    them. For a bulk search (a contamination scan's blocks of records). Bytes above 127 are
+    left as they are: a line holding one must be folded by ``normalise_input``."""
+    return text.translate(_ASCII_LINES_TABLE, _ASCII_DELETE)
 
 
 def _fold_input(text: str) -> str:

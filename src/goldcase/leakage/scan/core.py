@@ -13,13 +13,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, record_text, scan_record
 from goldcase.leakage.contamination import _hits as record_hits
 from goldcase.leakage.scan.partitions import Partition
-from goldcase.leakage.scan.readers import records, text_blocks
+from goldcase.leakage.scan.readers import BLOCK, records, text_blocks
 from goldcase.leakage.scan.sources import Source, resolve
-from goldcase.text import normalise_ascii_lines
+from goldcase.text import fold_ascii_lines
+
+BULK_LIMIT = 4 * BLOCK  # bytes of a block searched in bulk; past it, line by line
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,35 +64,29 @@ def _scan_one(index: GramIndex, text: str, where: tuple[str, int, int], hits: li
 
 
 def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
-    """Plain text in blocks of lines: the block's ASCII lines folded and searched at once (in
-    C: the folding table, the automaton), and only the lines where a phrase was found, and
-    the few that are not ASCII, scanned again as records by the rule every other record
-    meets (``_scan_one``). The block search only picks lines; it decides nothing."""
+    """Plain text in blocks of lines: the block folded at once and its lines picked by the
+    lead n-grams (in C: one translate, a few numpy passes), and only the picked lines, and
+    those that are not ASCII, scanned as records by the rule every other record meets
+    (``_scan_one``). The block search only picks lines; it decides nothing."""
     count = 0
     for offset, block in text_blocks(part):
-        lines = block.split(b"\n")
-        if not lines[-1]:
-            lines.pop()  # the block ends with a newline: no record after it
-        at = k = 0
-        for line in _picked(index, block, lines):
-            while k < line:
-                at += len(lines[k]) + 1
-                k += 1
-            text = record_text(lines[line], False)  # its newline left off: white space
-            _scan_one(index, text, (part.name, count + line, offset + at), hits)
-        count += len(lines)
+        breaks = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))
+        ends = [*breaks.tolist(), len(block)] if block[-1:] != b"\n" else breaks.tolist()
+        for line in _picked(index, block, len(ends)):
+            start = ends[line - 1] + 1 if line else 0
+            text = record_text(block[start : ends[line]], False)  # no newline: white space
+            _scan_one(index, text, (part.name, count + line, offset + start), hits)
+        count += len(ends)
     return count
 
 
-def _picked(index: GramIndex, block: bytes, lines: list[bytes]) -> list[int]:
-    """The numbers of the block's lines that may hold a phrase, ascending: those where the
-    bulk search finds one, and every line that is not ASCII (folded one at a time)."""
-    if block.isascii():
-        return index.phrases.lines_holding(normalise_ascii_lines(block))
-    other = [k for k, line in enumerate(lines) if not line.isascii()]
-    plain = b"\n".join(line if line.isascii() else b"" for line in lines)
-    found = index.phrases.lines_holding(normalise_ascii_lines(plain))
-    return sorted({*found, *other})
+def _picked(index: GramIndex, block: bytes, lines: int) -> list[int]:
+    """The numbers of the block's lines that may hold a phrase, ascending. A block far
+    larger than the reader's (a very long line) has every line picked: the bulk search's
+    memory grows with the block, a record's scan with its line."""
+    if len(block) > BULK_LIMIT:
+        return list(range(lines))
+    return sorted(index.leads.lines(fold_ascii_lines(block)))
 
 
 def reduce(

@@ -1,0 +1,99 @@
+"""Which lines of a block of folded text may hold a phrase: the contamination scan's bulk
+prefilter, a few numpy passes over the whole block (loops in C) in place of a search per
+line or per character.
+
+A phrase (a normalised golden n-gram or short question) is registered by its lead: its
+first ``LEAD`` words, or all of it when shorter. A line that holds the phrase holds its lead
+as consecutive words, so a line is picked when one of its runs of consecutive words hashes
+like a registered lead. Hashes stand in for words, so two different words may collide: a
+collision picks a line that holds no phrase, never misses one. The prefilter only picks
+lines; the scan then searches each picked line by the one record rule, which decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+LEAD = 6  # words a phrase is registered by (6: few chance matches in ordinary text)
+SPACE = 32  # after folding, the only bytes at or below it are the space and the newline
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd constants: multiplication spreads the bits
+_STEP = np.uint64(0xC2B2AE3D27D4EB4F)
+_FILL = 6  # the table has at least 2**6 slots a lead: few words look up the exact set
+Array = npt.NDArray[np.uint64]
+
+
+def word_hashes(folded: bytes) -> tuple[Array, npt.NDArray[np.intp]]:
+    """A hash of each word of ``folded`` (its runs of bytes above the space) and where each
+    word starts. The hash is of the word's length and its last eight bytes (at most): words
+    that share both collide, which only picks a line more."""
+    buf = bytes(8) + folded  # every word has eight bytes ending with it, zeros before it
+    size = len(buf)
+    word = np.frombuffer(buf, np.uint8) > SPACE
+    edge = np.diff(word.view(np.int8), append=np.int8(0))
+    starts = np.flatnonzero(edge == 1) + 1
+    ends = np.flatnonzero(edge == -1) + 1
+    # The eight bytes before each offset, read as one little-endian integer (unaligned).
+    tails = np.ndarray((size - 7,), dtype="<u8", buffer=buf, strides=(1,))[ends - 8]
+    length = ends - starts
+    outside = (np.maximum(8 - length, 0) * 8).astype(np.uint64)  # bits of bytes before it
+    hashes = (tails >> outside) * _MIX + length.astype(np.uint64)
+    return hashes, starts - 8
+
+
+def gram_hashes(hashes: Array, k: int) -> Array:
+    """The hash of each run of ``k`` consecutive words, from the words' hashes."""
+    count = len(hashes) - k + 1
+    if count <= 0:
+        return np.zeros(0, np.uint64)
+    grams = hashes[:count].copy()
+    for j in range(1, k):
+        grams *= _STEP
+        grams += hashes[j : count + j]
+    return grams
+
+
+class LeadGrams:
+    """The leads of a set of normalised phrases (words split by single spaces), searchable
+    in bulk. Pickles (numpy arrays), so it travels with the index to workers."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        leads: dict[int, set[int]] = {}  # lead length -> lead hashes
+        for phrase in phrases:
+            hashes, _ = word_hashes(phrase.encode("utf-8"))
+            k = min(len(hashes), LEAD)
+            if k:
+                leads.setdefault(k, set()).add(int(gram_hashes(hashes[:k], k)[0]))
+        every = sorted({h for found in leads.values() for h in found})
+        bits = max(16, len(every).bit_length() + _FILL)
+        self._shift = np.uint64(64 - bits)
+        self._table = np.zeros(1 << bits, np.bool_)
+        self._exact: Array = np.array(every, np.uint64)
+        self._table[self._exact >> self._shift] = True
+        self._lengths = tuple(sorted(leads))
+
+    def lines(self, folded: bytes) -> set[int]:
+        """The 0-based numbers of the lines of ``folded`` (``text.fold_ascii_lines``) where
+        some run of consecutive words hashes like a lead (a run that crosses a line's end is
+        no line's), and of every line holding a byte above 127 (not folded)."""
+        if not self._lengths:
+            return set()
+        data = np.frombuffer(folded, np.uint8)
+        breaks = np.flatnonzero(data == ord("\n"))
+        found = set(np.searchsorted(breaks, np.flatnonzero(data > 127)).tolist())
+        hashes, starts = word_hashes(folded)
+        for k in self._lengths:
+            grams = gram_hashes(hashes, k)
+            at = np.flatnonzero(self._table[grams >> self._shift])
+            at = at[self._holds(grams[at])]
+            first = np.searchsorted(breaks, starts[at])
+            last = np.searchsorted(breaks, starts[at + k - 1])
+            found.update(first[first == last].tolist())
+        return found
+
+    def _holds(self, grams: Array) -> npt.NDArray[np.bool_]:
+        """Which of ``grams`` are leads."""
+        slot = np.minimum(np.searchsorted(self._exact, grams), len(self._exact) - 1)
+        return np.asarray(self._exact[slot] == grams)
