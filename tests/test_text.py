@@ -192,3 +192,8 @@ def test_fold_ascii_lines_folds_each_line_as_normalise_input_does(text: str) -> 
     assert [line.decode().split() for line in folded.split(b"\n")] == [
         normalise_input(line).split() for line in text.split("\n")
     ]
+
+
+def test_fold_ascii_lines_leaves_bytes_above_127_as_they_are() -> None:
+    raw = "Ça\u00a0COÛTE\u0085 'X'\n".encode()
+    assert fold_ascii_lines(raw) == "Ça\u00a0coÛte\u0085 x\n".encode()

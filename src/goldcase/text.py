@@ -146,7 +146,7 @@ _ASCII_DELETE = bytes(b for b in range(128) if _INPUT_TABLE[b] is None)
 # As _ASCII_TABLE, lower case, and the white space str.split splits at (but the newline) made
 # a space: one translate pass folds a block of ASCII lines.
 _ASCII_LINES_TABLE = bytes(
-    ord(" ") if b < 128 and chr(b).isspace() and b != 10 else ord(chr(t).lower())
+    b if b > 127 else ord(" ") if chr(b).isspace() and b != 10 else ord(chr(t).lower())
     for b, t in enumerate(_ASCII_TABLE)
 )
 
@@ -175,11 +175,27 @@ def _fold_input(text: str) -> str:
     # is mapped again until nothing changes; NFC at the end puts accents back on.
     folded = text
     for _ in range(4):
-        again = unicodedata.normalize("NFKD", folded).translate(_INPUT_TABLE).casefold()
+        again = _translate(unicodedata.normalize("NFKD", folded)).casefold()
         if again == folded:
             break
         folded = again
     return unicodedata.normalize("NFC", folded)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _translate(text: str) -> str:
+    """``text.translate(_INPUT_TABLE)``, its ASCII characters in one bytes pass and only its
+    runs of other characters looked up one by one: ``str.translate`` with a mapping costs a
+    lookup a character, and most text that is not ASCII is mostly ASCII. UTF-8 leaves
+    ASCII bytes to ASCII characters, and the table leaves bytes above 127 as they are."""
+    raw = text.encode("utf-8", "surrogatepass").translate(_ASCII_TABLE, _ASCII_DELETE)
+    return _NOT_ASCII.sub(_translate_run, raw.decode("utf-8", "surrogatepass"))
+
+
+def _translate_run(run: re.Match[str]) -> str:
+    return run.group().translate(_INPUT_TABLE)
 
 
 def normalise_answer(text: str) -> str:

@@ -75,15 +75,14 @@ class LeadGrams:
         self._lengths = tuple(sorted(leads))
 
     def lines(self, folded: bytes) -> set[int]:
-        """The 0-based numbers of the lines of ``folded`` (``text.fold_ascii_lines``) where
-        some run of consecutive words hashes like a lead (a run that crosses a line's end is
-        no line's), and of every line holding a byte above 127 (not folded)."""
+        """The 0-based numbers of the lines of ``folded`` (lines that ``normalise_input``
+        folded, or ``text.fold_ascii_lines``) where some run of consecutive words hashes
+        like a lead. A run that crosses a line's end is no line's."""
         if not self._lengths:
             return set()
-        data = np.frombuffer(folded, np.uint8)
-        breaks = np.flatnonzero(data == ord("\n"))
-        found = set(np.searchsorted(breaks, np.flatnonzero(data > 127)).tolist())
+        breaks = np.flatnonzero(np.frombuffer(folded, np.uint8) == ord("\n"))
         hashes, starts = word_hashes(folded)
+        found: set[int] = set()
         for k in self._lengths:
             grams = gram_hashes(hashes, k)
             at = np.flatnonzero(self._table[grams >> self._shift])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, record_text, scan_record
@@ -21,9 +22,10 @@ from goldcase.leakage.contamination import _hits as record_hits
 from goldcase.leakage.scan.partitions import Partition
 from goldcase.leakage.scan.readers import BLOCK, records, text_blocks
 from goldcase.leakage.scan.sources import Source, resolve
-from goldcase.text import fold_ascii_lines
+from goldcase.text import fold_ascii_lines, normalise_input
 
 BULK_LIMIT = 4 * BLOCK  # bytes of a block searched in bulk; past it, line by line
+Array = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,29 +66,43 @@ def _scan_one(index: GramIndex, text: str, where: tuple[str, int, int], hits: li
 
 
 def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
-    """Plain text in blocks of lines: the block folded at once and its lines picked by the
-    lead n-grams (in C: one translate, a few numpy passes), and only the picked lines, and
-    those that are not ASCII, scanned as records by the rule every other record meets
-    (``_scan_one``). The block search only picks lines; it decides nothing."""
+    """Plain text in blocks of lines: the block's lines folded and searched for lead n-grams
+    in bulk (in C: a translate pass, a few numpy passes), and only the picked lines scanned
+    as records by the rule every other record meets (``_scan_one``). The bulk search only
+    picks lines; it decides nothing."""
     count = 0
     for offset, block in text_blocks(part):
         breaks = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))
         ends = [*breaks.tolist(), len(block)] if block[-1:] != b"\n" else breaks.tolist()
-        for line in _picked(index, block, len(ends)):
-            start = ends[line - 1] + 1 if line else 0
-            text = record_text(block[start : ends[line]], False)  # no newline: white space
+        for line in _picked(index, block, breaks, ends):
+            start, raw = _line(block, ends, line)
+            text = record_text(raw, False)  # its newline left off: white space
             _scan_one(index, text, (part.name, count + line, offset + start), hits)
         count += len(ends)
     return count
 
 
-def _picked(index: GramIndex, block: bytes, lines: int) -> list[int]:
-    """The numbers of the block's lines that may hold a phrase, ascending. A block far
-    larger than the reader's (a very long line) has every line picked: the bulk search's
-    memory grows with the block, a record's scan with its line."""
+def _picked(index: GramIndex, block: bytes, breaks: Array, ends: list[int]) -> list[int]:
+    """The numbers of the block's lines that may hold a phrase, ascending. ASCII lines are
+    folded at once (``fold_ascii_lines``); the others one at a time by ``normalise_input``
+    (look-alikes, wide forms), then searched together. A block far larger than the reader's
+    (a very long line) has every line picked: the bulk search's memory grows with the
+    block, a record's scan with its line."""
     if len(block) > BULK_LIMIT:
-        return list(range(lines))
-    return sorted(index.leads.lines(fold_ascii_lines(block)))
+        return list(range(len(ends)))
+    picked = index.leads.lines(fold_ascii_lines(block))
+    if not block.isascii():
+        data = np.frombuffer(block, np.uint8)
+        other = np.unique(np.searchsorted(breaks, np.flatnonzero(data > 127))).tolist()
+        folded = [normalise_input(record_text(_line(block, ends, k)[1], False)) for k in other]
+        picked.update(other[k] for k in index.leads.lines("\n".join(folded).encode()))
+    return sorted(picked)
+
+
+def _line(block: bytes, ends: list[int], line: int) -> tuple[int, bytes]:
+    """Where the block's 0-based ``line`` starts, and its bytes (no newline)."""
+    start = ends[line - 1] + 1 if line else 0
+    return start, block[start : ends[line]]
 
 
 def reduce(
