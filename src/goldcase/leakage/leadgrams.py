@@ -29,18 +29,16 @@ def word_hashes(folded: bytes) -> tuple[Array, npt.NDArray[np.intp]]:
     """A hash of each word of ``folded`` (its runs of bytes above the space) and where each
     word starts. The hash is of the word's length and its last eight bytes (at most): words
     that share both collide, which only picks a line more."""
-    buf = bytes(8) + folded  # every word has eight bytes ending with it, zeros before it
-    size = len(buf)
-    word = np.frombuffer(buf, np.uint8) > SPACE
-    edge = np.diff(word.view(np.int8), append=np.int8(0))
-    starts = np.flatnonzero(edge == 1) + 1
-    ends = np.flatnonzero(edge == -1) + 1
-    # The eight bytes before each offset, read as one little-endian integer (unaligned).
-    tails = np.ndarray((size - 7,), dtype="<u8", buffer=buf, strides=(1,))[ends - 8]
-    length = ends - starts
-    outside = (np.maximum(8 - length, 0) * 8).astype(np.uint64)  # bits of bytes before it
-    hashes = (tails >> outside) * _MIX + length.astype(np.uint64)
-    return hashes, starts - 8
+    word = np.zeros(len(folded) + 2, np.bool_)  # one byte that is not a word's each side
+    np.greater(np.frombuffer(folded, np.uint8), SPACE, out=word[1:-1])
+    bounds = np.flatnonzero(word[1:] != word[:-1])  # a word's first byte, the byte after it
+    starts, ends = bounds[0::2], bounds[1::2]
+    # At q, the eight bytes before offset q of the text, as one little-endian integer
+    # (unaligned reads; zeros before the text's start).
+    tails = np.ndarray((len(folded) + 1,), "<u8", buffer=bytes(8) + folded, strides=(1,))[ends]
+    length = (ends - starts).view(np.uint64)
+    outside = (8 - np.minimum(length, 8)) << 3  # bits of the bytes before the word
+    return (tails >> outside) * _MIX + length, starts
 
 
 def gram_hashes(hashes: Array, k: int) -> Array:

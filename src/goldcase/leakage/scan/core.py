@@ -72,9 +72,10 @@ def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
     picks lines; it decides nothing."""
     count = 0
     for offset, block in text_blocks(part):
-        breaks = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))
-        ends = [*breaks.tolist(), len(block)] if block[-1:] != b"\n" else breaks.tolist()
-        for line in _picked(index, block, breaks, ends):
+        ends = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))  # of its lines
+        if block[-1:] != b"\n":
+            ends = np.append(ends, len(block))
+        for line in _picked(index, block, ends):
             start, raw = _line(block, ends, line)
             text = record_text(raw, False)  # its newline left off: white space
             _scan_one(index, text, (part.name, count + line, offset + start), hits)
@@ -82,7 +83,7 @@ def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
     return count
 
 
-def _picked(index: GramIndex, block: bytes, breaks: Array, ends: list[int]) -> list[int]:
+def _picked(index: GramIndex, block: bytes, ends: Array) -> list[int]:
     """The numbers of the block's lines that may hold a phrase, ascending. ASCII lines are
     folded at once (``fold_ascii_lines``); the others one at a time by ``normalise_input``
     (look-alikes, wide forms), then searched together. A block far larger than the reader's
@@ -93,16 +94,16 @@ def _picked(index: GramIndex, block: bytes, breaks: Array, ends: list[int]) -> l
     picked = index.leads.lines(fold_ascii_lines(block))
     if not block.isascii():
         data = np.frombuffer(block, np.uint8)
-        other = np.unique(np.searchsorted(breaks, np.flatnonzero(data > 127))).tolist()
+        other = np.unique(np.searchsorted(ends, np.flatnonzero(data > 127))).tolist()
         folded = [normalise_input(record_text(_line(block, ends, k)[1], False)) for k in other]
         picked.update(other[k] for k in index.leads.lines("\n".join(folded).encode()))
     return sorted(picked)
 
 
-def _line(block: bytes, ends: list[int], line: int) -> tuple[int, bytes]:
+def _line(block: bytes, ends: Array, line: int) -> tuple[int, bytes]:
     """Where the block's 0-based ``line`` starts, and its bytes (no newline)."""
-    start = ends[line - 1] + 1 if line else 0
-    return start, block[start : ends[line]]
+    start = int(ends[line - 1]) + 1 if line else 0
+    return start, block[start : int(ends[line])]
 
 
 def reduce(
