@@ -13,6 +13,10 @@
 The corpus is a 32 MB block of lines drawn from the sample corpus's vocabulary (a Zipf-like
 spread), golden questions planted every 5,000 lines, repeated up to the size asked.
 
+- With ``--janitor-module``: one process of goldcase against lm-evaluation-harness's C++
+  janitor on the same text (the generated corpus, and Wikipedia paragraphs when
+  $GOLDCASE_PUBLIC_DATA holds SQuAD 2.0's dev set), MB/s and planted questions found.
+
     .venv/bin/python scripts/bench_contamination.py [--size-gb 2]
 """
 
