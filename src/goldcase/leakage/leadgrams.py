@@ -7,7 +7,8 @@ first ``LEAD`` words, or all of it when shorter. A line that holds the phrase ho
 as consecutive words, so a line is picked when one of its runs of consecutive words hashes
 like a registered lead. Hashes stand in for words, so two different words may collide: a
 collision picks a line that holds no phrase, never misses one. The prefilter only picks
-lines; the scan then searches each picked line by the one record rule, which decides.
+lines; the scan then searches each picked line by the one record rule, which decides. Text
+made to collide on every line costs what a record-by-record scan costs, no more.
 """
 
 from __future__ import annotations
