@@ -22,7 +22,8 @@ LEAD = 6  # words a phrase is registered by (6: few chance matches in ordinary t
 SPACE = 32  # after folding, the only bytes at or below it are the space and the newline
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd constants: multiplication spreads the bits
 _STEP = np.uint64(0xC2B2AE3D27D4EB4F)
-_FILL = 6  # the table has at least 2**6 slots a lead: few words look up the exact set
+_FILL = 6  # the table has 2**6 slots a lead: few runs of words look up the exact set
+_MOST_BITS = 26  # a 64 MB table at most (a million leads); past it, more exact look-ups
 Array = npt.NDArray[np.uint64]
 
 
@@ -66,7 +67,7 @@ class LeadGrams:
             if k:
                 leads.setdefault(k, set()).add(int(gram_hashes(hashes[:k], k)[0]))
         every = sorted({h for found in leads.values() for h in found})
-        bits = max(16, len(every).bit_length() + _FILL)
+        bits = min(max(16, len(every).bit_length() + _FILL), _MOST_BITS)
         self._shift = np.uint64(64 - bits)
         self._table = np.zeros(1 << bits, np.bool_)
         self._exact: Array = np.array(every, np.uint64)
