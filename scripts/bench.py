@@ -235,8 +235,8 @@ def main() -> int:
     parser.add_argument(
         "--janitor-module",
         type=Path,
-        help="contamination: lm-evaluation-harness's janitor.py (its janitor_util beside it, "
-        "built by you) to compare with; the row is left out without it",
+        help="contamination: lm-evaluation-harness's janitor.py, patched, its janitor_util "
+        "built beside it (docs/benchmarks.md) to compare with; the rows are left out without it",
     )
     args = parser.parse_args()
     compile_package()

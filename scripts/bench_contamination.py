@@ -13,6 +13,10 @@
 The corpus is a 32 MB block of lines drawn from the sample corpus's vocabulary (a Zipf-like
 spread), golden questions planted every 5,000 lines, repeated up to the size asked.
 
+- With ``--janitor-module``: one process of goldcase against lm-evaluation-harness's C++
+  janitor on the same text (the generated corpus, and Wikipedia paragraphs when
+  $GOLDCASE_PUBLIC_DATA holds SQuAD 2.0's dev set), MB/s and planted questions found.
+
     .venv/bin/python scripts/bench_contamination.py [--size-gb 2]
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import pickle
 import random
@@ -135,26 +140,73 @@ def golden_sizes(size_gb: float) -> list[Row]:
 
 def janitor(size_gb: float, module: Path | None) -> list[Row]:
     """One process of goldcase's scan against lm-evaluation-harness's janitor (``module``:
-    its janitor.py, with the janitor_util it imports built beside it; not part of goldcase)
-    on the same file and golden questions, alternating, best of three each: MB/s and the
-    ratio. No rows without ``module``."""
+    its janitor.py, patched and with the janitor_util it imports built beside it, as
+    docs/benchmarks.md says; not part of goldcase) on the same file and golden questions,
+    alternating, best of three each: MB/s, the ratio, and how many of the planted questions
+    each finds. The generated corpus first (the budget's), then, when $GOLDCASE_PUBLIC_DATA
+    holds SQuAD 2.0's dev set, Wikipedia paragraphs: its ASCII ones for both, and all of them
+    (a third hold other characters, which the C++ janitor cannot clean) for goldcase alone.
+    No rows without ``module``."""
     if module is None:
         print("janitor: no --janitor-module given, row left out")
         return []
     cases = golden(ENGINE_GOLDEN)
     index = GramIndex.build(cases, 13)
-    path = corpus(min(size_gb, SLICE_GB), [c.question for c in cases[:20]])
+    planted = [c.question for c in cases[:20]]
     cleaner = _janitor(module, [c.question for c in cases])
+    rows = _versus(index, cleaner, corpus(min(size_gb, SLICE_GB), planted), "generated")
+    for ascii_only in (True, False):
+        path = wikipedia(min(size_gb, SLICE_GB) / 2, planted, ascii_only)
+        if path is not None:
+            rows += _versus(index, cleaner if ascii_only else None, path, path.stem)
+    return rows
+
+
+def _versus(index: GramIndex, cleaner: Any, path: Path, name: str) -> list[Row]:
     ours, theirs = [], []
     for _ in range(3):
         ours.append(_mbps(index, path, ScanOptions(workers=1))[0])
-        theirs.append(_janitor_mbps(cleaner, path))
-    mine, other = max(ours), max(theirs)
-    print(f"goldcase {mine:.1f} MB/s, janitor {other:.1f} MB/s, one process each")
-    return [
-        ("janitor, 1 process (MB/s)", other, "(reference)"),
-        ("local engine, 1 process / janitor", mine / other, ">= 2"),
+        if cleaner is not None:
+            theirs.append(_janitor_mbps(cleaner, path))
+    found = _mbps(index, path, ScanOptions(workers=1))[1]
+    print(f"{name}: goldcase {max(ours):.1f} MB/s, finds {len(found.contaminated)} of 20")
+    rows = [(f"{name}: local engine, 1 process (MB/s)", max(ours), "(reported)")]
+    if cleaner is not None:
+        print(f"{name}: janitor {max(theirs):.1f} MB/s, finds {_janitor_finds(cleaner, found)}")
+        rows += [
+            (f"{name}: janitor, 1 process (MB/s)", max(theirs), "(reference)"),
+            (f"{name}: local engine, 1 process / janitor", max(ours) / max(theirs), ">= 2"),
+        ]
+    return rows
+
+
+def wikipedia(gigabytes: float, plant: list[str], ascii_only: bool) -> Path | None:
+    """SQuAD 2.0 dev paragraphs (Wikipedia), one a line, repeated to about ``gigabytes`` GB,
+    a golden question planted in every 500th; made once under bench-data/. None when
+    $GOLDCASE_PUBLIC_DATA (default public-data/) does not hold the set."""
+    source = Path(os.environ.get("GOLDCASE_PUBLIC_DATA", "public-data"))
+    source = source / "squad2-dev-cs224n" / "dev-v2.0.json"
+    if not source.is_file():
+        print(f"{source}: not found, the Wikipedia rows are left out")
+        return None
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"wikipedia{'-ascii' if ascii_only else ''}-{gigabytes:g}gb.txt"
+    if path.exists():
+        return path
+    data = json.loads(source.read_text(encoding="utf-8"))
+    paragraphs = [
+        " ".join(p["context"].split()) for article in data["data"] for p in article["paragraphs"]
     ]
+    paragraphs = [p for p in paragraphs if p.isascii() or not ascii_only]
+    with path.open("w", encoding="utf-8") as fh:
+        line = 0
+        while fh.tell() < gigabytes * 1e9:
+            words = paragraphs[line % len(paragraphs)].split()
+            line += 1
+            if line % 500 == 0:
+                words[3:3] = plant[(line // 500) % len(plant)].split()
+            fh.write(" ".join(words) + "\n")
+    return path
 
 
 def _janitor(module: Path, questions: list[str]) -> Any:
@@ -164,13 +216,23 @@ def _janitor(module: Path, questions: list[str]) -> Any:
         raise SystemExit(f"{module}: not a Python module")
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
-    if not getattr(loaded, "JANITOR_CPP", False):
-        print("janitor: its C++ janitor_util did not load; timing its Python mode")
-    cleaner = loaded.Janitor(ngram_n=13, too_dirty_cutoff=10**9)
     cpp = getattr(loaded, "JANITOR_CPP", False)
+    if not cpp:
+        print("janitor: its C++ janitor_util did not load; timing its Python mode")
+    # No window around a dirty n-gram and no shortest piece: a clean line comes back whole
+    # (the work is the same), so a line that does not was found dirty.
+    cleaner = loaded.Janitor(
+        ngram_n=13, too_dirty_cutoff=10**9, window_to_remove=0, minimum_slice_length=0
+    )
     for question in questions:  # the *_python forms: the others print a warning each call
         (cleaner.register_contaminant if cpp else cleaner.register_contaminant_python)(question)
-    return cleaner.clean if cpp else cleaner.clean_python
+    clean = cleaner.clean if cpp else cleaner.clean_python
+    # A clean line of 13 words or more comes back whole; as shipped, the C++ janitor takes
+    # every n-gram for contamination and cuts it away.
+    line = " ".join(f"unrelated{i}" for i in range(30))
+    if clean(line) != [line]:
+        raise SystemExit(f"{module}: flags a clean line; apply the patch in docs/benchmarks.md")
+    return clean
 
 
 def _janitor_mbps(cleaner: Any, path: Path) -> float:
@@ -180,6 +242,21 @@ def _janitor_mbps(cleaner: Any, path: Path) -> float:
         for line in fh:
             cleaner(line)
     return path.stat().st_size / 1e6 / (time.perf_counter() - began)
+
+
+def _janitor_finds(cleaner: Any, report: Report) -> int:
+    """Of the cases goldcase found, how many the janitor finds on the same lines: each
+    planted line holds one golden question, and the janitor says only that a line is
+    dirty (it cuts the line)."""
+    lines = {(hit.path, hit.offset): hit.case for hit in report.hits}
+    found = set()
+    for (name, offset), case in sorted(lines.items()):
+        with Path(name).open("rb") as fh:
+            fh.seek(offset)
+            line = fh.readline().decode("utf-8", "replace")
+        if cleaner(line) != [line]:
+            found.add(case)
+    return len(found)
 
 
 def bench(size_gb: float, janitor_module: Path | None = None) -> list[Row]:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldcase.text import clip, fold_quote, normalise_answer, normalise_ascii_lines, normalise_input
+from goldcase.text import clip, fold_ascii_lines, fold_quote, normalise_answer, normalise_input
 
 
 @pytest.mark.parametrize(
@@ -182,10 +182,18 @@ def test_idempotent(text: str) -> None:
 
 
 @settings(max_examples=500)
-@given(st.text(st.sampled_from("aA1 .,'-_\t\x0b\x0c\r\x1c\x1f\x00\x7f\n"), max_size=40))
-def test_normalise_ascii_lines_folds_each_line_as_normalise_input_does(text: str) -> None:
-    lines = normalise_ascii_lines(text.encode("ascii")).split("\n")
-    assert [" ".join(line.split()) for line in lines] == [
-        normalise_input(line) for line in text.split("\n")
+@given(
+    st.text(st.sampled_from("aAzZ1 .,'`-_\t\x0b\x0c\r\x1c\x1f\x00\x7f\n"), max_size=40)
+    | st.text(st.characters(max_codepoint=127), max_size=80)
+)
+def test_fold_ascii_lines_folds_each_line_as_normalise_input_does(text: str) -> None:
+    folded = fold_ascii_lines(text.encode("ascii"))
+    assert set(folded) <= {*range(33, 128), ord(" "), ord("\n")}  # words split at space only
+    assert [line.decode().split() for line in folded.split(b"\n")] == [
+        normalise_input(line).split() for line in text.split("\n")
     ]
-    assert all("  " not in line for line in lines)
+
+
+def test_fold_ascii_lines_leaves_bytes_above_127_as_they_are() -> None:
+    raw = "Ça\u00a0COÛTE\u0085 'X'\n".encode()
+    assert fold_ascii_lines(raw) == "Ça\u00a0coÛte\u0085 x\n".encode()

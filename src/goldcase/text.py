@@ -143,9 +143,11 @@ _ASCII_TABLE = bytes(
     b if (t := _INPUT_TABLE[b]) == b else ord(" ") if t == " " else b for b in range(128)
 ) + bytes(range(128, 256))
 _ASCII_DELETE = bytes(b for b in range(128) if _INPUT_TABLE[b] is None)
-# As _ASCII_TABLE, and the white space str.split splits at (but the newline) made a space.
+# As _ASCII_TABLE, lower case, and the white space str.split splits at (but the newline) made
+# a space: one translate pass folds a block of ASCII lines.
 _ASCII_LINES_TABLE = bytes(
-    ord(" ") if b < 128 and chr(b).isspace() and b != 10 else t for b, t in enumerate(_ASCII_TABLE)
+    b if b > 127 else ord(" ") if chr(b).isspace() and b != 10 else ord(chr(t).lower())
+    for b, t in enumerate(_ASCII_TABLE)
 )
 
 
@@ -154,15 +156,13 @@ def normalise_input(text: str) -> str:
     return " ".join(_fold_input(text).split())
 
 
-def normalise_ascii_lines(text: bytes) -> str:
-    """``normalise_input`` of each line of ASCII ``text`` (lines end at "\\n"), in a few passes
-    over all of it, the lines still apart: each line's words as ``normalise_input`` gives
-    them, one space between them, and at most one space at a line's edges. For a bulk search
-    (a contamination scan's blocks of records)."""
-    folded = text.lower().translate(_ASCII_LINES_TABLE, _ASCII_DELETE)
-    while b"  " in folded:
-        folded = folded.replace(b"  ", b" ")
-    return folded.decode("ascii")
+def fold_ascii_lines(text: bytes) -> bytes:
+    """``normalise_input`` of each line of ASCII ``text`` (lines end at "\\n"), in one pass
+    over all of it, the lines still apart: each line's words (its runs of bytes above the
+    space) are the words ``normalise_input`` gives it; only spaces and newlines lie between
+    them. For a bulk search (a contamination scan's blocks of records). Bytes above 127 are
+    left as they are: a line holding one must be folded by ``normalise_input``."""
+    return text.translate(_ASCII_LINES_TABLE, _ASCII_DELETE)
 
 
 def _fold_input(text: str) -> str:
@@ -175,11 +175,27 @@ def _fold_input(text: str) -> str:
     # is mapped again until nothing changes; NFC at the end puts accents back on.
     folded = text
     for _ in range(4):
-        again = unicodedata.normalize("NFKD", folded).translate(_INPUT_TABLE).casefold()
+        again = _translate(unicodedata.normalize("NFKD", folded)).casefold()
         if again == folded:
             break
         folded = again
     return unicodedata.normalize("NFC", folded)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _translate(text: str) -> str:
+    """``text.translate(_INPUT_TABLE)``, its ASCII characters in one bytes pass and only its
+    runs of other characters looked up one by one: ``str.translate`` with a mapping costs a
+    lookup a character, and most text that is not ASCII is mostly ASCII. UTF-8 leaves
+    ASCII bytes to ASCII characters, and the table leaves bytes above 127 as they are."""
+    raw = text.encode("utf-8", "surrogatepass").translate(_ASCII_TABLE, _ASCII_DELETE)
+    return _NOT_ASCII.sub(_translate_run, raw.decode("utf-8", "surrogatepass"))
+
+
+def _translate_run(run: re.Match[str]) -> str:
+    return run.group().translate(_INPUT_TABLE)
 
 
 def normalise_answer(text: str) -> str:

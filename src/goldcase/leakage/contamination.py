@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from goldcase.leakage.leadgrams import LeadGrams
 from goldcase.leakage.textmatch import PhraseIndex, string_values
 from goldcase.model import Case
 from goldcase.safeio import bounded_lines
@@ -68,6 +69,7 @@ class GramIndex:
     n: int
     parts: tuple[_Part, ...]
     phrases: PhraseIndex[tuple[int, int]]  # phrase -> (part index, n-gram index)
+    leads: LeadGrams  # the same phrases, to pick the lines of a block that may hold one
     short_answers: dict[str, str]  # case id -> normalised answer shorter than n words
     case_ids: tuple[str, ...]
 
@@ -88,7 +90,9 @@ class GramIndex:
                 if grams:
                     phrases.extend((g, (len(parts), k)) for k, g in enumerate(grams))
                     parts.append(_Part(case.id, part, len(grams)))
-        return cls(n, tuple(parts), PhraseIndex(phrases), short, tuple(ids))
+        index = PhraseIndex(phrases)
+        leads = LeadGrams(phrase for phrase, _ in phrases)
+        return cls(n, tuple(parts), index, leads, short, tuple(ids))
 
 
 def _phrases(words: list[str], n: int) -> list[str]:

@@ -51,22 +51,6 @@ class PhraseIndex(Generic[V]):
             end = last - 1
             yield end - length, end, values
 
-    def lines_holding(self, lines: str) -> list[int]:
-        """The 0-based numbers of the lines of ``lines`` (``text.normalise_ascii_lines``) that
-        hold a phrase, ascending: one search over all of them. A phrase holds no newline, so a
-        match never spans two lines."""
-        if not self.size:
-            return []
-        padded = " " + lines.replace("\n", " \n ") + " "
-        found: list[int] = []
-        line = seen = 0
-        for last, _ in self._automaton.iter(padded):
-            line += padded.count("\n", seen, last)
-            seen = last
-            if not found or found[-1] != line:
-                found.append(line)
-        return found
-
 
 def anchors(phrase: str) -> tuple[str, str]:
     """The two words of ``phrase`` least likely to occur in ordinary text: the longest (long

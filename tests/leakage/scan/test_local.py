@@ -72,5 +72,7 @@ def test_peak_memory_does_not_grow_with_the_file(tmp_path: Path, workers: int) -
     print(f"peak RSS (parent, worker) kB: {small_peaks} on 2 MB, {large_peaks} on 32 MB")
     for small_peak, large_peak in zip(small_peaks, large_peaks, strict=True):
         assert large_peak - small_peak < 8_000  # kB, while the file grew by 30 MB
-        assert large_peak < 40_000  # kB: reading the 32 MB file whole would pass 64 MB
+        # kB: about 41 MB once imported (numpy's 16 MB included); reading the 32 MB file
+        # whole would pass 72 MB
+        assert large_peak < 56_000
     assert (large_peaks[1] > 0) == (workers > 1)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import Hit, scan_paths
-from goldcase.leakage.scan import readers
+from goldcase.leakage.scan import core, readers
 from goldcase.leakage.scan.partitions import Partition, kind_of, plan
 from goldcase.leakage.scan.run import ScanOptions, scan
 from kit import run_cli
@@ -310,22 +310,31 @@ BYTE_LINES = [
     b"Do\tyou  take\x0bAmerican\x1cExpress?\n",
     b"\xe2\x80\xa8do you take american express\xc2\x85\n",
     b"\n",
+    b"DO-YOU-TAKE american_express!! and a customer who bought a damaged kettle\n",
+    b"do you take\n",  # a phrase over two lines is in neither
+    b"American Express?\n",
+    b"do you take americans express\n",
+    b"Yes, a customer has fourteen days from delivery to request a credit for a\r\n",
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(st.sampled_from(BYTE_LINES), min_size=1, max_size=12),
     st.integers(min_value=1, max_value=200),
     st.integers(min_value=1, max_value=300),
+    st.integers(min_value=1, max_value=400),
 )
 def test_a_scan_in_blocks_finds_what_a_scan_of_each_record_finds(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], block: int, size: int
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], block: int, size: int, bulk: int
 ) -> None:
+    """Any block size, partition size and bound on a block searched in bulk (past it, every
+    line is scanned as a record)."""
     path = tmp_path_factory.mktemp("blocks") / "c.txt"
     path.write_bytes(b"".join(lines))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(readers, "BLOCK", block)
+        patch.setattr(core, "BULK_LIMIT", bulk)
         partitioned = scan(index(), [path], ScanOptions(partition_mb=size / 1e6, workers=1))
     assert partitioned == scan_paths(index(), [path])
 

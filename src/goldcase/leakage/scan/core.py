@@ -13,13 +13,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, record_text, scan_record
 from goldcase.leakage.contamination import _hits as record_hits
 from goldcase.leakage.scan.partitions import Partition
-from goldcase.leakage.scan.readers import records, text_blocks
+from goldcase.leakage.scan.readers import BLOCK, records, text_blocks
 from goldcase.leakage.scan.sources import Source, resolve
-from goldcase.text import normalise_ascii_lines
+from goldcase.text import fold_ascii_lines, normalise_input
+
+BULK_LIMIT = 4 * BLOCK  # bytes of a block searched in bulk; past it, line by line
+Array = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,35 +66,44 @@ def _scan_one(index: GramIndex, text: str, where: tuple[str, int, int], hits: li
 
 
 def _scan_text(index: GramIndex, part: Partition, hits: list[Hit]) -> int:
-    """Plain text in blocks of lines: the block's ASCII lines folded and searched at once (in
-    C: the folding table, the automaton), and only the lines where a phrase was found, and
-    the few that are not ASCII, scanned again as records by the rule every other record
-    meets (``_scan_one``). The block search only picks lines; it decides nothing."""
+    """Plain text in blocks of lines: the block's lines folded and searched for lead n-grams
+    in bulk (in C: a translate pass, a few numpy passes), and only the picked lines scanned
+    as records by the rule every other record meets (``_scan_one``). The bulk search only
+    picks lines; it decides nothing."""
     count = 0
     for offset, block in text_blocks(part):
-        lines = block.split(b"\n")
-        if not lines[-1]:
-            lines.pop()  # the block ends with a newline: no record after it
-        at = k = 0
-        for line in _picked(index, block, lines):
-            while k < line:
-                at += len(lines[k]) + 1
-                k += 1
-            text = record_text(lines[line], False)  # its newline left off: white space
-            _scan_one(index, text, (part.name, count + line, offset + at), hits)
-        count += len(lines)
+        ends = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))  # of its lines
+        if block[-1:] != b"\n":
+            ends = np.append(ends, len(block))
+        for line in _picked(index, block, ends):
+            start, raw = _line(block, ends, line)
+            text = record_text(raw, False)  # its newline left off: white space
+            _scan_one(index, text, (part.name, count + line, offset + start), hits)
+        count += len(ends)
     return count
 
 
-def _picked(index: GramIndex, block: bytes, lines: list[bytes]) -> list[int]:
-    """The numbers of the block's lines that may hold a phrase, ascending: those where the
-    bulk search finds one, and every line that is not ASCII (folded one at a time)."""
-    if block.isascii():
-        return index.phrases.lines_holding(normalise_ascii_lines(block))
-    other = [k for k, line in enumerate(lines) if not line.isascii()]
-    plain = b"\n".join(line if line.isascii() else b"" for line in lines)
-    found = index.phrases.lines_holding(normalise_ascii_lines(plain))
-    return sorted({*found, *other})
+def _picked(index: GramIndex, block: bytes, ends: Array) -> list[int]:
+    """The numbers of the block's lines that may hold a phrase, ascending. ASCII lines are
+    folded at once (``fold_ascii_lines``); the others one at a time by ``normalise_input``
+    (look-alikes, wide forms), then searched together. A block far larger than the reader's
+    (a very long line) has every line picked: the bulk search's memory grows with the
+    block, a record's scan with its line."""
+    if len(block) > BULK_LIMIT:
+        return list(range(len(ends)))
+    picked = index.leads.lines(fold_ascii_lines(block))
+    if not block.isascii():
+        data = np.frombuffer(block, np.uint8)
+        other = np.unique(np.searchsorted(ends, np.flatnonzero(data > 127))).tolist()
+        folded = [normalise_input(record_text(_line(block, ends, k)[1], False)) for k in other]
+        picked.update(other[k] for k in index.leads.lines("\n".join(folded).encode()))
+    return sorted(picked)
+
+
+def _line(block: bytes, ends: Array, line: int) -> tuple[int, bytes]:
+    """Where the block's 0-based ``line`` starts, and its bytes (no newline)."""
+    start = int(ends[line - 1]) + 1 if line else 0
+    return start, block[start : int(ends[line])]
 
 
 def reduce(
