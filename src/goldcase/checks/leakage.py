@@ -317,7 +317,8 @@ def _lines_holding(
     known = _lines_table(ctx.cache.get(_INSIDE, prompt.digest))
     todo = [text for text in by_text if text not in known]
     if todo:
-        index: PhraseIndex[str] = PhraseIndex((text, text) for text in todo)
+        words = set(prompt.text.text.split())
+        index: PhraseIndex[str] = PhraseIndex(((text, text) for text in todo), words)
         found: dict[str, set[int]] = {text: set() for text in todo}
         for start, _end, texts in index.find(prompt.text.text):
             for text in texts:
@@ -604,7 +605,8 @@ def _stated(
     facts: Mapping[str, list[Quoted]], prompts: list[ScannedPrompt], places: _Places
 ) -> Iterator[Finding]:
     """GC307: a golden quote, or a sentence of it, inside a prompt file's text."""
-    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in facts)
+    words = {word for prompt in prompts for word in prompt.text.text.split()}
+    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in facts), words)
     for prompt in prompts:
         found: dict[tuple[str, int], tuple[Quoted, str, set[int]]] = {}
         for start, _end, units in index.find(prompt.text.text):
@@ -672,8 +674,7 @@ def _holding(
             if quoted.key() not in texts:
                 texts[quoted.key()] = (quoted, normalise_input(quoted.text))
     words = {word for _, text in texts.values() for word in text.split()}
-    kept = (unit for unit in units if words.issuperset(unit.split()))
-    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in kept)
+    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in units), words)
     if not index.size:
         return
     for quoted, text in texts.values():
