@@ -4,7 +4,7 @@ boundaries, with one Aho-Corasick pass (pyahocorasick) whatever the number of ph
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence, Set
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -25,7 +25,9 @@ class PhraseIndex(Generic[V]):
     in a few prompt files)."""
 
     def __init__(
-        self, phrases: Iterable[tuple[str, V]], vocabulary: Set[str] | None = None
+        self,
+        phrases: Iterable[tuple[str, V]],
+        vocabulary: set[str] | frozenset[str] | None = None,
     ) -> None:
         grouped: dict[str, list[V]] = {}
         for phrase, value in phrases:
