@@ -94,7 +94,8 @@ class _StrictLoader(yaml.CSafeLoader):
         except ValueError:
             mark = node.start_mark
             message = f"{clip(node.value, 40)} reads as a date but names no real day; "
-            raise _Refused("GC107", message + ASKED_AT_HINT, mark.line + 1, mark.column + 1)
+            where = (mark.line + 1, mark.column + 1)
+            raise _Refused("GC107", message + ASKED_AT_HINT, *where) from None
 
 
 # The constructors are looked up in a table filled when the class is made: point it here.

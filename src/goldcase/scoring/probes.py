@@ -21,7 +21,7 @@ from typing import Any
 
 from goldcase.model import Case
 from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, first_word, fold, found_words
-from goldcase.scoring.outcomes import accepts_correction, text_failures
+from goldcase.scoring.outcomes import accepts_correction, text_failures, text_grader
 from goldcase.text import clip
 
 KINDS = ("pass", "fail")
@@ -56,10 +56,11 @@ def probe_answers(data: Mapping[str, Any]) -> Iterator[tuple[str, int, str]]:
 
 def grade_probes(case: Case) -> list[Probe]:
     """Every probe of ``case`` with its verdict."""
-    return [
-        Probe(kind, index, answer, text_failures(case, answer))
-        for kind, index, answer in probe_answers(case.data)
-    ]
+    answers = list(probe_answers(case.data))
+    if not answers:
+        return []
+    grade = text_grader(case)
+    return [Probe(kind, index, answer, grade(answer)) for kind, index, answer in answers]
 
 
 def echo(case: Case) -> Probe | None:
