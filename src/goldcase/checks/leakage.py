@@ -566,11 +566,19 @@ def fact_units(quote: str) -> list[str]:
     sentence copied with a clause dropped ("..., for any reason, including ...") still counts."""
     ends = Sentences(quote).ends
     sentences = [quote[a:b] for a, b in zip([0, *ends], [*ends, len(quote)], strict=True)]
-    units = [normalise_input(piece) for piece in [quote, *sentences]]
+    normalised: dict[str, str] = {}  # a one-sentence quote is its sentence and its clause
+    units = [_normalised(piece, normalised) for piece in [quote, *sentences]]
     units = [u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS]
-    clauses = (normalise_input(c) for s in sentences for c in _CLAUSE_BREAK.split(s))
+    clauses = (_normalised(c, normalised) for s in sentences for c in _CLAUSE_BREAK.split(s))
     units += [c for c in clauses if c.count(" ") + 1 >= MIN_CLAUSE_WORDS]
     return list(dict.fromkeys(units))
+
+
+def _normalised(piece: str, known: dict[str, str]) -> str:
+    found = known.get(piece)
+    if found is None:
+        found = known[piece] = normalise_input(piece)
+    return found
 
 
 MIN_CLAUSE_WORDS = 6  # a shorter run of a quote ("within 30 days") is common wording, not a copy
