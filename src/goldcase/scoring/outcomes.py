@@ -222,7 +222,10 @@ def text_failures(case: Case, answer: str) -> Failed:
     return text_grader(case)(answer)
 
 
-def text_grader(case: Case) -> Callable[[str], Failed]:
+Grader = Callable[[str], Failed]  # an answer's text -> the checks it fails
+
+
+def text_grader(case: Case) -> Grader:
     """``text_failures`` of ``case`` as a function of the answer, prepared once for grading
     several answers (a case's probes)."""
     if not (case.answerable or accepts_correction(case)):
