@@ -3,11 +3,13 @@ an answer's figure is held by a quote that states the same value, whatever its s
 
 from __future__ import annotations
 
+import re
+import sys
 from fractions import Fraction
 
 import pytest
 
-from goldcase.figures import figures, held
+from goldcase.figures import _MONTH_START, _NUMBER_NAMES, _WORD_START, MONTHS, figures, held
 
 
 def asked(text: str) -> list[str]:
@@ -115,3 +117,22 @@ def test_values() -> None:
         1002,
         1000000,
     ]
+
+
+EVERY_CHARACTER = "".join(map(chr, range(sys.maxunicode + 1)))
+
+
+@pytest.mark.parametrize(
+    ("start", "firsts", "flags"),
+    [
+        (_WORD_START, "|".join(w[0] for w in _NUMBER_NAMES), re.IGNORECASE),
+        # the month names ignore case, "May" does not
+        (_MONTH_START, "(?i:" + "|".join(m[0] for m in MONTHS) + ")|M", 0),
+    ],
+)
+def test_a_lookahead_admits_exactly_the_characters_its_words_start_with(
+    start: str, firsts: str, flags: int
+) -> None:
+    """The lookaheads that let the engine skip positions name every character a word can
+    start with, case folding included (the long s starts "seven" as s does)."""
+    assert re.findall(start, EVERY_CHARACTER, flags) == re.findall(firsts, EVERY_CHARACTER, flags)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
-from goldcase.loader import Locator
+from goldcase.loader import Locator, _StrictLoader, parse_case
 
 CASE = b"""\
 # a comment first
@@ -77,3 +78,28 @@ def test_a_file_it_cannot_read_gives_the_start(raw: bytes) -> None:
 def test_columns_count_characters_not_bytes() -> None:
     raw = "id: x\nq: {a: \U0001f600, b: c}\n".encode()
     assert Locator(raw).value(["q", "b"]) == (2, 14)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id: a\nquestion: how long\nanswerable: true\ntags: [x, y]\n",
+        "a: 1\nb: 1.5\nc: true\nd: ~\ne: 2026-03-01\nf: 2026-03-01 10:00:00\ng: 'q'\n",
+        "1: a\n01: b\ntrue: c\nyes: d\n",  # keys that build equal values: the later wins
+        "<<: {a: 1, b: 2}\nb: 3\n",  # a merge key
+        "a: !!set {x, y}\nb: !!binary aGVsbG8=\nc: !!omap [x: 1]\n",  # tags of their own
+        "a: {b: [{c: [1, [2, {d: e}]]}]}\n",
+        "- 1\n- [2, 3]\n",
+        "a:\n" + "- " * 900 + "x\n",  # deep enough to leave the direct construction
+        "",
+    ],
+)
+def test_a_case_file_is_read_as_the_strict_yaml_loader_reads_it(text: str) -> None:
+    data, findings = parse_case("x.yaml", text.encode())
+    reference = yaml.load(text, Loader=_StrictLoader) if text else None
+    assert (data, findings == []) == (reference, reference is not None)
+
+
+def test_a_date_that_names_no_real_day_is_a_finding() -> None:
+    _, findings = parse_case("x.yaml", b"id: a\nasked_at: 2026-02-30\n")
+    assert [(f.line, f.col, f.code) for f in findings] == [(2, 11, "GC107")]

@@ -81,9 +81,15 @@ MONTHS["sept"] = 9
 del MONTHS["may"]  # "may" is far more often the verb; "May" is read below with a capital
 _MONTH_WORDS = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")|May"
 
-_DIGITS = r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])"
-_WORD = r"(?:" + "|".join(sorted((*WORDS, *_SCALES, "half"), key=len, reverse=True)) + r")"
-_NUMBER_WORDS = rf"\b{_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*\b"
+# A lookahead at the start of a pattern or branch, ``(?=\d)`` or ``(?=[…])``, names the
+# characters a match can begin with (the first characters of its words, as the parser would
+# gather ``a|b`` into ``[ab]``): the patterns mean the same without it, but the engine then
+# leaves most positions of a text after one test instead of trying every alternative there.
+_DIGITS = r"(?=\d)(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])"
+_NUMBER_NAMES = sorted((*WORDS, *_SCALES, "half"), key=len, reverse=True)
+_WORD = r"(?:" + "|".join(_NUMBER_NAMES) + r")"
+_WORD_START = "[" + "".join(sorted({w[0] for w in _NUMBER_NAMES})) + "]"
+_NUMBER_WORDS = rf"\b(?={_WORD_START}){_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*\b"
 _TOKEN = re.compile(rf"(?P<digits>{_DIGITS})|(?P<words>{_NUMBER_WORDS})", re.IGNORECASE)
 _UNIT_AFTER = re.compile(
     r"(?:st|nd|rd|th)?[\s-]?(?:(?P<work>working|business)[\s-])?(?P<unit>[a-z]+)\b",
@@ -91,22 +97,23 @@ _UNIT_AFTER = re.compile(
 )
 _UNIT_NAMES = "second|minute|hour|day|week|fortnight|month|year"
 _ARTICLE_UNIT = re.compile(
-    rf"\b(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
+    rf"\b(?=[ha])(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
     re.IGNORECASE,
 )
 _AND_A_HALF = re.compile(
-    rf"\b(?P<n>\d+|{_WORD})\s+and\s+a\s+half[\s-](?P<unit>(?:{_UNIT_NAMES})s?)\b",
+    rf"\b(?=\d|{_WORD_START})(?P<n>\d+|{_WORD})\s+and\s+a\s+half[\s-](?P<unit>(?:{_UNIT_NAMES})s?)\b",
     re.IGNORECASE,
 )
 _CLOCK = re.compile(
-    r"(?<![\d.,:])(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)?(?![\d:])",
+    r"(?=\d)(?<![\d.,:])(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)?(?![\d:])",
     re.IGNORECASE,
 )
-_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
+_ISO_DATE = re.compile(r"(?=\d)(?<!\d)(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
 _DAY = r"(?P<{name}>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<{name}>\d{{4}}))?"
+_MONTH_START = "(?i:[" + "".join(sorted({m[0] for m in MONTHS})) + "])"  # May's M too
 _NAMED_DATE = re.compile(
-    r"\b(?:"
+    rf"\b(?=\d|{_MONTH_START})(?:"
     + _DAY.format(name="d1")
     + rf"(?:\s+of)?\s+(?P<m1>{_MONTH_WORDS})\b\.?"
     + _YEAR.format(name="y1")
@@ -281,7 +288,7 @@ def _article_units(text: str) -> Iterator[Figure]:
     for match in _ARTICLE_UNIT.finditer(text):
         amount = Fraction(1, 2) if match["half"] else Fraction(3, 2) if match["more"] else 1
         yield _duration(match, Fraction(amount), implied=amount == 1)
-    for match in _AND_A_HALF.finditer(text):
+    for match in _AND_A_HALF.finditer(text) if _HALF.search(text) else ():
         whole = int(match["n"]) if match["n"].isdigit() else _spelled(match["n"])
         if whole is not None:
             yield _duration(match, whole + Fraction(1, 2), implied=False)
@@ -296,9 +303,13 @@ def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figur
 
 
 _IMPLIED = re.compile(
-    r"\b(?:(?P<free>free)|(?P<once>once|single)|(?P<twice>twice))\b", re.IGNORECASE
+    r"\b(?=[fost])(?:(?P<free>free)|(?P<once>once|single)|(?P<twice>twice))\b", re.IGNORECASE
 )
-_GROUPED = re.compile(r"(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
+_GROUPED = re.compile(r"(?=\d)(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
+# What a match of _AND_A_HALF and of _GROUPED holds (and "-", of _ISO_DATE): a text without
+# it is not searched with the whole pattern, one quick search instead of a slow one.
+_HALF = re.compile("half", re.IGNORECASE)
+_DIGIT_SPACE_DIGIT = re.compile(r"\d \d")
 
 
 def _implied_numbers(text: str) -> Iterator[Figure]:
@@ -307,7 +318,7 @@ def _implied_numbers(text: str) -> Iterator[Figure]:
     for match in _IMPLIED.finditer(text):
         value = Fraction(0 if match["free"] else 1 if match["once"] else 2)
         yield Figure("number", match.start(), match.end(), match[0], value, implied=True)
-    for match in _GROUPED.finditer(text):
+    for match in _GROUPED.finditer(text) if _DIGIT_SPACE_DIGIT.search(text) else ():
         joined = re.sub(r"\D", "", match[0])
         yield Figure(
             "number", match.start(), match.end(), match[0], Fraction(int(joined)), implied=True
@@ -329,7 +340,7 @@ def _clocks(text: str) -> Iterator[Figure]:
 
 
 def _dates(text: str) -> Iterator[Figure]:
-    for match in _ISO_DATE.finditer(text):
+    for match in _ISO_DATE.finditer(text) if "-" in text else ():
         at = (int(match[1]), int(match[2]), int(match[3]))
         yield Figure("date", match.start(), match.end(), match[0], at=at)
     for match in _NAMED_DATE.finditer(text):

@@ -17,14 +17,12 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 
 from goldcase.dialect import compiled
 
-_WS = re.compile(r"\s+")
 APOSTROPHES = "'\u2019\u02bc\u2018`´"  # dropped by normalise_input and normalise_answer
 _APOSTROPHES = dict.fromkeys(map(ord, APOSTROPHES), None)
 # The articles SQuAD removes, as whole words: a template of goldcase.dialect, which the
@@ -34,8 +32,10 @@ _ARTICLES = compiled(ARTICLES)
 
 
 def fold_space(text: str) -> str:
-    """Collapse every run of white space to one space and strip the ends."""
-    return _WS.sub(" ", text).strip()
+    """Collapse every run of white space to one space and strip the ends. (str.split splits
+    at exactly the characters the regular expression ``\\s`` matches: a test holds them
+    together, and splitting is several times faster than a substitution.)"""
+    return " ".join(text.split())
 
 
 def fold_quote(text: str) -> str:

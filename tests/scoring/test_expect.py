@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from goldcase.dialect import compiled
 from goldcase.scoring.expect import (
     answer_appears,
     failed_checks,
@@ -15,6 +16,7 @@ from goldcase.scoring.expect import (
     fold,
     found,
     found_words,
+    needle_pattern,
 )
 from goldcase.text import normalise_answer
 
@@ -101,6 +103,29 @@ def test_a_number_is_found_as_a_word_only_as_itself(shown: int, wanted: int) -> 
 @given(st.text("abc ", max_size=12), st.text("abc", min_size=1, max_size=4))
 def test_a_word_is_found_only_where_the_answer_has_it_as_a_token(hay: str, needle: str) -> None:
     assert found_words(hay, needle) is (needle in hay.split())
+
+
+@pytest.mark.parametrize(
+    ("hay", "needle", "expected"),
+    [
+        ("clause 12 then clause 1", "clause 1", True),  # the second occurrence stands alone
+        ("11 1 1", "1 1", True),  # the first occurrence is inside 11 1, the next is not
+        ("11 1", "1 1", False),
+        ("aa a", "a a", False),  # an overlapping occurrence is looked at too
+        ("aa a a", "a a", True),
+    ],
+)
+def test_every_occurrence_of_a_needle_is_tried(hay: str, needle: str, expected: bool) -> None:
+    assert found_words(hay, needle) is expected
+
+
+@given(st.text("a1 .,'-", max_size=14), st.text("a1 .,'-", min_size=1, max_size=4), st.booleans())
+def test_a_needle_is_found_where_its_expression_matches(hay: str, needle: str, words: bool) -> None:
+    """The expression ``needle_pattern`` writes (the one the promptfoo grader applies) and
+    the check agree on every text."""
+    expression = compiled(needle_pattern(needle, words=words))
+    finds = found_words if words else found
+    assert finds(hay, needle) is (expression.search(hay) is not None)
 
 
 @given(st.integers(0, 10**6), st.integers(0, 10**6))

@@ -317,7 +317,8 @@ def _lines_holding(
     known = _lines_table(ctx.cache.get(_INSIDE, prompt.digest))
     todo = [text for text in by_text if text not in known]
     if todo:
-        index: PhraseIndex[str] = PhraseIndex((text, text) for text in todo)
+        words = set(prompt.text.text.split())
+        index: PhraseIndex[str] = PhraseIndex(((text, text) for text in todo), words)
         found: dict[str, set[int]] = {text: set() for text in todo}
         for start, _end, texts in index.find(prompt.text.text):
             for text in texts:
@@ -565,11 +566,19 @@ def fact_units(quote: str) -> list[str]:
     sentence copied with a clause dropped ("..., for any reason, including ...") still counts."""
     ends = Sentences(quote).ends
     sentences = [quote[a:b] for a, b in zip([0, *ends], [*ends, len(quote)], strict=True)]
-    units = [normalise_input(piece) for piece in [quote, *sentences]]
+    normalised: dict[str, str] = {}  # a one-sentence quote is its sentence and its clause
+    units = [_normalised(piece, normalised) for piece in [quote, *sentences]]
     units = [u for u in units if u.count(" ") + 1 >= MIN_SUBSTRING_WORDS]
-    clauses = (normalise_input(c) for s in sentences for c in _CLAUSE_BREAK.split(s))
+    clauses = (_normalised(c, normalised) for s in sentences for c in _CLAUSE_BREAK.split(s))
     units += [c for c in clauses if c.count(" ") + 1 >= MIN_CLAUSE_WORDS]
     return list(dict.fromkeys(units))
+
+
+def _normalised(piece: str, known: dict[str, str]) -> str:
+    found = known.get(piece)
+    if found is None:
+        found = known[piece] = normalise_input(piece)
+    return found
 
 
 MIN_CLAUSE_WORDS = 6  # a shorter run of a quote ("within 30 days") is common wording, not a copy
@@ -604,7 +613,8 @@ def _stated(
     facts: Mapping[str, list[Quoted]], prompts: list[ScannedPrompt], places: _Places
 ) -> Iterator[Finding]:
     """GC307: a golden quote, or a sentence of it, inside a prompt file's text."""
-    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in facts)
+    words = {word for prompt in prompts for word in prompt.text.text.split()}
+    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in facts), words)
     for prompt in prompts:
         found: dict[tuple[str, int], tuple[Quoted, str, set[int]]] = {}
         for start, _end, units in index.find(prompt.text.text):
@@ -672,8 +682,7 @@ def _holding(
             if quoted.key() not in texts:
                 texts[quoted.key()] = (quoted, normalise_input(quoted.text))
     words = {word for _, text in texts.values() for word in text.split()}
-    kept = (unit for unit in units if words.issuperset(unit.split()))
-    index: PhraseIndex[str] = PhraseIndex((unit, unit) for unit in kept)
+    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in units), words)
     if not index.size:
         return
     for quoted, text in texts.values():

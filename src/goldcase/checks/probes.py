@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 from goldcase.cache import FINDING_CODEC
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
-from goldcase.scoring.outcomes import accepts_correction
+from goldcase.scoring.outcomes import accepts_correction, text_grader
 from goldcase.scoring.probes import Probe, echo, grade_probes, why_failed, why_passed
 from goldcase.text import clip, normalise_input
 
@@ -116,7 +116,8 @@ def foreign(question: str, vocabulary: frozenset[str]) -> bool:
 
 def _case_findings(case: Case, ctx: Context, vocabulary: _Vocabulary) -> list[Finding]:
     found: list[tuple[list[str | int], bool, str, str]] = []  # key path, at key?, code, message
-    probes = grade_probes(case)
+    grade = text_grader(case)
+    probes = grade_probes(case, grade)
     for probe in probes:
         if not probe.holds:
             found.append((["probes", probe.kind, probe.index], False, *_probe_problem(case, probe)))
@@ -126,7 +127,7 @@ def _case_findings(case: Case, ctx: Context, vocabulary: _Vocabulary) -> list[Fi
         found.append((["question"], False, "GC604", _NO_EXPECT))
     if not case.answerable and case.expect and not accepts_correction(case):
         found.append((["expect"], True, "GC605", _UNUSED_EXPECT))
-    echoed = echo(case)
+    echoed = echo(case, grade)
     if echoed is not None and not echoed.holds:
         found.append((["question"], False, "GC606", _echo_passes(case)))
     return _located(case, ctx, found)

@@ -45,12 +45,13 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import ahocorasick
 
 from goldcase.cache import findings_from, findings_to
-from goldcase.figures import figures, held
+from goldcase.figures import Figure, figures, held
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.quotes import not_found
@@ -134,11 +135,16 @@ def _check_cases(cases: list[Case], ctx: Context, state: str) -> dict[str, list[
 
 def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
     """GC208: each figure the answer states is one some support quote holds."""
-    quoted = [f for _, _, quote in _entries(case) for f in figures(quote)]
     if not any(True for _ in _entries(case)) or CALCULATED in case.tags:
         return
+    quoted: list[Figure] | None = None
     for key_path, text in _stated(case):
-        missing = [f for f in figures(text) if not f.implied and not held(f, quoted)]
+        stated = [f for f in _figures(text) if not f.implied]
+        if not stated:
+            continue
+        if quoted is None:  # the quotes' figures, read once the answer states one
+            quoted = [f for _, _, quote in _entries(case) for f in _figures(quote)]
+        missing = [f for f in stated if not held(f, quoted)]
         if missing:
             states = " and ".join(f'"{clip(f.text, 40)}"' for f in missing)
             shown = [f'"{clip(f.text, 40)}"' for f in quoted if not f.implied][:3]
@@ -151,6 +157,12 @@ def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
                 f"{_name(key_path)} states {states}, which no support quote holds ({they}); "
                 "correct it, or quote the passage that states it",
             )
+
+
+@lru_cache(maxsize=1 << 12)
+def _figures(text: str) -> tuple[Figure, ...]:
+    """``figures(text)``, once per text: an expected answer is often a contains entry too."""
+    return tuple(figures(text))
 
 
 def _stated(case: Case) -> Iterator[tuple[list[str | int], str]]:

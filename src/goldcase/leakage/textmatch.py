@@ -17,12 +17,21 @@ V = TypeVar("V")
 
 class PhraseIndex(Generic[V]):
     """Normalised phrases, each with the values it stands for. A phrase matches only whole
-    words: the index stores `` phrase `` and searches `` text ``."""
+    words: the index stores `` phrase `` and searches `` text ``.
 
-    def __init__(self, phrases: Iterable[tuple[str, V]]) -> None:
+    With ``vocabulary`` (every word of the texts to be searched), a phrase with a word outside
+    it is left out: it cannot be found in those texts, and building the automaton is most of
+    the cost when many phrases are searched for in a little text (golden questions and quotes
+    in a few prompt files)."""
+
+    def __init__(
+        self,
+        phrases: Iterable[tuple[str, V]],
+        vocabulary: set[str] | frozenset[str] | None = None,
+    ) -> None:
         grouped: dict[str, list[V]] = {}
         for phrase, value in phrases:
-            if phrase:
+            if phrase and (vocabulary is None or vocabulary.issuperset(phrase.split())):
                 grouped.setdefault(phrase, []).append(value)
         self._automaton = ahocorasick.Automaton()
         self._anchors: dict[str, set[str]] = {}

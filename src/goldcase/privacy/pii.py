@@ -267,6 +267,7 @@ _AT = re.compile("@")
 _NEWLINE = re.compile("\n")
 _DIGIT_RUN = re.compile(r"\d(?:[\s().-]*\d){5}")
 _ADDRESS_HINT = re.compile(r"\d[A-Za-z]?,? [A-Z]|\d[A-Z]{2}\b")
+_CAPITAL = re.compile("[A-Z]")
 
 
 def may_contain(text: str) -> bool:
@@ -283,14 +284,15 @@ def find(text: str, keep: Collection[str] = ()) -> list[Match]:
     (contact details the corpus publishes) are left out."""
     if not may_contain(text):
         return []
+    capitals = _CAPITAL.search(text) is not None  # IBANs, UK ids, streets, postcodes hold one
     found = [
         *_cards(text),
-        *_ibans(text),
-        *_regex("national_id", _NINO, text),
+        *(_ibans(text) if capitals else ()),
+        *(_regex("national_id", _NINO, text) if capitals else ()),
         *_regex("national_id", _SSN, text),
-        *_regex("email", _EMAIL, text),
+        *(_regex("email", _EMAIL, text) if "@" in text else ()),
         *_phones(text),
-        *_addresses(text),
+        *(_addresses(text) if capitals else ()),
     ]
     found.sort(key=lambda m: (_ORDER.index(m.kind), m.start))
     kept: list[Match] = []
@@ -320,9 +322,8 @@ class Located:
 
 def scan_lines(text: str, keep: Collection[str] = ()) -> list[Located]:
     """Matches line by line (comments included), so each has an exact line and column. Only
-    the lines a quick whole-text search marks as candidates are scanned in full."""
-    if not may_contain(text):
-        return []
+    the lines a quick whole-text search marks as candidates are scanned in full (none when
+    ``may_contain`` is False)."""
     starts = [0, *(hit.end() for hit in _NEWLINE.finditer(text))]
     out: list[Located] = []
     for index in sorted(_candidate_lines(text, starts)):

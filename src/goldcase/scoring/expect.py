@@ -102,28 +102,50 @@ def needle_pattern(needle: str, *, words: bool = True) -> str:
     (the ``contains`` rule) it is never found inside a word either: a needle that starts
     (ends) with a letter or digit is not found after (before) one, nor after (before) an
     apostrophe next to one (``can't`` is one word). An edge that is neither needs nothing."""
+    before, after = _edges(needle, words)
+    return before + escape(needle) + after
+
+
+def _edges(needle: str, words: bool) -> tuple[str, str]:
+    """The templates of what must not stand before and after ``needle`` (zero-width: they
+    look around the needle and match nothing)."""
     head, tail = needle[:1], needle[-1:]
-    return "".join(
-        (
-            "(?<!{W})(?<!{W}')" if words and head.isalnum() else "",
-            "(?<!{D})(?<!{D}[.,])" if head.isdecimal() else "",
-            escape(needle),
-            "(?!{W})(?!'{W})" if words and tail.isalnum() else "",
-            "(?!{D})(?![.,]{D})" if tail.isdecimal() else "",
-        )
+    before = ("(?<!{W})(?<!{W}')" if words and head.isalnum() else "") + (
+        "(?<!{D})(?<!{D}[.,])" if head.isdecimal() else ""
     )
+    after = ("(?!{W})(?!'{W})" if words and tail.isalnum() else "") + (
+        "(?!{D})(?![.,]{D})" if tail.isdecimal() else ""
+    )
+    return before, after
 
 
 @lru_cache(maxsize=1 << 16)
 def _finder(needle: str, words: bool) -> Callable[[str], bool]:
     """Whether folded ``needle`` occurs in a folded text, as the template of
-    ``needle_pattern`` says: a needle absent from the text costs one substring test, and a
-    needle whose expression is its plain text (no rule at its edges) nothing more."""
-    template = needle_pattern(needle, words=words)
-    if template == escape(needle):
+    ``needle_pattern`` says. The expression is the needle between two zero-width edges, so it
+    matches exactly where the needle occurs with both edges holding there: each occurrence is
+    found as a substring and only the edges are expressions, compiled once for every needle
+    that shares them (compiling an expression per needle cost more than all the searching)."""
+    before, after = _edges(needle, words)
+    if not before and not after:
         return lambda hay: needle in hay
-    search = compiled(template).search
-    return lambda hay: needle in hay and search(hay) is not None
+    clear_before = compiled(before).match if before else _anywhere
+    clear_after = compiled(after).match if after else _anywhere
+    size = len(needle)
+
+    def finds(hay: str) -> bool:
+        at = hay.find(needle)
+        while at >= 0:
+            if clear_before(hay, at) and clear_after(hay, at + size):
+                return True
+            at = hay.find(needle, at + 1)
+        return False
+
+    return finds
+
+
+def _anywhere(hay: str, at: int) -> bool:
+    return True
 
 
 def found(hay: str, needle: str) -> bool:

@@ -25,12 +25,12 @@ is the first failing one (or the first one when all pass).
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, explain, failed_checks
+from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, explain
 from goldcase.scoring.results import Result
 from goldcase.text import clip
 
@@ -219,7 +219,17 @@ def text_failures(case: Case, answer: str) -> Failed:
     fails (empty: it passes). The checks that need a system's citations, scope or fact
     (``cites``, ``cites_id``, ``scope``, ``fact``) are left out; a case with no text check is
     graded by its expected answer, as ``score`` grades a case that declares no check."""
+    return text_grader(case)(answer)
+
+
+Grader = Callable[[str], Failed]  # an answer's text -> the checks it fails
+
+
+def text_grader(case: Case) -> Grader:
+    """``text_failures`` of ``case`` as a function of the answer, prepared once for grading
+    several answers (a case's probes)."""
     if not (case.answerable or accepts_correction(case)):
-        return _ANSWERED
+        return lambda answer: _ANSWERED
     expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
-    return tuple(failed_checks(expect, case.expected_answer, {"answer": answer}))
+    checker = compile_checks(expect, case.expected_answer)
+    return lambda answer: checker({"answer": answer})

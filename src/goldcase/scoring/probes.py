@@ -21,7 +21,7 @@ from typing import Any
 
 from goldcase.model import Case
 from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, first_word, fold, found_words
-from goldcase.scoring.outcomes import accepts_correction, text_failures
+from goldcase.scoring.outcomes import Grader, accepts_correction, text_grader
 from goldcase.text import clip
 
 KINDS = ("pass", "fail")
@@ -54,20 +54,23 @@ def probe_answers(data: Mapping[str, Any]) -> Iterator[tuple[str, int, str]]:
                     yield kind, index, answer
 
 
-def grade_probes(case: Case) -> list[Probe]:
-    """Every probe of ``case`` with its verdict."""
-    return [
-        Probe(kind, index, answer, text_failures(case, answer))
-        for kind, index, answer in probe_answers(case.data)
-    ]
+def grade_probes(case: Case, grade: Grader | None = None) -> list[Probe]:
+    """Every probe of ``case`` with its verdict (``grade``: ``text_grader(case)``, when the
+    caller has it already)."""
+    answers = list(probe_answers(case.data))
+    if not answers:
+        return []
+    grade = grade or text_grader(case)
+    return [Probe(kind, index, answer, grade(answer)) for kind, index, answer in answers]
 
 
-def echo(case: Case) -> Probe | None:
+def echo(case: Case, grade: Grader | None = None) -> Probe | None:
     """The case's question given as its answer, graded as a fail-probe; None for a case no
     answer can pass (an unanswerable case that accepts no correction)."""
     if not (case.answerable or accepts_correction(case)):
         return None
-    return Probe("fail", -1, case.question, text_failures(case, case.question))
+    failed = (grade or text_grader(case))(case.question)
+    return Probe("fail", -1, case.question, failed)
 
 
 def why_passed(case: Case, answer: str) -> str:
