@@ -121,7 +121,7 @@ def _load_case_set(ctx: Context) -> CaseSet:
     cached = ctx.cache.take(_FILES, [rel for rel, _ in listed], _SHAPE)
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
-    todo: list[tuple[int, str, Folder | None, bytes, Signature | None]] = []
+    todo: list[tuple[int, str, Folder | None, bytes | None, Signature | None]] = []
     for rel, signature in listed:
         split = split_of(prefix, rel)
         entry = cached.get(rel)
@@ -131,19 +131,21 @@ def _load_case_set(ctx: Context) -> CaseSet:
         if entry is not None and trusted and entry[5] == signature:  # as recorded: not read
             files.append(_from_entry(rel, split, entry))
             continue
-        known = _known_file(ctx, root, rel, split, entry, signature)
+        # Nothing cached to compare the bytes with: the file is read where it is parsed
+        # (on every core, for a cold run of many files).
+        known = None if entry is None else _known_file(ctx, root, rel, split, entry, signature)
         if isinstance(known, CaseFile):
             files.append(known)
         else:
             todo.append((len(files), rel, split, known, signature))
             files.append(None)
-    jobs = [(rel, split, raw) for _, rel, split, raw, _ in todo]
+    jobs = [(ctx.root, rel, split, raw) for _, rel, split, raw, _ in todo]
     with progress.task("reading case files", len(jobs), show=len(jobs) >= SHOW_FROM) as advance:
         parsed = _parse_all(jobs, advance)
-    for (index, rel, _, raw, signature), case_file in zip(todo, parsed, strict=True):
-        case_file.raw = raw
+    for (index, rel, _, _, signature), case_file in zip(todo, parsed, strict=True):
         files[index] = case_file
-        ctx.cache.put(_FILES, rel, _entry(case_file, signature))
+        if case_file.raw is not None:  # read and parsed (not a file that could not be read)
+            ctx.cache.put(_FILES, rel, _entry(case_file, signature))
     return CaseSet([f for f in files if f is not None])
 
 
@@ -182,9 +184,10 @@ PARALLEL_FROM = 2000  # files to parse before a second process pays for its star
 SHOW_FROM = 1000  # files to parse (or families to run on as many) before a progress bar shows
 
 
-def _parse_all(
-    jobs: list[tuple[str, Folder | None, bytes]], advance: progress.Advance
-) -> list[CaseFile]:
+Job = tuple[Path, str, Folder | None, bytes | None]  # root, path, split, bytes (None: read them)
+
+
+def _parse_all(jobs: list[Job], advance: progress.Advance) -> list[CaseFile]:
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2 or sys.platform != "linux":
         return [_parse(*job) for job in progress.each(advance, jobs)]
@@ -204,15 +207,21 @@ def _parse_all(
     return parsed
 
 
-def _parse_job(job: tuple[str, Folder | None, bytes]) -> CaseFile:
+def _parse_job(job: Job) -> CaseFile:
     return _parse(*job)
 
 
-def _parse(rel: str, split: Folder | None, raw: bytes) -> CaseFile:
+def _parse(root: Path, rel: str, split: Folder | None, raw: bytes | None) -> CaseFile:
+    """The file parsed, its bytes kept (``raw``); read first when not given."""
+    if raw is None:
+        raw, problem = _read(root, os.path.join(root, rel), rel)
+        if raw is None:
+            return CaseFile(rel, split, "", None, [problem])
     case_file = load_case_file(rel, split, raw)
     if case_file.data is not None:
         with contextlib.suppress(RecursionError):  # kept as parsed; a finding says why
             case_file.data = compact(case_file.data)
+    case_file.raw = raw
     return case_file
 
 
