@@ -9,10 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
-from goldcase.cache import Cache, encode
+from goldcase.cache import Cache, encode, save_opened
 from goldcase.commands.common import open_context
 from goldcase.config import load_config
 from goldcase.context import Context
@@ -62,7 +61,11 @@ def _loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def _score(root: Path) -> dict[str, Any]:
-    return score(open_context(root), root / "run.jsonl", shown="run.jsonl", split="all")
+    """A score, the cache saved after it as when the command ends."""
+    try:
+        return score(open_context(root), root / "run.jsonl", shown="run.jsonl", split="all")
+    finally:
+        save_opened()
 
 
 def _uncached(root: Path) -> dict[str, Any]:
@@ -193,28 +196,28 @@ def _rows(root: Path) -> list[list[Any]]:
     ]
 
 
+def _with(root: Path, index: int, value: Any) -> list[Any]:
+    """The view of ``_rows`` under the right key, each case's field ``index`` replaced."""
+    rows = [[*row[:index], value, *row[index + 1 :]] for row in _rows(root)]
+    return [_key(root), "digest", rows]
+
+
 HOSTILE: dict[str, Callable[[Path], Any]] = {
     "not a list": lambda root: {"key": _key(root)},
-    "an element more": lambda root: [_key(root), "digest", msgspec.msgpack.encode([]), 1],
-    "another key": lambda root: ["0" * 32, "digest", msgspec.msgpack.encode(_rows(root))],
-    "a digest that is not text": lambda root: [_key(root), 7, msgspec.msgpack.encode([])],
-    "cases that are not bytes": lambda root: [_key(root), "digest", _rows(root)],
-    "cases that are not MessagePack": lambda root: [_key(root), "digest", b"\xc1\xc1"],
-    "a case of a draft": lambda root: [
-        _key(root),
-        "digest",
-        msgspec.msgpack.encode([[*row[:1], "inbox", *row[2:]] for row in _rows(root)]),
-    ],
-    "a case without an id": lambda root: [
-        _key(root),
-        "digest",
-        msgspec.msgpack.encode([[*row[:3], {"question": "q?"}, row[4]] for row in _rows(root)]),
-    ],
-    "a case that is not a mapping": lambda root: [
-        _key(root),
-        "digest",
-        msgspec.msgpack.encode([[*row[:3], ["id"], row[4]] for row in _rows(root)]),
-    ],
+    "an element more": lambda root: [_key(root), "digest", _rows(root), 1],
+    "another key": lambda root: ["0" * 32, "digest", _rows(root)],
+    "a digest that is not text": lambda root: [_key(root), 7, _rows(root)],
+    "cases that are not a list": lambda root: [_key(root), "digest", b"\x90"],
+    "a case that is not a list": lambda root: [_key(root), "digest", ["r-001"]],
+    "a case of four fields": lambda root: [_key(root), "digest", [r[:4] for r in _rows(root)]],
+    "a path that is not text": lambda root: _with(root, 0, 5),
+    "a case of a draft": lambda root: _with(root, 1, "inbox"),
+    "a split that is not text": lambda root: _with(root, 1, ["golden"]),
+    "a file digest that is not text": lambda root: _with(root, 2, None),
+    "a case that is not a mapping": lambda root: _with(root, 3, ["id"]),
+    "a case without an id": lambda root: _with(root, 3, {"question": "q?"}),
+    "an id that is not text": lambda root: _with(root, 3, {"id": 1, "question": "q?"}),
+    "a case hash that is not text": lambda root: _with(root, 4, b"h"),
 }
 
 

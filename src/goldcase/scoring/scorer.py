@@ -228,6 +228,7 @@ def _score(
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
+    view.remember(ctx, scored)  # now: its rows take the room the lines left
     report = build_report(
         ctx,
         scored.golden_digest,
@@ -245,21 +246,21 @@ def _score(
 
 def scored_set(ctx: Context) -> ScoredSet:
     """The set, from the score view when nothing changed since it was written (see
-    ``scoring.view``); else loaded, checked for what stops a score, and remembered."""
+    ``scoring.view``); else loaded and checked for what stops a score, with the key its view
+    is remembered under once the lines are graded (``view.remember``)."""
     entries = case_entries(ctx)  # before anything is read: a later change gives another key
     hit = view.cached(ctx, entries)
     if hit is not None:
         return hit
     case_set = load_case_set(ctx)
     release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
-    scored = ScoredSet(
-        case_set,
-        set_digest(case_set.golden),
-        list(case_problems(ctx, case_set)),
-        {c.id for c in case_set.parsed},
+    problems = list(case_problems(ctx, case_set))
+    known = {c.id for c in case_set.parsed}
+    if not problems:  # the cases alone, as the view gives them: the files would add to the peak
+        case_set = CaseSet([], case_set.cases)
+    return ScoredSet(
+        case_set, set_digest(case_set.golden), problems, known, view.stat_key(ctx, entries)
     )
-    view.remember(ctx, view.stat_key(ctx, entries), scored)
-    return scored
 
 
 def validated(scored: ScoredSet, raw: bytes, name: str) -> tuple[dict[str, list[Result]], int]:
