@@ -19,6 +19,7 @@ import compileall
 import json
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -75,6 +76,9 @@ def _result(rng: random.Random, case_id: str, i: int, trial: int | None) -> dict
 def generate(folder: Path, cases: int, trials: int, seed: int = 7) -> Path:
     """A repository with `cases` cases and `results.jsonl` holding `cases x trials` lines."""
     rng = random.Random(seed)
+    # a folder used before for another shape keeps no case file of it (10,000 x 10 after
+    # 100,000 x 1 in the same folder scored 100,000 cases, 90,000 of them missing)
+    shutil.rmtree(folder / "cases", ignore_errors=True)
     (folder / "cases" / "golden").mkdir(parents=True, exist_ok=True)
     (folder / "corpus").mkdir(exist_ok=True)
     (folder / "corpus" / "policy.md").write_text("Requests are answered within days.\n")

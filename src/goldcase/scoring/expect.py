@@ -319,23 +319,45 @@ _RULES: dict[str, Callable[[Any], Rule]] = {
 }
 assert tuple(_RULES) == CHECKS, "failed checks are listed in CHECKS order"
 
-Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
 _FAILED_DEFAULT = (DEFAULT_CHECK,)
 _PASSED: tuple[str, ...] = ()
 
 
-def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Checker:
-    """The pass rule of one case's checks as a function of a result line: the names of the
-    checks it fails, in ``CHECKS`` order (empty: it passes). A run prepares it once per case
-    and applies it to each of the case's lines."""
-    if not expect:
-        return _default_checker(expected_answer)
-    rules = [
-        (name, _RULES[name](value).passes)
-        for name in CHECKS
-        if (value := expect.get(name)) is not None
-    ]
+Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
+
+
+class Checks:
+    """The pass rule of one case's checks, prepared once (needles folded, their expressions
+    found) and applied to each of its result lines: ``failed(result)`` gives the names of the
+    checks a line fails, in ``CHECKS`` order (empty: it passes), and ``why`` says what a
+    failed one wanted and saw, from the same prepared rules. A case that declares no check is
+    graded by its expected answer (``answer_appears``, its phrase found once)."""
+
+    __slots__ = ("_expected_answer", "_rules", "failed")
+
+    def __init__(self, expect: Mapping[str, Any], expected_answer: str | None) -> None:
+        self._expected_answer = expected_answer
+        self._rules = [
+            (name, _RULES[name](value))
+            for name in CHECKS
+            if (value := expect.get(name)) is not None
+        ]
+        # a closure, not a method: a run calls it once a line
+        self.failed: Checker = _checker(self._rules) if expect else _by_answer(expected_answer)
+
+    def why(self, name: str, result: Mapping[str, Any]) -> str:
+        """``name: what it wanted and what it saw`` for a check this line failed."""
+        if name == DEFAULT_CHECK:
+            return f"{name}: {_q(self._expected_answer)} is not in the answer"
+        rule = next(rule for rule_name, rule in self._rules if rule_name == name)
+        answer = result.get("answer")
+        hay = fold(answer) if isinstance(answer, str) else ""
+        return f"{name}: {rule.why(hay, result)}"
+
+
+def _checker(rules: list[tuple[str, Rule]]) -> Checker:
     reads_answer = any(name in TEXT_CHECKS for name, _ in rules)
+    passing = [(name, rule.passes) for name, rule in rules]
 
     def check(result: Mapping[str, Any]) -> tuple[str, ...]:
         hay = ""
@@ -343,13 +365,13 @@ def compile_checks(expect: Mapping[str, Any], expected_answer: str | None) -> Ch
             answer = result.get("answer")
             if isinstance(answer, str):
                 hay = fold(answer)
-        failed = [name for name, passes in rules if not passes(hay, result)]
+        failed = [name for name, passes in passing if not passes(hay, result)]
         return tuple(failed) if failed else _PASSED
 
     return check
 
 
-def _default_checker(expected_answer: str | None) -> Checker:
+def _by_answer(expected_answer: str | None) -> Checker:
     """No check declared: the expected answer must appear as a run of whole tokens
     (``answer_appears``, its phrase found once)."""
     want = None if expected_answer is None else answer_phrase(expected_answer)
@@ -369,7 +391,7 @@ def failed_checks(
     expect: Mapping[str, Any], expected_answer: str | None, result: Mapping[str, Any]
 ) -> list[str]:
     """The names of the checks an answer fails, in ``CHECKS`` order (empty: it passes)."""
-    return list(compile_checks(expect, expected_answer)(result))
+    return list(Checks(expect, expected_answer).failed(result))
 
 
 def explain(
@@ -378,11 +400,7 @@ def explain(
     """``name: what it wanted and what it saw`` for a check that ``failed_checks`` reported:
     ``contains: none of [30 days, thirty days]``, ``not_contains: found "14 days"``,
     ``lead: "yes", wanted "no"``, ``cites_id: no citation starting with MD-P-16``."""
-    if name == DEFAULT_CHECK:
-        return f"{name}: {_q(expected_answer)} is not in the answer"
-    answer = result.get("answer")
-    hay = fold(answer) if isinstance(answer, str) else ""
-    return f"{name}: {_RULES[name](expect.get(name)).why(hay, result)}"
+    return Checks(expect, expected_answer).why(name, result)
 
 
 def _protected_tokens(text: str) -> list[str]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldcase.model import Case
-from goldcase.scoring.expect import TEXT_CHECKS, Checker, compile_checks, explain
+from goldcase.scoring.expect import TEXT_CHECKS, Checks
 from goldcase.scoring.results import Result
 from goldcase.text import clip
 
@@ -100,10 +100,10 @@ def in_trial_order(trials: Sequence[Result]) -> list[Result]:
 class CaseGrader:
     """One case's pass rule, prepared once and applied to each of its result lines: the
     case's fields are read once, and its ``expect`` block is compiled on first use (see
-    ``expect.compile_checks``)."""
+    ``expect.Checks``)."""
 
     __slots__ = (
-        "_checker",
+        "_checks",
         "_expect",
         "answerable",
         "case_id",
@@ -119,7 +119,7 @@ class CaseGrader:
         self.corrects = accepts_correction(case)
         self.expected_answer = case.expected_answer
         self._expect = case.expect
-        self._checker: Checker | None = None
+        self._checks: Checks | None = None
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -143,10 +143,10 @@ class CaseGrader:
 
     def _check(self, data: Mapping[str, Any]) -> Failed:
         """The failed checks of an answer, the case's checks prepared on its first one."""
-        checker = self._checker
-        if checker is None:
-            checker = self._checker = compile_checks(self._expect, self.expected_answer)
-        return checker(data)
+        checks = self._checks
+        if checks is None:
+            checks = self._checks = Checks(self._expect, self.expected_answer)
+        return checks.failed(data)
 
     def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
         if result is None:
@@ -173,7 +173,6 @@ class CaseGrader:
         if len(trials) <= 1:
             result = trials[0] if trials else None
             graded = self.graded(result, *self.verdict(result, threshold))
-            self._checker = None  # one line: the prepared checks would only hold memory
         else:
             ordered = in_trial_order(trials)
             verdicts = [self.verdict(result, threshold) for result in ordered]
@@ -184,6 +183,7 @@ class CaseGrader:
             graded.shown = shown
         if graded.failed:
             graded.why = self.explain(result, graded.failed, threshold)
+        self._checks = None  # graded: the prepared checks would only hold memory
         return graded
 
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
@@ -205,7 +205,9 @@ class CaseGrader:
             confidence = data.get("confidence")
             given = "no confidence" if confidence is None else f"confidence {confidence:g}"
             return f"abstained: an answer with {given}, under the threshold {threshold:g}"
-        return explain(name, self._expect, self.expected_answer, data)
+        if self._checks is None:  # a line graded without them (explain called on its own)
+            self._checks = Checks(self._expect, self.expected_answer)
+        return self._checks.why(name, data)
 
 
 def accepts_correction(case: Case) -> bool:
@@ -231,5 +233,5 @@ def text_grader(case: Case) -> Grader:
     if not (case.answerable or accepts_correction(case)):
         return lambda answer: _ANSWERED
     expect = {name: case.expect[name] for name in TEXT_CHECKS if name in case.expect}
-    checker = compile_checks(expect, case.expected_answer)
-    return lambda answer: checker({"answer": answer})
+    checks = Checks(expect, case.expected_answer)
+    return lambda answer: checks.failed({"answer": answer})

@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.table import Table
 
 from goldcase import __version__
-from goldcase.loader import set_digest
 from goldcase.output import md_block, md_code, md_text, plain
 from goldcase.scoring import traces, trials
 from goldcase.scoring.diagnostics import ceiling_lines
@@ -30,7 +29,6 @@ from goldcase.versioning.version import read_version
 
 if TYPE_CHECKING:
     from goldcase.context import Context
-    from goldcase.model import CaseSet
     from goldcase.scoring.outcomes import Graded
     from goldcase.scoring.scorer import Selection
 
@@ -49,7 +47,7 @@ def cases_digest(cases: list[dict[str, Any]]) -> str:
 
 def build_report(
     ctx: Context,
-    case_set: CaseSet,
+    golden_digest: str,
     selection: Selection,
     graded: Sequence[Graded],
     *,
@@ -69,7 +67,7 @@ def build_report(
     return {
         "goldcase_version": __version__,
         "golden_version": read_version(ctx.config),
-        "set_digest": set_digest(case_set.golden),
+        "set_digest": golden_digest,
         "corpus_digest": ctx.corpus.digest,
         "split": selection.name,
         "split_seed": selection.seed,

@@ -19,9 +19,11 @@ from typing import Any
 
 from goldcase import progress
 from goldcase.context import Context
-from goldcase.engine import load_case_set, release_case_cache
+from goldcase.engine import case_entries, load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
+from goldcase.loader import set_digest
 from goldcase.model import INBOX, Case, CaseSet
+from goldcase.scoring import view
 from goldcase.scoring.diagnostics import ceiling, diagnostics
 from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import build_report
@@ -34,6 +36,7 @@ from goldcase.scoring.results import (
     read_raw,
 )
 from goldcase.scoring.split import select as select_half
+from goldcase.scoring.view import ScoredSet
 from goldcase.versioning.locking import read_on_disk
 
 SPLITS = ("golden", "dev", "calibration", "eval", "all")
@@ -214,20 +217,21 @@ def _score(
     name = shown if shown is not None else str(results_path)
     if raw is None:
         raw = read_raw(results_path, name)
-    case_set = load_case_set(ctx)
-    release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
-    by_id, result_lines = validated(ctx, case_set, raw, name)
+    scored = scored_set(ctx)
+    by_id, result_lines = validated(scored, raw, name)
     results_digest = hashlib.sha256(raw).hexdigest()
     del raw  # the lines are parsed: the bytes would only add to the peak
+    case_set = scored.case_set
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
     inside = {case.id for case in selection.cases}
     outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
+    view.remember(ctx, scored)  # now: its rows take the room the lines left
     report = build_report(
         ctx,
-        case_set,
+        scored.golden_digest,
         selection,
         graded,
         threshold=threshold,
@@ -240,15 +244,32 @@ def _score(
     return report
 
 
-def validated(
-    ctx: Context, case_set: CaseSet, raw: bytes, name: str
-) -> tuple[dict[str, list[Result]], int]:
+def scored_set(ctx: Context) -> ScoredSet:
+    """The set, from the score view when nothing changed since it was written (see
+    ``scoring.view``); else loaded and checked for what stops a score, with the key its view
+    is remembered under once the lines are graded (``view.remember``)."""
+    entries = case_entries(ctx)  # before anything is read: a later change gives another key
+    hit = view.cached(ctx, entries)
+    if hit is not None:
+        return hit
+    case_set = load_case_set(ctx)
+    release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
+    problems = list(case_problems(ctx, case_set))
+    known = {c.id for c in case_set.parsed}
+    if not problems:  # the cases alone, as the view gives them: the files would add to the peak
+        case_set = CaseSet([], case_set.cases)
+    return ScoredSet(
+        case_set, set_digest(case_set.golden), problems, known, view.stat_key(ctx, entries)
+    )
+
+
+def validated(scored: ScoredSet, raw: bytes, name: str) -> tuple[dict[str, list[Result]], int]:
     """Result lines by case id and how many lines were read; ``InvalidInput`` listing every
     problem with the set or the file when there is any."""
-    problems = list(case_problems(ctx, case_set))
+    problems = list(scored.problems)
     results, line_problems = parse_lines(raw, name)
     by_id, repeated = index_results(results, name)
-    unknown = unknown_ids(by_id, {c.id for c in case_set.parsed}, name)
+    unknown = unknown_ids(by_id, scored.known, name)
     problems.extend(sorted(line_problems + repeated + unknown, key=lambda p: p.line))
     if problems:
         raise InvalidInput(problems)

@@ -1,0 +1,250 @@
+"""The score view: a warm score of an unchanged set loads no case file, and the view is never
+trusted across a changed, added or removed file, a racy file, a link, or a damaged entry."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from goldcase.cache import Cache, encode, save_opened
+from goldcase.commands.common import open_context
+from goldcase.config import load_config
+from goldcase.context import Context
+from goldcase.engine import case_entries
+from goldcase.scoring import scorer, view
+from goldcase.scoring.results import InvalidInput
+from goldcase.scoring.scorer import score
+from kit import cache_folder
+from scoring.kit import case_yaml, write_repo, write_results
+
+IDS = ("r-001", "r-002", "r-003")
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = write_repo(tmp_path / "repo", {case_id: case_yaml(case_id) for case_id in IDS})
+    (root / "cases" / "dev" / "d-001.yaml").write_text(case_yaml("d-001"), encoding="utf-8")
+    lines: list[dict[str, Any] | str] = [
+        {"id": "r-001", "outcome": "answer", "answer": "30 days"},
+        {"id": "r-002", "outcome": "answer", "answer": "two weeks"},
+        {"id": "r-003", "outcome": "abstain"},
+        {"id": "d-001", "outcome": "answer", "answer": "30 days"},
+    ]
+    write_results(root / "run.jsonl", lines)
+    _age_cases(root)
+    return root
+
+
+def _age_cases(root: Path, seconds: float = 10) -> None:
+    """Case files written well before the view, as they are in a real repository (a file as
+    new as the view is read again by design)."""
+    then = time.time_ns() - int(seconds * 1e9)
+    for path in (root / "cases").rglob("*.yaml"):
+        os.utime(path, ns=(then, then), follow_symlinks=False)
+
+
+def _loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the times a score loads the set from the case files (the view missed)."""
+    calls: list[int] = []
+    real = scorer.load_case_set
+
+    def counting(ctx: Context) -> Any:
+        calls.append(1)
+        return real(ctx)
+
+    monkeypatch.setattr(scorer, "load_case_set", counting)
+    return calls
+
+
+def _score(root: Path) -> dict[str, Any]:
+    """A score, the cache saved after it as when the command ends."""
+    try:
+        return score(open_context(root), root / "run.jsonl", shown="run.jsonl", split="all")
+    finally:
+        save_opened()
+
+
+def _uncached(root: Path) -> dict[str, Any]:
+    """The same score with no cache at all: what any view must agree with."""
+    ctx = Context(load_config(root), Cache(None))
+    return score(ctx, root / "run.jsonl", shown="run.jsonl", split="all")
+
+
+def _view_file(root: Path) -> Path:
+    return cache_folder(root) / f"{view.NAMESPACE}.msgpack"
+
+
+def test_a_warm_score_of_an_unchanged_set_loads_no_case_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path)
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    first = _score(root)
+    assert loads == [1] and _view_file(root).is_file()
+    second = _score(root)
+    assert loads == [1]  # the view answered
+    assert second == first == expected
+    assert [c["id"] for c in second["cases"]] == ["d-001", *IDS]
+
+
+def _edit(root: Path) -> None:
+    path = root / "cases" / "golden" / "r-002.yaml"
+    path.write_text(case_yaml("r-002", expected="two weeks"), encoding="utf-8")
+
+
+def _add(root: Path) -> None:
+    (root / "cases" / "golden" / "r-004.yaml").write_text(case_yaml("r-004"), encoding="utf-8")
+
+
+def _same_size_edit(root: Path) -> None:
+    """New content of the same size, the old modification time put back: only the change
+    time (which no write keeps) tells."""
+    path = root / "cases" / "golden" / "r-001.yaml"
+    before = path.stat()
+    path.write_text(case_yaml("r-001", expected="31 days"), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+
+
+@pytest.mark.parametrize("change", [_edit, _add, _same_size_edit])
+def test_a_changed_or_added_case_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], None]
+) -> None:
+    root = _repo(tmp_path)
+    first = _score(root)
+    change(root)
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    after = _score(root)
+    assert loads == [1]
+    assert after == expected
+    assert after["set_digest"] != first["set_digest"]
+    _age_cases(root)  # a new change time: read once more, and the view written again
+    assert _score(root) == expected
+    assert _score(root) == expected
+    assert loads == [1, 1]
+
+
+def test_a_removed_case_file_is_seen(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _score(root)
+    (root / "cases" / "golden" / "r-003.yaml").unlink()
+    with pytest.raises(InvalidInput) as refused:
+        _score(root)
+    assert "unknown case id 'r-003'" in str(refused.value)
+
+
+def test_a_case_file_as_new_as_the_view_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's racy-clean rule: a file modified in the same instant the view was written may
+    have changed after it was read, with the same stat signature."""
+    root = _repo(tmp_path)
+    first = _score(root)
+    racy = (root / "cases" / "golden" / "r-002.yaml").stat().st_mtime_ns
+    os.utime(_view_file(root), ns=(racy, racy))  # the view as old as one file: same key
+    loads = _loads(monkeypatch)
+    assert _score(root) == first
+    assert loads == [1]
+
+
+def test_a_linked_case_file_gets_no_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _repo(tmp_path)
+    target = root / "cases" / "golden" / "r-003.yaml"
+    stored = root / "stored.yaml"
+    target.rename(stored)
+    target.symlink_to(stored)
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    assert _score(root) == _score(root) == expected
+    assert loads == [1, 1]
+    assert not _view_file(root).exists()
+
+
+def test_a_set_that_cannot_be_scored_gets_no_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path)
+    (root / "cases" / "golden" / "r-009.yaml").write_text(
+        "id: r-009\nquestion: 3\n", encoding="utf-8"
+    )
+    _age_cases(root)
+    loads = _loads(monkeypatch)
+    for _ in range(2):
+        with pytest.raises(InvalidInput) as refused:
+            _score(root)
+        assert "cases/golden/r-009.yaml:" in str(refused.value)
+    assert loads == [1, 1]
+    assert not _view_file(root).exists()
+
+
+def _key(root: Path) -> str:
+    ctx = open_context(root)
+    key = view.stat_key(ctx, case_entries(ctx))
+    assert key is not None
+    return key
+
+
+def _rows(root: Path) -> list[list[Any]]:
+    return [
+        [f"cases/golden/{i}.yaml", "golden", "d", {"id": i, "question": "q?"}, "h"] for i in IDS
+    ]
+
+
+def _with(root: Path, index: int, value: Any) -> list[Any]:
+    """The view of ``_rows`` under the right key, each case's field ``index`` replaced."""
+    rows = [[*row[:index], value, *row[index + 1 :]] for row in _rows(root)]
+    return [_key(root), "digest", rows]
+
+
+HOSTILE: dict[str, Callable[[Path], Any]] = {
+    "not a list": lambda root: {"key": _key(root)},
+    "an element more": lambda root: [_key(root), "digest", _rows(root), 1],
+    "another key": lambda root: ["0" * 32, "digest", _rows(root)],
+    "a digest that is not text": lambda root: [_key(root), 7, _rows(root)],
+    "cases that are not a list": lambda root: [_key(root), "digest", b"\x90"],
+    "a case that is not a list": lambda root: [_key(root), "digest", ["r-001"]],
+    "a case of four fields": lambda root: [_key(root), "digest", [r[:4] for r in _rows(root)]],
+    "a path that is not text": lambda root: _with(root, 0, 5),
+    "a case of a draft": lambda root: _with(root, 1, "inbox"),
+    "a split that is not text": lambda root: _with(root, 1, ["golden"]),
+    "a file digest that is not text": lambda root: _with(root, 2, None),
+    "a case that is not a mapping": lambda root: _with(root, 3, ["id"]),
+    "a case without an id": lambda root: _with(root, 3, {"question": "q?"}),
+    "an id that is not text": lambda root: _with(root, 3, {"id": 1, "question": "q?"}),
+    "a case hash that is not text": lambda root: _with(root, 4, b"h"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_view_of_the_wrong_shape_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    root = _repo(tmp_path)
+    _score(root)
+    payload = encode({"set": HOSTILE[name](root)})
+    assert payload is not None
+    _view_file(root).write_bytes(payload)
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    assert loads == [1]
+
+
+def test_a_damaged_view_file_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repo(tmp_path)
+    _score(root)
+    damaged = bytearray(_view_file(root).read_bytes())
+    damaged[-5] ^= 0xFF
+    _view_file(root).write_bytes(bytes(damaged))
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    assert loads == [1]
