@@ -165,7 +165,7 @@ def _known_file(
     root: str,
     rel: str,
     split: Folder | None,
-    entry: _Entry | None,
+    entry: _Entry,
     signature: Signature | None,
 ) -> CaseFile | bytes:
     """The file as its cache entry (when its bytes are the ones cached) or a read failure
@@ -173,7 +173,7 @@ def _known_file(
     raw, problem = _read(ctx.root, root + rel, rel)  # root ends in a separator
     if raw is None:
         return CaseFile(rel, split, "", None, [problem])
-    if entry is not None and entry[0] == file_digest(raw):
+    if entry[0] == file_digest(raw):
         case_file = _from_entry(rel, split, entry)
         ctx.cache.put(_FILES, rel, _entry(case_file, signature))  # trusted by stat next time
         return case_file
