@@ -103,3 +103,21 @@ def test_a_case_file_is_read_as_the_strict_yaml_loader_reads_it(text: str) -> No
 def test_a_date_that_names_no_real_day_is_a_finding() -> None:
     _, findings = parse_case("x.yaml", b"id: a\nasked_at: 2026-02-30\n")
     assert [(f.line, f.col, f.code) for f in findings] == [(2, 11, "GC107")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id: a\nquestion: !!int c\n",
+        "id: a\nquestion: !!float c\n",
+        "id: a\nquestion: !!bool maybe\n",
+        "id: a\nasked_at: !!timestamp soon\n",
+        "id: a\nquestion: !!map [x]\n",
+        "id: a\ntags: !!set [x]\n",
+        "!!int a: 1\n",
+    ],
+)
+def test_a_value_its_own_tag_cannot_build_is_a_finding(text: str) -> None:
+    data, findings = parse_case("x.yaml", text.encode())
+    assert data is None
+    assert [(f.line, f.col, f.code) for f in findings] == [(1, 1, "GC104")]

@@ -119,6 +119,10 @@ def parse_case(path: str, raw: bytes) -> tuple[dict[str, Any] | None, list[Findi
         return None, [_syntax_finding(path, exc)]
     except RecursionError:
         return None, [Finding(path, 1, 1, "GC101", "error", "nesting too deep to be a case")]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        # a standard tag on a value it cannot build (``!!int c``): PyYAML's constructors
+        # raise these, not a YAMLError, and the file must end in a finding, not a crash
+        return None, [Finding(path, 1, 1, "GC104", "error", _UNBUILT)]
     if data is None:
         return None, [
             Finding(
@@ -126,6 +130,9 @@ def parse_case(path: str, raw: bytes) -> tuple[dict[str, Any] | None, list[Findi
             )
         ]
     return data, []
+
+
+_UNBUILT = "a value its tag cannot build (such as `!!int abc`); drop the tag, plain values only"
 
 
 def _load(text: str) -> Any:

@@ -67,13 +67,25 @@ def test_a_quote_remembered_is_looked_for_again_once_the_corpus_changes(
 def test_a_damaged_place_in_the_cache_is_looked_for_again(tmp_path: Path) -> None:
     golden_set(tmp_path)
     _codes(tmp_path)
-    keys = decode((cache_folder(tmp_path) / "support-places.msgpack").read_bytes())
-    assert len(keys) == 2  # one place for each quote
+    tables = decode((cache_folder(tmp_path) / "support-places.msgpack").read_bytes())
+    [(state, table)] = tables.items()  # one table for the corpus
+    assert len(table) == 2  # one place for each quote
     cache = Cache.for_repository(tmp_path)
-    for key in keys:
-        cache.put("support-places", key, "not a list of documents")
+    cache.put("support-places", state, dict.fromkeys(table, "not a list of documents"))
     cache.save()
     for case_id in ("ret-001", "ret-002"):  # judged again: edited
         text = case_text(case_id) + "notes: touched\n"
         write(tmp_path, f"cases/golden/{case_id}.yaml", text)
     assert _codes(tmp_path) == []
+
+
+def test_quotes_stay_remembered_after_a_run_that_judged_another_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    golden_set(tmp_path)
+    _codes(tmp_path)
+    searches = _searches(monkeypatch)
+    for case_id in ("ret-001", "ret-002"):  # one case edited a run, neither in its quote
+        write(tmp_path, f"cases/golden/{case_id}.yaml", case_text(case_id) + "notes: edited\n")
+        assert _codes(tmp_path) == []
+    assert searches == [[], []]  # the second run still knew the other case's quote

@@ -240,20 +240,26 @@ _PLACES = "support-places"
 def _places(folded_quotes: list[str], ctx: Context, state: str) -> dict[str, set[str]]:
     """For each folded quote, the documents that hold it: from the cache for a quote looked
     for before in the same corpus (``state``), so a case edited elsewhere than its quotes
-    folds no document; one pass over the corpus for the others."""
+    folds no document; one pass over the corpus for the others. One entry per corpus holds
+    every quote's places: a run reads it whole, so it keeps the places of the quotes it did
+    not judge (an entry a quote would drop out of the cache at the first run without it)."""
+    cached = ctx.cache.get(_PLACES, state)
+    table: dict[str, list[str]] = cached if type(cached) is dict else {}
     found: dict[str, set[str]] = {}
     todo: dict[str, str] = {}
     for quote in set(folded_quotes):
-        key = f"{state}:{hashlib.blake2b(quote.encode(), digest_size=16).hexdigest()}"
-        cached = ctx.cache.get(_PLACES, key)
-        if type(cached) is list and all(type(doc) is str for doc in cached):
-            found[quote] = set(cached)
+        key = hashlib.blake2b(quote.encode(), digest_size=16).hexdigest()
+        docs = table.get(key)
+        if type(docs) is list and all(type(doc) is str for doc in docs):
+            found[quote] = set(docs)
         else:
             todo[quote] = key
     located = locate_quotes(list(todo), ctx.corpus)
     for quote, key in todo.items():
         found[quote] = located.get(quote, set())
-        ctx.cache.put(_PLACES, key, sorted(found[quote]))
+        table[key] = sorted(found[quote])
+    if todo:
+        ctx.cache.put(_PLACES, state, table)
     return found
 
 
