@@ -32,9 +32,10 @@ def case_paths(ctx: Context) -> list[str]:
 
 
 Signature = list[int]  # a file's (mtime_ns, ctime_ns, size, inode): what a change changes
+Entries = list[tuple[str, Signature | None]]  # case_entries: paths and signatures
 
 
-def case_entries(ctx: Context) -> list[tuple[str, Signature | None]]:
+def case_entries(ctx: Context) -> Entries:
     """Every case file under the cases folder, relative to the root, sorted, with its stat
     signature (None for a link, whose own times say nothing of what it points to)."""
     top = ctx.config.cases_dir
@@ -96,14 +97,15 @@ def split_of(prefix: str, rel: str) -> Folder | None:
 _FOLDERS: dict[str, Folder] = {"golden": "golden", "dev": "dev", "inbox": INBOX}
 
 
-def load_case_set(ctx: Context) -> CaseSet:
-    """Read, parse and validate every case file. A file whose stat signature is the one its
-    cache entry records, and older than the cache's own file, is not read at all (git's
-    racy-clean rule: a file changed in the same instant as the cache was written is read
-    again); a file whose bytes are the ones cached is not parsed; a large number of changed
-    files is parsed on every core."""
+def load_case_set(ctx: Context, listed: Entries | None = None) -> CaseSet:
+    """Read, parse and validate every case file (``listed``: ``case_entries(ctx)`` when the
+    caller has it already, so the folder is not listed and ``lstat``ed twice). A file whose
+    stat signature is the one its cache entry records, and older than the cache's own file,
+    is not read at all (git's racy-clean rule: a file changed in the same instant as the
+    cache was written is read again); a file whose bytes are the ones cached is not parsed;
+    a large number of changed files is parsed on every core."""
     with kept():  # the set lives as long as the command
-        return _load_case_set(ctx)
+        return _load_case_set(ctx, case_entries(ctx) if listed is None else listed)
 
 
 def release_case_cache(ctx: Context) -> None:
@@ -114,10 +116,9 @@ def release_case_cache(ctx: Context) -> None:
     ctx.cache.release(_FILES)
 
 
-def _load_case_set(ctx: Context) -> CaseSet:
+def _load_case_set(ctx: Context, listed: Entries) -> CaseSet:
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     root = os.path.join(ctx.root, "")
-    listed = case_entries(ctx)
     cached = ctx.cache.take(_FILES, [rel for rel, _ in listed], _SHAPE)
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from goldcase import engine
 from goldcase.cache import Cache, encode, save_opened
 from goldcase.commands.common import open_context
 from goldcase.config import load_config
@@ -52,9 +53,9 @@ def _loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
     real = scorer.load_case_set
 
-    def counting(ctx: Context) -> Any:
+    def counting(ctx: Context, listed: Any = None) -> Any:
         calls.append(1)
-        return real(ctx)
+        return real(ctx, listed)
 
     monkeypatch.setattr(scorer, "load_case_set", counting)
     return calls
@@ -90,6 +91,27 @@ def test_a_warm_score_of_an_unchanged_set_loads_no_case_file(
     assert loads == [1]  # the view answered
     assert second == first == expected
     assert [c["id"] for c in second["cases"]] == ["d-001", *IDS]
+
+
+def test_a_score_that_loads_the_set_lists_the_case_files_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The view's key and the load see one listing: the folder is not walked and every file
+    ``lstat``ed a second time when the view misses."""
+    root = _repo(tmp_path)
+    expected = _uncached(root)
+    listings: list[int] = []
+    real = engine.case_entries
+
+    def counting(ctx: Context) -> Any:
+        listings.append(1)
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", counting)
+    monkeypatch.setattr(scorer, "case_entries", counting)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    assert loads == [1] and listings == [1]
 
 
 def _edit(root: Path) -> None:

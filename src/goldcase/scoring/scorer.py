@@ -252,7 +252,7 @@ def scored_set(ctx: Context) -> ScoredSet:
     hit = view.cached(ctx, entries)
     if hit is not None:
         return hit
-    case_set = load_case_set(ctx)
+    case_set = load_case_set(ctx, entries)  # listed once: the key and the load see the same files
     release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
     problems = list(case_problems(ctx, case_set))
     known = {c.id for c in case_set.parsed}

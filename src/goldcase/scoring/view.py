@@ -26,7 +26,7 @@ from pathlib import Path
 import msgspec
 
 from goldcase.context import Context
-from goldcase.engine import Signature
+from goldcase.engine import Entries
 from goldcase.model import Case, CaseSet
 from goldcase.scoring.results import Problem
 
@@ -34,7 +34,6 @@ NAMESPACE = "score-view"
 _KEY = "set"
 _ENCODER = msgspec.msgpack.Encoder()
 _SPLITS = ("golden", "dev")
-Entries = list[tuple[str, Signature | None]]
 
 
 @dataclass(slots=True)
