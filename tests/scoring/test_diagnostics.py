@@ -14,6 +14,7 @@ import pytest
 from goldcase import engine
 from goldcase.context import Context
 from goldcase.schemas import validator
+from goldcase.scoring import scorer
 from kit import run_cli
 
 POLICY = (
@@ -167,11 +168,12 @@ def test_score_loads_the_case_set_once(repo: Path, monkeypatch: pytest.MonkeyPat
     loads: list[Path] = []
     walk = engine.case_entries  # every load of the set lists the case files once
 
-    def counted(ctx: Context) -> list[tuple[str, engine.Signature | None]]:
+    def counted(ctx: Context) -> engine.Entries:
         loads.append(ctx.root)
         return walk(ctx)
 
     monkeypatch.setattr(engine, "case_entries", counted)
+    monkeypatch.setattr(scorer, "case_entries", counted)  # the listing the score's load reuses
     report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
     assert report["agreement"]["items"] == 1
     assert loads == [repo]

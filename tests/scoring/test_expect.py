@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from goldcase.dialect import compiled
 from goldcase.scoring.expect import (
+    _PREPARED,
+    PREPARED_KEPT,
     answer_appears,
     failed_checks,
     first_word,
@@ -17,6 +19,7 @@ from goldcase.scoring.expect import (
     found,
     found_words,
     needle_pattern,
+    rule_key,
 )
 from goldcase.text import normalise_answer
 
@@ -245,3 +248,58 @@ def test_the_ascii_path_of_fold_folds_space_like_the_general_one(text: str) -> N
     from goldcase.text import fold_space
 
     assert fold(text) == fold_space(text.lower())
+
+
+# --- rules prepared once per value, shared by the cases that declare it ----------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("1", ["1"]),  # text and a one-entry list read alike for contains, not for cites
+        (["1"], [["1"]]),  # an entry and a one-option list of alternatives
+        (["a", "b"], ["b", "a"]),
+        (["a", "b"], ["a", "b", "b"]),
+        ([["a", "b"]], ["a", "b"]),
+        ("a", "A"),
+    ],
+)
+def test_values_that_differ_never_share_a_prepared_rule(first: Any, second: Any) -> None:
+    assert rule_key(first) is not None and rule_key(second) is not None
+    assert rule_key(first) != rule_key(second)
+
+
+@pytest.mark.parametrize("value", [1, 1.0, True, None, {"a": "b"}, [1], ["a", [2]], [("a",)]])
+def test_values_the_case_schema_refuses_are_prepared_afresh(value: Any) -> None:
+    """1, 1.0 and True compare equal but read as "1", "1.0" and "True": no key would keep
+    them apart from each other and from "1", so none is shared."""
+    assert rule_key(value) is None
+
+
+@pytest.mark.parametrize(
+    ("one", "fails", "other", "other_fails", "line"),
+    [
+        ({"cites": "1"}, [], {"cites": ["1"]}, ["cites"], {"citations": [{"text": "see 1"}]}),
+        ({"contains": ["1"]}, [], {"contains": ["12"]}, ["contains"], {"answer": "1"}),
+        ({"lead": "yes"}, ["lead"], {"lead": ["yes", "no"]}, [], {"answer": "No, never."}),
+        ({"not_contains": ["a"]}, ["not_contains"], {"not_contains": ["b"]}, [], {"answer": "a c"}),
+    ],
+)
+def test_a_rule_prepared_for_one_value_never_grades_another(
+    one: dict[str, Any],
+    fails: list[str],
+    other: dict[str, Any],
+    other_fails: list[str],
+    line: dict[str, Any],
+) -> None:
+    """Two values of one check that grade a line differently, each graded twice (the second
+    time from the rule prepared the first time), in both orders."""
+    for expect, failed in ((one, fails), (other, other_fails), (one, fails), (other, other_fails)):
+        assert failed_checks(expect, None, result(**line)) == failed
+
+
+def test_the_table_of_prepared_rules_is_bounded() -> None:
+    for n in range(PREPARED_KEPT + 10):
+        assert failed_checks({"contains": [f"word{n}"]}, None, result(f"word{n}")) == []
+    assert 0 < len(_PREPARED) <= PREPARED_KEPT
+    assert failed_checks({"contains": ["word0"]}, None, result("word1")) == ["contains"]

@@ -174,12 +174,12 @@ def _lead_word(hay: str) -> str:
 
 # --- the checks ------------------------------------------------------------------------------
 #
-# Each check of an ``expect`` block is prepared once per case (its needles folded, their
-# expressions found) into whether an answer passes it and, for one that fails, what it wanted
-# and saw: one definition, which ``failed_checks``, ``explain`` and a run's grading all use, so
-# the words cannot say something the rule did not decide. ``hay`` is the folded answer ("" when
-# there is none); a value of a shape the case schema refuses is read as the nearest shape it
-# allows (one entry for a list, text for text).
+# Each check of an ``expect`` block is prepared once per value (its needles folded, their
+# expressions found; see ``_rule``) into whether an answer passes it and, for one that fails,
+# what it wanted and saw: one definition, which ``failed_checks``, ``explain`` and a run's
+# grading all use, so the words cannot say something the rule did not decide. ``hay`` is the
+# folded answer ("" when there is none); a value of a shape the case schema refuses is read
+# as the nearest shape it allows (one entry for a list, text for text).
 
 SHOWN = 60  # characters of user text quoted in an explanation
 Verdict = Callable[[str, Mapping[str, Any]], bool]
@@ -324,6 +324,45 @@ _PASSED: tuple[str, ...] = ()
 
 
 Checker = Callable[[Mapping[str, Any]], tuple[str, ...]]
+RuleKey = str | tuple[str | tuple[str, ...], ...]
+_PREPARED: dict[tuple[str, RuleKey], Rule] = {}
+PREPARED_KEPT = 4096  # rules kept for other cases; the whole table is let go when it is full
+
+
+def _rule(name: str, value: Any) -> Rule:
+    """The rule of check ``name`` for ``value``, prepared once for every case that declares
+    the same value: a set repeats its ``not_contains``, ``cites``, ``scope`` and ``lead``
+    values across many cases, and preparing a rule costs as much as applying it once. A rule
+    is a function of its value alone; a value of a shape the case schema refuses is prepared
+    afresh each time."""
+    key = rule_key(value)
+    if key is None:
+        return _RULES[name](value)
+    rule = _PREPARED.get((name, key))
+    if rule is None:
+        if len(_PREPARED) >= PREPARED_KEPT:
+            _PREPARED.clear()
+        rule = _PREPARED[(name, key)] = _RULES[name](value)
+    return rule
+
+
+def rule_key(value: Any) -> RuleKey | None:
+    """``value`` as a key equal only to the keys of equal values of the same types, for the
+    shapes the case schema allows (text, a list of texts and lists of texts); None for any
+    other. Types count: ``str()`` of 1, 1.0 and True differ, though they compare equal."""
+    if type(value) is str:
+        return value
+    if type(value) is not list:
+        return None
+    key: list[str | tuple[str, ...]] = []
+    for entry in value:
+        if type(entry) is str:
+            key.append(entry)
+        elif type(entry) is list and all(type(option) is str for option in entry):
+            key.append(tuple(entry))
+        else:
+            return None
+    return tuple(key)
 
 
 class Checks:
@@ -338,9 +377,7 @@ class Checks:
     def __init__(self, expect: Mapping[str, Any], expected_answer: str | None) -> None:
         self._expected_answer = expected_answer
         self._rules = [
-            (name, _RULES[name](value))
-            for name in CHECKS
-            if (value := expect.get(name)) is not None
+            (name, _rule(name, value)) for name in CHECKS if (value := expect.get(name)) is not None
         ]
         # a closure, not a method: a run calls it once a line
         self.failed: Checker = _checker(self._rules) if expect else _by_answer(expected_answer)
