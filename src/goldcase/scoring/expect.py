@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -206,8 +206,15 @@ def _contains(value: Any) -> Rule:
         for entry in _listed(value)
     ]
 
-    def unmet(hay: str) -> Iterator[Any]:
-        return (entry for entry, finders in groups if not any(f(hay) for f in finders))
+    def unmet(hay: str) -> list[Any]:  # loops, not generators: a run calls it once a line
+        missing = []
+        for entry, finders in groups:
+            for finds in finders:
+                if finds(hay):
+                    break
+            else:
+                missing.append(entry)
+        return missing
 
     def why(hay: str, result: Mapping[str, Any]) -> str:
         return "; ".join(
@@ -217,10 +224,7 @@ def _contains(value: Any) -> Rule:
             for entry in unmet(hay)
         )
 
-    return Rule(lambda hay, result: next(unmet(hay), _NONE) is _NONE, why)
-
-
-_NONE = object()
+    return Rule(lambda hay, result: not unmet(hay), why)
 
 
 def _alternatives(entry: Any) -> str:
@@ -231,13 +235,13 @@ def _not_contains(value: Any) -> Rule:
     """No entry appears as whole words."""
     finders = [(entry, _finder(_needle(str(entry)), True)) for entry in _listed(value)]
 
-    def held(hay: str) -> Iterator[Any]:
-        return (entry for entry, finds in finders if finds(hay))
+    def held(hay: str) -> list[Any]:
+        return [entry for entry, finds in finders if finds(hay)]
 
     def why(hay: str, result: Mapping[str, Any]) -> str:
         return "found " + ", ".join(_q(entry) for entry in held(hay))
 
-    return Rule(lambda hay, result: next(held(hay), _NONE) is _NONE, why)
+    return Rule(lambda hay, result: not held(hay), why)
 
 
 def _lead(value: Any) -> Rule:
@@ -253,12 +257,9 @@ def _lead(value: Any) -> Rule:
     return Rule(lambda hay, result: _lead_word(hay) in accepted, why)
 
 
-def _cited(result: Mapping[str, Any], key: str) -> Iterator[str]:
+def _cited(result: Mapping[str, Any], key: str) -> list[str]:
     """The folded ``key`` (text or id) of each citation that has one."""
-    for citation in result.get("citations") or ():
-        value = citation.get(key)
-        if isinstance(value, str):
-            yield fold(value)
+    return [fold(v) for c in result.get("citations") or () if isinstance(v := c.get(key), str)]
 
 
 def _shown_citations(result: Mapping[str, Any], key: str) -> str:
