@@ -259,7 +259,18 @@ def _lead(value: Any) -> Rule:
 
 def _cited(result: Mapping[str, Any], key: str) -> list[str]:
     """The folded ``key`` (text or id) of each citation that has one."""
-    return [fold(v) for c in result.get("citations") or () if isinstance(v := c.get(key), str)]
+    return [
+        _fold_cited(v) for c in result.get("citations") or () if isinstance(v := c.get(key), str)
+    ]
+
+
+def _fold_cited(text: str) -> str:
+    """``fold(text)``; a short text (a document's name, a section, an id) is cited by many
+    lines, and is folded once for all of them (with the needles: one bounded table)."""
+    return _needle(text) if len(text) <= SHORT_CITED else fold(text)
+
+
+SHORT_CITED = 80
 
 
 def _shown_citations(result: Mapping[str, Any], key: str) -> str:
