@@ -303,3 +303,18 @@ def test_the_table_of_prepared_rules_is_bounded() -> None:
         assert failed_checks({"contains": [f"word{n}"]}, None, result(f"word{n}")) == []
     assert 0 < len(_PREPARED) <= PREPARED_KEPT
     assert failed_checks({"contains": ["word0"]}, None, result("word1")) == ["contains"]
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [
+        {"contains": ["x"], "lead": "y", "cites": "z"},
+        {"cites": "z", "lead": "y", "contains": ["x"]},
+        {"lead": "y", "cites": "z", "contains": ["x"]},
+    ],
+)
+def test_failed_checks_follow_the_documented_order_whatever_the_keys_order(
+    expect: dict[str, Any],
+) -> None:
+    for _ in range(2):  # the second time from the order found the first time
+        assert failed_checks(expect, None, result("no")) == ["lead", "contains", "cites"]

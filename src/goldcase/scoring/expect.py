@@ -330,7 +330,20 @@ _RULES: dict[str, Callable[[Any], Rule]] = {
     "cites_id": _cites_id,
 }
 assert tuple(_RULES) == CHECKS, "failed checks are listed in CHECKS order"
-_ORDER = {name: n for n, name in enumerate(CHECKS)}
+_DECLARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _declared(expect: Mapping[str, Any]) -> tuple[str, ...]:
+    """The checks ``expect`` declares, in ``CHECKS`` order: found once for each order of keys
+    (a set writes its blocks' keys in a few orders)."""
+    keys = tuple(expect)
+    names = _DECLARED.get(keys)
+    if names is None:
+        names = tuple(name for name in CHECKS if name in expect)
+        if len(_DECLARED) < PREPARED_KEPT:
+            _DECLARED[keys] = names
+    return names
+
 
 _FAILED_DEFAULT = (DEFAULT_CHECK,)
 _PASSED: tuple[str, ...] = ()
@@ -389,11 +402,10 @@ class Checks:
 
     def __init__(self, expect: Mapping[str, Any], expected_answer: str | None) -> None:
         self._expected_answer = expected_answer
-        declared = [name for name in expect if name in _ORDER]  # the two or three a case has
-        if len(declared) > 1:
-            declared.sort(key=_ORDER.__getitem__)
         self._rules = [
-            (name, _rule(name, value)) for name in declared if (value := expect[name]) is not None
+            (name, _rule(name, value))
+            for name in _declared(expect)
+            if (value := expect[name]) is not None
         ]
         # a closure, not a method: a run calls it once a line
         self.failed: Checker = _checker(self._rules) if expect else _by_answer(expected_answer)
