@@ -8,9 +8,10 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from goldcase import checks, gitview, progress
 from goldcase.cache import findings_to
@@ -293,8 +294,7 @@ def _not_a_case_file(path: Path) -> str:
     return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckRun:
+class CheckRun(Struct, frozen=True):
     findings: list[Finding]
     files: int  # case files looked at
 

@@ -26,8 +26,9 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.corpus import Corpus
 from goldcase.loader import case_hashes, set_digest
@@ -47,8 +48,7 @@ class LockError(Exception):
         self.message, self.line, self.col = message, line, col
 
 
-@dataclass(frozen=True, slots=True)
-class Lock:
+class Lock(Struct, frozen=True):
     version: str
     set_digest: str
     corpus_digest: str
@@ -201,8 +201,7 @@ def entry_position(text: str, table: str, key: str) -> tuple[int, int]:
     return start, 1
 
 
-@dataclass(frozen=True, slots=True)
-class Changes:
+class Changes(Struct, frozen=True):
     added: list[str]
     changed: list[str]
     removed: list[str]
