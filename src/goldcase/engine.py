@@ -128,8 +128,13 @@ def _load_case_set(ctx: Context) -> CaseSet:
         entry = cached.get(rel)
         if entry is not None and entry[1] != split:
             entry = None
-        trusted = signature is not None and signature[0] < written  # older than the cache
-        if entry is not None and trusted and entry[5] == signature:  # as recorded: not read
+        # As recorded, and older than the cache: not read.
+        if (
+            entry is not None
+            and signature is not None
+            and signature[0] < written
+            and entry[5] == signature
+        ):
             files.append(_from_entry(rel, split, entry))
             continue
         # Nothing cached to compare the bytes with: the file is read where it is parsed
@@ -158,7 +163,8 @@ _SHAPE = dict[str, _Entry]
 
 
 def _from_entry(rel: str, split: Folder | None, entry: _Entry) -> CaseFile:
-    return CaseFile(rel, split, entry[0], entry[2], [Finding(*f) for f in entry[3]], entry[4])
+    findings = [Finding(*f) for f in entry[3]] if entry[3] else []
+    return CaseFile(rel, split, entry[0], entry[2], findings, entry[4])
 
 
 def _known_file(

@@ -114,24 +114,32 @@ class CaseFile(Struct):
 
     @property
     def valid(self) -> bool:
-        return self.data is not None and not any(f.severity == "error" for f in self.findings)
+        if self.data is None:
+            return False
+        return not self.findings or all(f.severity != "error" for f in self.findings)
 
 
 class CaseSet(Struct):
     """Every case file under ``cases/``; ``cases`` holds the golden and dev ones that passed
-    the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema."""
+    the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema. Built
+    once and not changed after: the splits are taken apart once, when it is made."""
 
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
     drafts: list[Case] = field(default_factory=list)
     _parsed: list[Case] | None = None
+    _golden: list[Case] = field(default_factory=list)
+    _dev: list[Case] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.cases and not self.drafts:
+            cases, drafts = self.cases, self.drafts
             for f in self.files:
-                if f.valid and f.data is not None and f.split is not None:
+                if f.data is not None and f.split is not None and f.valid:
                     made = Case(f.path, f.split, f.data, f.digest, f.hash)
-                    (self.drafts if f.split == INBOX else self.cases).append(made)
+                    (drafts if f.split == INBOX else cases).append(made)
+        self._golden = [c for c in self.cases if c.split == "golden"]
+        self._dev = [c for c in self.cases if c.split == "dev"]
 
     @property
     def parsed(self) -> list[Case]:
@@ -152,9 +160,10 @@ class CaseSet(Struct):
         return self._parsed
 
     def split(self, name: Folder) -> list[Case]:
+        """The cases of one split, in a list of the caller's own."""
         if name == INBOX:
             return list(self.drafts)
-        return [c for c in self.cases if c.split == name]
+        return list(self._golden if name == "golden" else self._dev)
 
     @property
     def golden(self) -> list[Case]:
