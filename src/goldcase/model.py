@@ -130,6 +130,7 @@ class CaseSet(Struct):
     _parsed: list[Case] | None = None
     _golden: list[Case] = field(default_factory=list)
     _dev: list[Case] = field(default_factory=list)
+    _by_id: dict[str, Case] | None = None
 
     def __post_init__(self) -> None:
         if not self.cases and not self.drafts:
@@ -174,7 +175,10 @@ class CaseSet(Struct):
         return self.split("dev")
 
     def by_id(self) -> dict[str, Case]:
-        return {c.id: c for c in self.cases}
+        """Each case by its id (the last of two that share one), in a dict of the caller's own."""
+        if self._by_id is None:
+            self._by_id = {c.id: c for c in self.cases}
+        return dict(self._by_id)
 
     def __iter__(self) -> Iterator[Case]:
         return iter(self.cases)
