@@ -133,7 +133,8 @@ def test_the_one_process_hook_bumps_in_one_attempt_and_refuses_a_finding(
 ) -> None:
     """``goldcase`` does what goldcase-version and goldcase-check do, in one process."""
     root = new_repo(tmp_path / "one hook", hook_source)
-    config = config_text(hook_source).split("    hooks:\n")[0] + "    hooks:\n      - id: goldcase\n"
+    head = config_text(hook_source).split("    hooks:\n")[0]
+    config = head + "    hooks:\n      - id: goldcase\n"
     write(root, ".pre-commit-config.yaml", config)
     assert pre_commit(root, hook_source, "install").returncode == 0
     first_commit(root, lambda: committed(root, hook_source, "first commit"))
