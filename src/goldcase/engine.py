@@ -8,9 +8,10 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from goldcase import checks, gitview, progress
 from goldcase.cache import findings_to
@@ -128,8 +129,13 @@ def _load_case_set(ctx: Context, listed: Entries) -> CaseSet:
         entry = cached.get(rel)
         if entry is not None and entry[1] != split:
             entry = None
-        trusted = signature is not None and signature[0] < written  # older than the cache
-        if entry is not None and trusted and entry[5] == signature:  # as recorded: not read
+        # As recorded, and older than the cache: not read.
+        if (
+            entry is not None
+            and signature is not None
+            and signature[0] < written
+            and entry[5] == signature
+        ):
             files.append(_from_entry(rel, split, entry))
             continue
         # Nothing cached to compare the bytes with: the file is read where it is parsed
@@ -158,7 +164,8 @@ _SHAPE = dict[str, _Entry]
 
 
 def _from_entry(rel: str, split: Folder | None, entry: _Entry) -> CaseFile:
-    return CaseFile(rel, split, entry[0], entry[2], [Finding(*f) for f in entry[3]], entry[4])
+    findings = [Finding(*f) for f in entry[3]] if entry[3] else []
+    return CaseFile(rel, split, entry[0], entry[2], findings, entry[4])
 
 
 def _known_file(
@@ -294,17 +301,20 @@ def _not_a_case_file(path: Path) -> str:
     return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckRun:
+class CheckRun(Struct, frozen=True):
     findings: list[Finding]
     files: int  # case files looked at
 
 
 def run_checks(
-    ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
+    ctx: Context,
+    select: Sequence[str] = (),
+    paths: Iterable[str] | None = None,
+    case_set: CaseSet | None = None,
 ) -> CheckRun:
     """Run the selected families (all when empty) and keep the findings for ``paths`` and
-    those about the whole set (``Context.set_path``)."""
+    those about the whole set (``Context.set_path``); on ``case_set`` when the caller has
+    just loaded it (``check --lock``), else on the set as it is on disk."""
     unknown = [name for name in select if name not in checks.FAMILIES]
     if unknown:
         raise GoldcaseError(
@@ -314,7 +324,8 @@ def run_checks(
     if wanted is not None:
         ctx.focus = wanted
         ctx.cache.partial = True
-    case_set = load_case_set(ctx)
+    if case_set is None:
+        case_set = load_case_set(ctx)
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     if wanted is not None:  # findings about the whole set are reported whatever the paths
