@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.cache import decode
-from kit import Result, cache_folder, commit, git, run_cli, write
+from kit import Result, cache_folder, cached_table, commit, git, run_cli, write
 
 GOOD = """\
 id: {id}
@@ -404,11 +403,10 @@ def test_a_focused_run_keeps_the_cache_of_the_cases_it_did_not_look_at(
     committed_set: Path,
 ) -> None:
     assert "GC202" in check_cli("--repo", committed_set).stdout  # fills the cache
-    support = cache_folder(committed_set) / "support.msgpack"
-    before = len(decode(support.read_bytes()))
+    before = len(cached_table(committed_set, "support"))
     write(committed_set, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [b]\n")
     check_cli("--repo", committed_set, committed_set / "cases/golden/ret-001.yaml")
-    after = decode(support.read_bytes())
+    after = cached_table(committed_set, "support")
     assert len(after) == before + 1  # ret-001's new entry beside the ones not looked at
     assert any(":cases/golden/ret-002.yaml:" in key for key in after)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.checks import FAMILIES
 from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
 from goldcase.context import Context
@@ -59,7 +60,7 @@ def command(
     --strict), 2 could not run.
     """
     ctx = open_context(repo, cache=not no_cache)
-    locked = staging.lock(ctx, stage=True) if lock_first else None
+    locked = staging.lock(ctx, stage=True, refresh=refresh_copies) if lock_first else None
     for line in locked.lines if locked is not None else ():
         click.echo(line, err=True)  # stdout is the findings, in the format asked for
     if staged:

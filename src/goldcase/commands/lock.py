@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import locking, staging
@@ -41,7 +42,7 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
         findings, files = locking.check_repository(ctx)
         write_findings(sys.stdout, findings, files, fmt)
         return 1 if findings else 0
-    locked = staging.lock(ctx, stage=stage)
+    locked = staging.lock(ctx, stage=stage, refresh=refresh_copies)
     return _echo(locked.lines, locked.status)
 
 

@@ -4,10 +4,12 @@ hook): a commit that changes the set goes through in one attempt."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from msgspec import Struct
 
 from goldcase import gitview
-from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.context import Context
 from goldcase.model import CaseSet
 from goldcase.versioning import locking
@@ -23,13 +25,15 @@ class Locked(Struct, frozen=True):
     case_set: CaseSet
 
 
-def lock(ctx: Context, *, stage: bool) -> Locked:
+def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> Locked:
     """Recompute golden.lock and move golden.version when the set or corpus changed; with
-    ``stage``, add the rewritten files to the commit being made."""
+    ``stage``, add the rewritten files to the commit being made. ``refresh`` rewrites the
+    repository's copies of goldcase's schemas after an upgrade (the command passes
+    ``authoring.editor_schema.refresh_copies``) and names the files it wrote."""
     outcome, case_set = locking.lock_repository(ctx)
     lines = locking.describe(outcome)
     written = list(outcome.wrote)
-    refreshed = refresh_copies(ctx.root)
+    refreshed = refresh(ctx.root)
     if refreshed:
         written.extend(refreshed)
         lines.append(
