@@ -199,8 +199,8 @@ def held(figure: Figure, others: Iterable[Figure]) -> bool:
         return any(o.kind == "date" and _same_date(figure.at, o.at) for o in others)
     if figure.kind == "time":
         return any(o.kind == "time" and o.at == figure.at for o in others)
-    mine = set(figure.numbers())
-    if any(mine.intersection(o.numbers()) for o in others):
+    mine = figure.numbers()  # compared, not hashed: a fraction's hash is slow to compute
+    if any(number in mine for o in others for number in o.numbers()):
         return True
     return figure.unit is not None and any(o.unit == figure.unit for o in others)
 

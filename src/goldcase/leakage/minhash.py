@@ -83,6 +83,9 @@ def _compute_keys(texts: Sequence[str], cfg: NearConfig, b: int, r: int) -> np.n
 
 
 _MAX32 = np.uint32(0xFFFFFFFF)
+# Shingles hashed at once: their table of permuted hashes (2 MB at 128 permutations) stays in
+# the processor's cache while it is reduced; 16,384 at once took a fifth longer.
+_BLOCK = 4096
 
 
 @lru_cache(maxsize=4)
@@ -109,7 +112,7 @@ def minhash_signatures(sets: Sequence[frozenset[str]], num_perm: int) -> np.ndar
     start = 0
     while start < len(sets):
         stop, size = start, 0
-        while stop < len(sets) and (size < 16384 or stop == start):
+        while stop < len(sets) and (size < _BLOCK or stop == start):
             size += len(sets[stop])
             stop += 1
         _signature_block(sets, start, stop, num_perm, out)
