@@ -150,6 +150,8 @@ def oracle(text: str) -> str:
         ("ﬁnal ＡＢＣ", "final abc"),
         ("line\u2028sep\u0085next", "line sep next"),
         ("cafe\u00ad\u0301", "caf\u00e9"),  # the accent composes once the soft hyphen is gone
+        ("0\u02b90", "00"),  # a modifier prime looks like an apostrophe: dropped like one
+        ("I\u2032m", "i m"),  # a prime is punctuation, whose look-alike no letter is: a space
     ],
 )
 def test_invisible_and_control_characters(raw: str, expected: str) -> None:

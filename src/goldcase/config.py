@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_inside
@@ -20,21 +22,18 @@ CONFIG_NAME = "goldcase.toml"
 SEVERITIES = ("error", "warning", "off")
 
 
-@dataclass(frozen=True, slots=True)
-class SliceConfig:
+class SliceConfig(Struct, frozen=True):
     floor: int | None = None  # None: the set-wide default floor
     traffic: float | None = None  # share of production traffic, 0..1
 
 
-@dataclass(frozen=True, slots=True)
-class SplitConfig:
+class SplitConfig(Struct, frozen=True):
     seed: int = 0
     fraction: float = 0.4
     by_time: bool = False  # GC513: golden cases asked after every dev case
 
 
-@dataclass(frozen=True, slots=True)
-class LeakageConfig:
+class LeakageConfig(Struct, frozen=True):
     fewshot: tuple[str, ...] = ("prompts/**",)
     near_threshold: float = 0.7  # word Jaccard; chosen on SQuAD/XQuAD/COVID-QA, docs/leakage.md
     num_perm: int = 128
@@ -42,8 +41,7 @@ class LeakageConfig:
     ngram: int = 13
 
 
-@dataclass(frozen=True, slots=True)
-class CompositionConfig:
+class CompositionConfig(Struct, frozen=True):
     slice_floor: int = 20
     synthetic_cap: float = 0.2
     unanswerable_floor: float = 0.25
@@ -54,8 +52,7 @@ class CompositionConfig:
 TRACE_FIELDS = ("question", "answer", "time", "failed_check", "cap_hit", "thumbs_down", "id")
 
 
-@dataclass(frozen=True, slots=True)
-class TriageConfig:
+class TriageConfig(Struct, frozen=True):
     n: int = 50  # drafts a run draws
     failed_share: float = 0.8  # of them, the share drawn from flagged traces
     seconds_per_item: int = 60  # the first pass: read a trace and label it
@@ -76,13 +73,11 @@ ABSTAIN_PATTERNS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class RunConfig:
+class RunConfig(Struct, frozen=True):
     abstain_patterns: tuple[str, ...] = ABSTAIN_PATTERNS
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Struct, frozen=True):
     root: Path
     source: Path | None = None  # the file the config came from, if any
     cases: str = "cases"
@@ -456,10 +451,9 @@ def _triage(raw: Mapping[str, Any], where: str) -> TriageConfig:
 
 
 def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> Any:
-    fields = cls.__dataclass_fields__
     known: dict[str, type] = {}
-    for key, spec in fields.items():
-        annotation = str(spec.type)
+    for key in cls.__struct_fields__:
+        annotation = str(cls.__annotations__[key])  # as written: the module's annotations are text
         if "tuple" in annotation:
             known[key] = list
         elif "bool" in annotation:

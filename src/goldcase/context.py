@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
+
+from msgspec import Struct, field
 
 from goldcase.cache import Cache
 from goldcase.config import Config
@@ -17,8 +18,7 @@ from goldcase.safeio import read_inside
 T = TypeVar("T")
 
 
-@dataclass
-class Context:
+class Context(Struct, dict=True):
     config: Config
     cache: Cache = field(default_factory=lambda: Cache(None))
     # The files whose findings are wanted (``goldcase check PATHS``); None: every file. A

@@ -6,9 +6,10 @@ import hashlib
 import os
 import unicodedata
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from goldcase.safeio import NOT_REGULAR, TooLarge, read_regular
 from goldcase.text import fold_quote, fold_space
@@ -16,8 +17,7 @@ from goldcase.text import fold_quote, fold_space
 MAX_DOC_BYTES = 64 * 1024 * 1024
 
 
-@dataclass
-class Document:
+class Document(Struct, dict=True):
     name: str  # basename, as support entries name it
     rel: str  # path relative to the repository root
     path: Path
@@ -50,8 +50,7 @@ class Document:
         return max(1, bisect_right(self._line_starts, folded_offset))
 
 
-@dataclass
-class Corpus:
+class Corpus(Struct, dict=True):
     root: Path  # the corpus folder
     repo_root: Path
     documents: dict[str, Document] = field(default_factory=dict)

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 # The characters str.isspace() accepts, for the engine that has no class for them.
 _SPACE = (
@@ -36,8 +37,7 @@ _SPACE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Dialect:
+class Dialect(Struct, frozen=True):
     name: str
     classes: dict[str, str]
 

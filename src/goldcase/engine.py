@@ -8,9 +8,10 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from goldcase import checks, gitview, progress
 from goldcase.cache import findings_to
@@ -127,8 +128,13 @@ def _load_case_set(ctx: Context) -> CaseSet:
         entry = cached.get(rel)
         if entry is not None and entry[1] != split:
             entry = None
-        trusted = signature is not None and signature[0] < written  # older than the cache
-        if entry is not None and trusted and entry[5] == signature:  # as recorded: not read
+        # As recorded, and older than the cache: not read.
+        if (
+            entry is not None
+            and signature is not None
+            and signature[0] < written
+            and entry[5] == signature
+        ):
             files.append(_from_entry(rel, split, entry))
             continue
         # Nothing cached to compare the bytes with: the file is read where it is parsed
@@ -157,7 +163,8 @@ _SHAPE = dict[str, _Entry]
 
 
 def _from_entry(rel: str, split: Folder | None, entry: _Entry) -> CaseFile:
-    return CaseFile(rel, split, entry[0], entry[2], [Finding(*f) for f in entry[3]], entry[4])
+    findings = [Finding(*f) for f in entry[3]] if entry[3] else []
+    return CaseFile(rel, split, entry[0], entry[2], findings, entry[4])
 
 
 def _known_file(
@@ -293,8 +300,7 @@ def _not_a_case_file(path: Path) -> str:
     return f"{kind}, not a regular file; case files are plain files: replace it with one"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckRun:
+class CheckRun(Struct, frozen=True):
     findings: list[Finding]
     files: int  # case files looked at
 

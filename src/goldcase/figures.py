@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+
+from msgspec import Struct
 
 _UNITS: dict[str, tuple[str, int]] = {}
 for _names, _kind, _factor in (
@@ -132,8 +133,7 @@ _NAMED_DATE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Figure:
+class Figure(Struct, frozen=True):
     """One figure: where it stands, what it says, and the values it can be compared by."""
 
     kind: str  # number | duration | time | date

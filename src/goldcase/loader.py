@@ -611,10 +611,14 @@ def case_hashes(cases: Iterable[Case]) -> dict[str, str]:
 def set_digest(cases: Iterable[Case]) -> str:
     """The golden set's digest: changes exactly when a case is added, removed or its content
     changes."""
-    h = hashlib.sha256()
-    for case_id, digest in sorted(case_hashes(cases).items()):
-        h.update(f"{case_id}\t{digest}\n".encode())
-    return h.hexdigest()
+    return hashes_digest(case_hashes(cases))
+
+
+def hashes_digest(hashes: Mapping[str, str]) -> str:
+    """``set_digest`` from an id -> case hash table: sha256 over one ``id<TAB>hash<LF>`` line
+    a case, in id order."""
+    lines = "".join(f"{case_id}\t{digest}\n" for case_id, digest in sorted(hashes.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()
 
 
 # Data YAML other than case files (prompt files, imported configs): aliases are legal there,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 Severity = Literal["error", "warning"]
 Split = Literal["golden", "dev"]
@@ -14,8 +15,7 @@ Folder = Literal["golden", "dev", "inbox"]
 INBOX: Folder = "inbox"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Finding:
+class Finding(Struct, frozen=True, order=True):
     """One problem at one place. ``path`` is relative to the repository root, POSIX style."""
 
     path: str
@@ -36,14 +36,12 @@ class Finding:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Support:
+class Support(Struct, frozen=True):
     doc: str
     quote: str
 
 
-@dataclass(slots=True)
-class Case:
+class Case(Struct):
     """A case that passed the schema. ``data`` is the mapping exactly as loaded."""
 
     path: str
@@ -100,8 +98,7 @@ class Case:
         return "false_premise" in self.tags
 
 
-@dataclass(slots=True)
-class CaseFile:
+class CaseFile(Struct):
     """One file under ``cases/`` as read: its bytes' digest, the mapping (when it parsed), and
     the findings about the file itself (syntax, encoding, schema, id)."""
 
@@ -113,29 +110,37 @@ class CaseFile:
     hash: str = ""  # digest.case_hash of ``data``, computed once when the file is parsed
     # The bytes, kept only for a file parsed in this run (never cached), so a check that reads
     # the text of new files does not read them from disk a second time.
-    raw: bytes | None = field(default=None, repr=False, compare=False)
+    raw: bytes | None = None
 
     @property
     def valid(self) -> bool:
-        return self.data is not None and not any(f.severity == "error" for f in self.findings)
+        if self.data is None:
+            return False
+        return not self.findings or all(f.severity != "error" for f in self.findings)
 
 
-@dataclass(slots=True)
-class CaseSet:
+class CaseSet(Struct):
     """Every case file under ``cases/``; ``cases`` holds the golden and dev ones that passed
-    the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema."""
+    the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema. Built
+    once and not changed after: the splits are taken apart once, when it is made."""
 
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
     drafts: list[Case] = field(default_factory=list)
-    _parsed: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
+    _parsed: list[Case] | None = None
+    _golden: list[Case] = field(default_factory=list)
+    _dev: list[Case] = field(default_factory=list)
+    _by_id: dict[str, Case] | None = None
 
     def __post_init__(self) -> None:
         if not self.cases and not self.drafts:
+            cases, drafts = self.cases, self.drafts
             for f in self.files:
-                if f.valid and f.data is not None and f.split is not None:
+                if f.data is not None and f.split is not None and f.valid:
                     made = Case(f.path, f.split, f.data, f.digest, f.hash)
-                    (self.drafts if f.split == INBOX else self.cases).append(made)
+                    (drafts if f.split == INBOX else cases).append(made)
+        self._golden = [c for c in self.cases if c.split == "golden"]
+        self._dev = [c for c in self.cases if c.split == "dev"]
 
     @property
     def parsed(self) -> list[Case]:
@@ -156,9 +161,10 @@ class CaseSet:
         return self._parsed
 
     def split(self, name: Folder) -> list[Case]:
+        """The cases of one split, in a list of the caller's own."""
         if name == INBOX:
             return list(self.drafts)
-        return [c for c in self.cases if c.split == name]
+        return list(self._golden if name == "golden" else self._dev)
 
     @property
     def golden(self) -> list[Case]:
@@ -169,7 +175,10 @@ class CaseSet:
         return self.split("dev")
 
     def by_id(self) -> dict[str, Case]:
-        return {c.id: c for c in self.cases}
+        """Each case by its id (the last of two that share one), in a dict of the caller's own."""
+        if self._by_id is None:
+            self._by_id = {c.id: c for c in self.cases}
+        return dict(self._by_id)
 
     def __iter__(self) -> Iterator[Case]:
         return iter(self.cases)

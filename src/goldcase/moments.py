@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+from msgspec import Struct
 
 # Trace times given as a number are Unix seconds; outside these bounds (1970 to 2100) a number
 # is more likely milliseconds or garbage than a time.
@@ -21,8 +22,7 @@ _EPOCH_MAX = 4102444800
 _DATE_ONLY = re.compile(r"\d{4}-?\d{2}-?\d{2}")
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
+class Moment(Struct, frozen=True):
     at: datetime  # aware, UTC
     date_only: bool
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from goldcase.text import fold_space
 
 _END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
 
 
-@dataclass(frozen=True, slots=True)
-class InContext:
+class InContext(Struct, frozen=True):
     """A quote in its document: the sentence before, the text of the sentences holding the
     quote split around it, the sentence after (white space folded), and its line."""
 

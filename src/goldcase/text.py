@@ -94,6 +94,8 @@ def confusables() -> dict[str, str]:
 
 def _classify(ch: str, depth: int = 0) -> int | str | None:
     code = ord(ch)
+    if code in _APOSTROPHES:  # a look-alike's prototype too: "ʹ" is an apostrophe, dropped
+        return None
     if code in _BLANK_FILLERS:
         return " "
     if is_ignorable(code):

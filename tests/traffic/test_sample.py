@@ -4,9 +4,9 @@ random traffic for the rest, the seeded order, and every reason a trace is passe
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 
 from goldcase.leakage.neardup import NearConfig
 from goldcase.text import normalise_input

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+from msgspec import Struct, field
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.compat import ordereddict
 from ruamel.yaml.emitter import Emitter
@@ -255,8 +255,7 @@ def _short(value: Iterable[Any]) -> bool:
     return len(repr(value)) <= 60
 
 
-@dataclass
-class FmtResult:
+class FmtResult(Struct):
     changed: list[str] = field(default_factory=list)  # files rewritten (or that would be)
     findings: list[Finding] = field(default_factory=list)  # files that could not be read
     files: int = 0

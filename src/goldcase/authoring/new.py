@@ -11,10 +11,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct, field
 from rapidfuzz import fuzz
 
 from goldcase.authoring.editor_schema import modeline
@@ -65,8 +65,7 @@ HINTS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass
-class NewCase:
+class NewCase(Struct):
     """What the author gave; ``support`` pairs a document (None: find it) with a quote."""
 
     split: Split = "golden"

@@ -18,12 +18,12 @@ manifest (``.pre-commit-hooks.yaml``, shipped in the package), so they cannot dr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
+from msgspec import Struct
 
 from goldcase import gitview
 from goldcase.authoring.editor_schema import copies, modeline
@@ -132,8 +132,7 @@ def readme() -> str:
     return _README.format(repository=REPOSITORY, install=install_command())
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Struct, frozen=True):
     """What ``goldcase init`` was asked for."""
 
     hooks: str = "url"  # url | local: the .pre-commit-config.yaml form
@@ -141,8 +140,7 @@ class Options:
     example: bool = False  # one example case and the document its quote is in
 
 
-@dataclass(frozen=True, slots=True)
-class Scaffold:
+class Scaffold(Struct, frozen=True):
     root: Path
     written: list[str]
     git_initialised: bool

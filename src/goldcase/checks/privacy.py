@@ -29,9 +29,10 @@ Fails (``GC505 a phone number in a transcript case; redact it: goldcase scrub â€
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator
@@ -63,8 +64,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
                 yield _finding(case_file, hit)
 
 
-@dataclass(frozen=True, slots=True)
-class _Hit:
+class _Hit(Struct, frozen=True):
     line: int
     col: int
     kind: str

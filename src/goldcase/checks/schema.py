@@ -73,13 +73,17 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 def _duplicate_ids(case_set: CaseSet) -> Iterator[Finding]:
     """GC109 on every file that shares an id, each naming the others."""
-    by_id: dict[str, list[str]] = {}
+    first: dict[str, str] = {}  # id -> the first file that has it
+    shared: dict[str, list[str]] = {}  # id -> every file that has it, when two or more do
     for case_file in case_set.files:
         data = case_file.data
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            by_id.setdefault(data["id"], []).append(case_file.path)
-    for case_id, paths in by_id.items():
-        for path in paths if len(paths) > 1 else ():
+        case_id = None if data is None else data.get("id")
+        if isinstance(case_id, str):
+            path = first.setdefault(case_id, case_file.path)
+            if path != case_file.path:
+                shared.setdefault(case_id, [path]).append(case_file.path)
+    for case_id, paths in shared.items():
+        for path in paths:
             others = ", ".join(p for p in paths if p != path)
             yield Finding(
                 path,

@@ -44,11 +44,11 @@ import difflib
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import ahocorasick
+from msgspec import Struct
 
 from goldcase.cache import findings_from, findings_to
 from goldcase.figures import Figure, figures, held
@@ -78,8 +78,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 CALCULATED = "calculated"  # a case whose answer is worked out from its quotes (GC208)
 
 
-@dataclass(frozen=True, slots=True)
-class _Quote:
+class _Quote(Struct, frozen=True):
     case: Case
     index: int
     doc: str

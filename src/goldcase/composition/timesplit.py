@@ -10,7 +10,8 @@ ranges.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.moments import Moment, parse_moment, span
@@ -25,8 +26,7 @@ def dated(cases: Iterable[Case]) -> list[tuple[Case, Moment]]:
     return [(case, moment) for case in cases if (moment := asked(case)) is not None]
 
 
-@dataclass(frozen=True, slots=True)
-class Range:
+class Range(Struct, frozen=True):
     first: Moment | None
     last: Moment | None
     dated: int  # cases with an asked_at

@@ -5,9 +5,10 @@ the failing cases, and the version and digests."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from html import escape
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.html import svg
 from goldcase.html.style import CSS, SCRIPT
@@ -34,8 +35,7 @@ RATES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Composition:
+class Composition(Struct, frozen=True):
     """One slice of the set's composition: its share of the golden set and of traffic."""
 
     slice: str
@@ -44,8 +44,7 @@ class Composition:
     traffic: float | None
 
 
-@dataclass
-class PageInput:
+class PageInput(Struct):
     report: Report
     base: Report | None = None
     composition: Sequence[Composition] = ()

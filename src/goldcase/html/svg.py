@@ -4,8 +4,9 @@ alternative), and marks differences with shapes and words as well as colour."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from html import escape
+
+from msgspec import Struct
 
 WIDTH = 640
 LABEL = 160  # room for slice names on the left
@@ -13,8 +14,7 @@ RIGHT = 120  # room for the value on the right
 ROW = 30
 
 
-@dataclass(frozen=True, slots=True)
-class Bar:
+class Bar(Struct, frozen=True):
     """One slice's rate with its Wilson interval."""
 
     label: str
@@ -98,8 +98,7 @@ def rate_chart(bars: Sequence[Bar], title: str, ident: str) -> str:
     return _frame(height, title, desc, ident, body)
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
+class Delta(Struct, frozen=True):
     label: str
     delta: float | None  # head - base, in points (0..100 scale)
     note: str
@@ -141,8 +140,7 @@ def delta_chart(deltas: Sequence[Delta], title: str, ident: str, span: float = 5
     return _frame(height, title, desc, ident, "".join(rows))
 
 
-@dataclass(frozen=True, slots=True)
-class Curve:
+class Curve(Struct, frozen=True):
     name: str
     points: Sequence[tuple[float, float]]  # (coverage, answered accuracy), 0..1
     marker: tuple[float, float] | None  # the run as scored

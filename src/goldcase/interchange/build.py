@@ -8,9 +8,10 @@ behind. A target that exists and is not empty is refused.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.authoring.formatting import dump_canonical
@@ -22,8 +23,7 @@ SCHEMA_LINE = modeline(Path("cases/golden/case.yaml"), Path(".")) + "\n"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-@dataclass
-class ImportedSet:
+class ImportedSet(Struct):
     """What an importer read: case mappings (canonical fields), documents by basename, the
     version to start from, and notes about what could not be carried over."""
 

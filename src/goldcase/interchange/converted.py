@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
@@ -24,8 +25,7 @@ FORMATS = ("promptfoo", "inspect")
 MAX_BYTES = 1024**3  # a promptfoo output or an Inspect JSON log read whole, at most this
 
 
-@dataclass(slots=True)
-class Converted:
+class Converted(Struct):
     """Result lines in the order the tool listed them, what could not be read, and the
     ``golden_version`` each record's metadata carried (what the export was made from)."""
 

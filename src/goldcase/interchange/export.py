@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.config import ABSTAIN_PATTERNS
@@ -62,8 +63,7 @@ PROMPTFOO_LOADERS = ("file://", "package:")
 PROMPTFOO_TEMPLATE = re.compile(r"\{[{%#]")
 
 
-@dataclass(frozen=True, slots=True)
-class Exported:
+class Exported(Struct, frozen=True):
     text: str
     cases: int
     version: str | None

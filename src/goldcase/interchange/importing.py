@@ -7,8 +7,9 @@ once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from goldcase.config import load_config
 from goldcase.context import Context
@@ -25,8 +26,7 @@ from goldcase.versioning.locking import lock_repository
 FORMATS = ("jsonl", "squad", "promptfoo")
 
 
-@dataclass
-class ImportOutcome:
+class ImportOutcome(Struct):
     root: Path
     cases: int
     documents: int

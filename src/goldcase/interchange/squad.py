@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase import progress
 from goldcase.errors import GoldcaseError
@@ -77,8 +78,7 @@ def _load(path: Path) -> list[Any]:
     return data
 
 
-@dataclass(frozen=True, slots=True)
-class _Paragraph:
+class _Paragraph(Struct, frozen=True):
     doc: str
     context: str
     sentences: Sentences

@@ -22,9 +22,10 @@ With several labellers and no ``--labeller``, every (case, labeller) pair is one
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
@@ -36,8 +37,7 @@ if TYPE_CHECKING:
     from goldcase.model import Case, CaseSet
 
 
-@dataclass(frozen=True, slots=True)
-class Kappa:
+class Kappa(Struct, frozen=True):
     kappa: float | None
     observed: float
     expected: float
@@ -90,8 +90,7 @@ def _item(
     }
 
 
-@dataclass(slots=True)
-class _Tally:
+class _Tally(Struct):
     pairs: list[tuple[bool, bool]]
     agreements: int = 0
     answer_hits: int = 0

@@ -16,9 +16,10 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
@@ -37,8 +38,7 @@ _KEYS = ("id", "question", "answerable", "expected_answer", "expect", "notes")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-@dataclass(frozen=True, slots=True)
-class Label:
+class Label(Struct, frozen=True):
     path: str
     labeller: str
     case_id: str
@@ -51,8 +51,7 @@ class Label:
         return self.answerable is None
 
 
-@dataclass(slots=True)
-class LabelSet:
+class LabelSet(Struct):
     labels: list[Label] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 

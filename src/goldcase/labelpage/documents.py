@@ -16,9 +16,10 @@ import hashlib
 import math
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.corpus import Corpus, Document
 from goldcase.errors import GoldcaseError
@@ -126,8 +127,7 @@ def view(document: Document) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(Struct, frozen=True):
     """A quote cut from a document: its text (white space folded), where it stands (UTF-16
     offsets) and the sentences around it."""
 
@@ -225,8 +225,7 @@ def terms(text: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(Struct, frozen=True):
     doc: str
     start: int  # code points
     end: int

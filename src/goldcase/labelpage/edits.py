@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.authoring.formatting import rewrite, to_round_trip
 from goldcase.authoring.new import HINTS
@@ -207,8 +208,7 @@ DRAFT_FIELDS = (
 )
 
 
-@dataclass(slots=True)
-class DraftForm:
+class DraftForm(Struct):
     answerable: bool | None
     false_premise: bool = False
     expected_answer: str | None = None

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -26,8 +27,7 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 SUFFIXES = (".yaml", ".yml")
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     """Where the items are: drafts, or the label files of one labeller."""
 
     mode: Mode
@@ -64,8 +64,7 @@ def keys(source: Source) -> list[str]:
     return sorted(set(found))
 
 
-@dataclass(slots=True)
-class Item:
+class Item(Struct):
     key: str
     rel: str  # relative to the repository root
     path: Path

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import http.client
 import json
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.labelpage.app import App
 from goldcase.labelpage.server import HOST, MAX_BODY, LabelServer, serving
 
 
-@dataclass(frozen=True, slots=True)
-class Asked:
+class Asked(Struct, frozen=True):
     what: str
     status: int
     expected: int

@@ -27,13 +27,14 @@ import secrets
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.labelpage.app import OPERATIONS, App
@@ -67,8 +68,7 @@ def static_file(name: str) -> bytes:
     return resources.files("goldcase.labelpage").joinpath("static", name).read_bytes()
 
 
-@dataclass(frozen=True, slots=True)
-class Gate:
+class Gate(Struct, frozen=True):
     """Who may ask: the token, and the names this server answers to."""
 
     token: str

@@ -24,9 +24,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from goldcase.leakage.leadgrams import LeadGrams
 from goldcase.leakage.textmatch import PhraseIndex, string_values
@@ -40,8 +42,7 @@ _CHUNK = 1 << 20
 Progress = Callable[[int], None]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hit:
+class Hit(Struct, frozen=True, order=True):
     case: str  # golden case id
     part: str  # "question" or "answer"
     path: str  # the file as named to the scan
@@ -54,15 +55,13 @@ class Hit:
         return asdict(self)
 
 
-@dataclass(frozen=True, slots=True)
-class _Part:
+class _Part(Struct, frozen=True):
     case: str
     part: str
     total: int
 
 
-@dataclass(frozen=True)
-class GramIndex:
+class GramIndex(Struct, frozen=True):
     """What a scan looks for: built once, then shared by every range; it pickles (the
     Aho-Corasick automaton included), so it can be broadcast to workers."""
 
@@ -204,8 +203,7 @@ def merge(parts: Iterable[Sequence[Hit]]) -> list[Hit]:
     return sorted(hit for hits in parts for hit in hits)
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(Struct, frozen=True):
     n: int
     cases: int  # golden cases searched for
     files: tuple[str, ...]

@@ -31,9 +31,10 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from goldcase import progress
 from goldcase.engine import load_case_set
@@ -61,16 +62,14 @@ MIN_WORDS = 4  # as the leakage check: shorter questions are not searched inside
 NGRAM_HEX = 32
 
 
-@dataclass(frozen=True, slots=True)
-class HashedQuestion:
+class HashedQuestion(Struct, frozen=True):
     id: str | None
     sha256: str
     words: int
     ngrams: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Hashes:
+class Hashes(Struct, frozen=True):
     salt: str
     ngram: int
     questions: tuple[HashedQuestion, ...]

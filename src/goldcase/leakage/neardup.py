@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from goldcase.cache import Cache
 
 _PAIRS = "leakage-pairs"
 
 
-@dataclass(frozen=True, slots=True)
-class NearConfig:
+class NearConfig(Struct, frozen=True):
     threshold: float = 0.7
     num_perm: int = 128
     shingle: int = 1

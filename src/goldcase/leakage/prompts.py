@@ -25,11 +25,11 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
+from msgspec import Struct
 
 from goldcase.cache import Cache
 from goldcase.leakage.textmatch import NormalisedLines, string_values
@@ -49,8 +49,7 @@ class Example(NamedTuple):  # a tuple: tens of thousands of them pickle fast in 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class PromptFile:
+class PromptFile(Struct, frozen=True):
     path: str  # relative to the repository root, POSIX style
     examples: tuple[Example, ...]
     lines: tuple[str, ...]
@@ -65,8 +64,7 @@ class PromptFile:
 MIN_LINE_WORDS, MAX_LINE_WORDS = 4, 64  # a text line this long may be an example
 
 
-@dataclass(frozen=True, slots=True)
-class ScannedPrompt:
+class ScannedPrompt(Struct, frozen=True):
     """A prompt file as the leakage check uses it, in plain tuples (it is cached, and tens of
     thousands of small objects would cost more to unpickle than to rebuild)."""
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import ahocorasick
+from msgspec import Struct
 
 from goldcase.text import normalise_input
 
@@ -69,8 +69,7 @@ def anchors(phrase: str) -> tuple[str, str]:
     return words[0], words[1] if len(words) > 1 else words[0]
 
 
-@dataclass(frozen=True, slots=True)
-class NormalisedLines:
+class NormalisedLines(Struct, frozen=True):
     """A file's lines normalised and joined by single spaces, so that a phrase wrapped over
     two lines is still found; ``line_of`` maps an offset back to a 1-based line."""
 

@@ -29,9 +29,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from msgspec import Struct
 
 TOKENS = {
     "email": "[EMAIL]",
@@ -51,8 +52,7 @@ NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(Struct, frozen=True):
     kind: str
     start: int
     end: int
@@ -310,8 +310,7 @@ def redact(text: str, keep: Collection[str] = ()) -> str:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
+class Located(Struct, frozen=True):
     """A match in a file: 1-based line and column, and its offset in the whole text."""
 
     line: int

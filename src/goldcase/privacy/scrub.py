@@ -15,9 +15,10 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.config import find_root, load_config
 from goldcase.corpus import load_corpus
@@ -28,8 +29,7 @@ from goldcase.safeio import not_a_file, read_regular
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 
 
-@dataclass(frozen=True, slots=True)
-class Proposal:
+class Proposal(Struct, frozen=True):
     path: Path
     shown: str  # the path as the user gave it
     old: str

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase import gitview
 from goldcase.authoring.formatting import CASE_KEYS, EXPECT_KEYS
@@ -34,22 +35,19 @@ STATUSES = ("added", "changed", "moved", "removed")
 _CONFIG_FILES = ("goldcase.toml", "pyproject.toml", "golden.version", "golden.lock")
 
 
-@dataclass(frozen=True, slots=True)
-class FieldChange:
+class FieldChange(Struct, frozen=True):
     field: str  # a top-level key, or expect.<key>
     old: Any  # None: absent
     new: Any
 
 
-@dataclass(frozen=True, slots=True)
-class QuoteView:
+class QuoteView(Struct, frozen=True):
     doc: str
     quote: str
     found: InContext | None  # None: not in the document (a finding says more)
 
 
-@dataclass
-class CaseChange:
+class CaseChange(Struct):
     id: str
     status: str  # added | changed | moved | removed
     old_split: str | None
@@ -68,8 +66,7 @@ class CaseChange:
         return str(self.new_split or self.old_split)
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(Struct, frozen=True):
     """How one side of the comparison was named: a ref and its commit, or the working tree."""
 
     ref: str | None  # as the user gave it; None: the working tree, or the default base
@@ -83,8 +80,7 @@ class Side:
         return f"{name} ({self.sha[:7]})"
 
 
-@dataclass
-class Review:
+class Review(Struct):
     base: Side
     head: Side
     old_version: str | None
@@ -104,8 +100,7 @@ class Review:
         return {s: sum(1 for c in self.cases if c.status == s) for s in STATUSES}
 
 
-@dataclass
-class State:
+class State(Struct):
     """One side of the comparison: case files and documents by path, and the version."""
 
     cases: dict[str, tuple[str, str, dict[str, Any]]]  # id -> (path, split, data)

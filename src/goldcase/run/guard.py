@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -26,8 +27,7 @@ from goldcase.model import Case
 from goldcase.text import normalise_input
 
 
-@dataclass(frozen=True, slots=True)
-class Leak:
+class Leak(Struct, frozen=True):
     """A golden case whose question was found, and where (a file and line, or a case id)."""
 
     golden_id: str

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase import __version__
 from goldcase.errors import GoldcaseError
@@ -58,8 +59,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(Struct, frozen=True):
     golden_version: str | None
     set_digest: str
     corpus_digest: str

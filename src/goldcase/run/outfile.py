@@ -13,16 +13,16 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
 from goldcase.scoring.results import InvalidInput, Problem, parse_results
 
 
-@dataclass(slots=True)
-class Resumed:
+class Resumed(Struct):
     """What an earlier run left in the file."""
 
     done: set[tuple[str, int]] = field(default_factory=set)

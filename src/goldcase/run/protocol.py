@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.scoring.abstain import abstains
@@ -39,8 +40,7 @@ def request(case: Case, trial: int) -> dict[str, Any]:
     return {"id": case.id, "question": case.question, "trial": trial}
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Struct, frozen=True):
     """A response turned into the line to write: ``retry`` when the system said asking again
     may help; ``prompt`` when it reported what it sent to its model."""
 

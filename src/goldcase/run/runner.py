@@ -17,8 +17,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from goldcase.context import Context
 from goldcase.engine import load_case_set
@@ -38,8 +39,7 @@ BACKOFF_FIRST, BACKOFF_CAP = 0.5, 30.0
 REASONS_KEPT = 20  # distinct error reasons counted for the summary
 
 
-@dataclass(frozen=True, slots=True)
-class RunOptions:
+class RunOptions(Struct, frozen=True):
     out: Path
     shown: str  # how messages name the results file
     split: str = "golden"
@@ -50,8 +50,7 @@ class RunOptions:
     name: str | None = None
 
 
-@dataclass(slots=True)
-class Summary:
+class Summary(Struct):
     total: int = 0  # (case, trial) pairs in the run
     already: int = 0  # in the file before this session
     dropped: int = 0  # bytes of an unfinished last line cut off

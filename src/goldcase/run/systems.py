@@ -12,12 +12,12 @@ asking again may help (``retryable``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from msgspec import Struct
 
-@dataclass(frozen=True, slots=True)
-class Reply:
+
+class Reply(Struct, frozen=True):
     """What one request got: ``value`` (the parsed JSON response) or ``error`` (why not)."""
 
     value: Any = None

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 
@@ -70,8 +71,7 @@ def clopper_pearson_upper(k: int, n: int, delta: float) -> float:
     return hi
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Struct, frozen=True):
     """One tested threshold: how many cases it answers, how many of those are wrong."""
 
     threshold: float
@@ -81,8 +81,7 @@ class Step:
     certified: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Calibration:
+class Calibration(Struct, frozen=True):
     target_risk: float
     delta: float
     total: int  # calibration cases, whatever their outcome

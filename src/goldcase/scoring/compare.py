@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.scoring.gate import Decision, Verdict, decide
@@ -35,16 +36,14 @@ SEEDED_SPLITS = ("calibration", "eval")
 FORMAT = 2  # of the compare JSON (schema/compare.schema.json)
 
 
-@dataclass(frozen=True, slots=True)
-class Flip:
+class Flip(Struct, frozen=True):
     id: str
     slice: str
     base: bool  # passed in BASE
     head: bool  # passed in HEAD
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(Struct, frozen=True):
     base: Mapping[str, Any]  # the identifying fields of each report
     head: Mapping[str, Any]
     overall: Delta  # over the cases of the gated slices

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
@@ -22,8 +23,7 @@ WARN_OVERLAP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Fit:
+class Fit(Struct, frozen=True):
     results: str  # the results file as given
     repo: str | None  # --repo as given, for the next command
     split: str

@@ -20,8 +20,9 @@ each slice passed or failed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from goldcase.scoring.significance import min_p, tarone_family, tarone_holm
 
@@ -29,8 +30,7 @@ if TYPE_CHECKING:
     from goldcase.scoring.paired import Delta
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     status: str  # "fail", "pass" or "not gated"
     reason: str  # short, for a table cell
     p_adjusted: float | None = None  # Holm-adjusted, for rows in the family
@@ -40,8 +40,7 @@ class Verdict:
         return self.status != "not gated"
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(Struct, frozen=True):
     overall: Verdict
     slices: tuple[Verdict, ...]  # in the order given
     failures: tuple[str, ...]  # why the gate fails, overall first

@@ -19,7 +19,8 @@ import re
 import string
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from goldcase.config import Config
 from goldcase.scoring.outcomes import Graded
@@ -53,8 +54,7 @@ def wilson_at(p: float, n: float, z: float = Z95) -> Interval:
     return (low, high)
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Struct, frozen=True):
     total: int = 0
     success: int = 0
     answered: int = 0
@@ -92,8 +92,7 @@ def count(graded: Iterable[Graded]) -> Counts:
     return Counts(total, success, answered, correct, errors, missing)
 
 
-@dataclass(frozen=True, slots=True)
-class SliceStats:
+class SliceStats(Struct, frozen=True):
     total: int
     success: int
     traffic: float | None

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.scoring.expect import TEXT_CHECKS, Checks
@@ -39,8 +40,7 @@ Failed = tuple[str, ...]
 ANSWER_SHOWN = 300  # characters of a failing case's answer kept in the report
 
 
-@dataclass(slots=True)
-class Graded:
+class Graded(Struct):
     """One case, scored. (Not frozen: a frozen dataclass is several times slower to build,
     and a run builds one per case.)"""
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.scoring.gate import Verdict
 from goldcase.scoring.metrics import Z95, wilson
@@ -29,8 +30,7 @@ from goldcase.scoring.trials import clustered_mean
 DEFAULT_FLOOR = 20
 
 
-@dataclass(frozen=True, slots=True)
-class Pair:
+class Pair(Struct, frozen=True):
     """One case in both runs: its headline pass (every trial passed) and its pass share."""
 
     id: str
@@ -47,8 +47,7 @@ class Pair:
         return self.head_share - self.base_share
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
+class Delta(Struct, frozen=True):
     """A change, HEAD minus BASE, on paired cases: a slice, or overall."""
 
     name: str

@@ -16,8 +16,9 @@ as a needle the question already holds, grade nothing either (GC606).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.scoring.expect import DEFAULT_CHECK, TEXT_CHECKS, first_word, fold, found_words
@@ -27,8 +28,7 @@ from goldcase.text import clip
 KINDS = ("pass", "fail")
 
 
-@dataclass(frozen=True, slots=True)
-class Probe:
+class Probe(Struct, frozen=True):
     kind: str  # pass | fail
     index: int  # its place in the case's list
     answer: str

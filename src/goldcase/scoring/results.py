@@ -13,9 +13,10 @@ import difflib
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import line_too_long, longest_line, read_named
@@ -31,8 +32,7 @@ _CITATION_FIELDS = frozenset(("id", "text"))
 _TOOL_CALL_FIELDS = frozenset(("name", "input", "output", "error"))
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(Struct, frozen=True):
     """One reason a results file (or the set it is scored against) cannot be scored."""
 
     path: str

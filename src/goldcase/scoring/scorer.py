@@ -13,9 +13,10 @@ import hashlib
 import math
 import operator
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase import progress
 from goldcase.context import Context
@@ -46,8 +47,7 @@ WARN_FITTED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
+class Selection(Struct, frozen=True):
     """The cases a split scores, and how the split was drawn (seeded splits only)."""
 
     name: str

@@ -34,8 +34,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
 
 # The exact count is given up past this many bits in the packed polynomial (512 KiB; about a
 # thousand paired cases with 5 to 10 trials each): there the product takes about half a second
@@ -44,8 +45,7 @@ from fractions import Fraction
 EXACT_BITS = 1 << 22
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
+class Tail(Struct, frozen=True):
     """A one-sided p-value and how it was computed."""
 
     p: float

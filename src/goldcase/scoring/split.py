@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
@@ -75,8 +76,7 @@ def assign_split(cases: Sequence[Case], seed: int, fraction: float) -> dict[str,
     return dict(sorted(out.items()))
 
 
-@dataclass(frozen=True, slots=True)
-class StratumSummary:
+class StratumSummary(Struct, frozen=True):
     answerable: bool
     slice: str
     size: int
@@ -87,8 +87,7 @@ class StratumSummary:
         return self.size - self.calibration
 
 
-@dataclass(frozen=True, slots=True)
-class SplitSummary:
+class SplitSummary(Struct, frozen=True):
     seed: int
     fraction: float
     assignment: Mapping[str, str]

@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.corpus import Corpus
 from goldcase.model import Case
@@ -41,15 +42,13 @@ KS = (1, 3, 5, 10)
 STAGES = ("tool", "retrieval", "context", "answer", "unknown")
 
 
-@dataclass(frozen=True, slots=True)
-class QuoteTrace:
+class QuoteTrace(Struct, frozen=True):
     doc: str
     rank: int | None  # 1-based rank of the first retrieved chunk holding it
     in_context: bool
 
 
-@dataclass(frozen=True, slots=True)
-class CaseTrace:
+class CaseTrace(Struct, frozen=True):
     case_id: str
     slice: str
     quotes: tuple[QuoteTrace, ...]

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.scoring.metrics import wilson_at
 
 
-@dataclass(frozen=True, slots=True)
-class CaseTrials:
+class CaseTrials(Struct, frozen=True):
     case_id: str
     slice: str
     passes: int

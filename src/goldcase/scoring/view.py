@@ -20,10 +20,10 @@ gets no view: it is loaded, and its problems found, on every run.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
+from msgspec import Struct, field
 
 from goldcase.context import Context
 from goldcase.engine import Signature
@@ -37,8 +37,7 @@ _SPLITS = ("golden", "dev")
 Entries = list[tuple[str, Signature | None]]
 
 
-@dataclass(slots=True)
-class ScoredSet:
+class ScoredSet(Struct):
     """What a score needs of the set: its cases, the golden set's digest, the problems that
     stop a score (in file order), the ids a result line may name, and, for a set loaded
     rather than read from the view, the key to remember it under (None: nothing to write)."""

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from goldcase.config import Config
 from goldcase.scoring.metrics import Z95, SliceStats, wilson_at
@@ -36,8 +37,7 @@ METHOD = "stratified Wilson on the effective number of cases"
 SHARE_TOLERANCE = 1e-6
 
 
-@dataclass(frozen=True, slots=True)
-class Stratum:
+class Stratum(Struct, frozen=True):
     name: str
     total: int
     success: int

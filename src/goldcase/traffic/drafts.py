@@ -12,8 +12,9 @@ never replaced.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.authoring.new import HINTS
@@ -34,8 +35,7 @@ SUPPORT_HINT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(Struct, frozen=True):
     """Where a run's drafts came from, as each draft says."""
 
     file: str  # the trace log as named on the command line

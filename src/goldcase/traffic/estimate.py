@@ -18,11 +18,10 @@ all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
+class Estimate(Struct, frozen=True):
     flagged: int  # items that carry a flag (failed check, cap, thumbs-down)
     random: int  # items without one
     seconds_per_item: int

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.authoring.editor_schema import modeline
 from goldcase.authoring.formatting import rewrite
@@ -37,8 +38,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _DRAFT_ONLY = ("trace",)
 
 
-@dataclass(slots=True)
-class Candidate:
+class Candidate(Struct):
     draft_id: str
     draft_rel: str
     draft_raw: bytes
@@ -49,8 +49,7 @@ class Candidate:
     text: str
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(Struct):
     split: Split
     promoted: list[tuple[str, str]] = field(default_factory=list)  # (draft, case) paths
     refused: list[Finding] = field(default_factory=list)  # errors, at the drafts' lines
@@ -142,7 +141,6 @@ def _case_text(draft: str, case_id: str, line: str) -> str:
     return f"{line}\n{rewrite(draft, edit)}"
 
 
-@dataclass
 class _Overlay(Context):
     """The repository as it would be after the move: the candidates' files read from memory."""
 

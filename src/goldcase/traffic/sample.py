@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from goldcase.cache import Cache
 from goldcase.ids import draft_id
@@ -49,16 +50,14 @@ REASONS = {
 FLAGGED, RANDOM = "flagged", "random"
 
 
-@dataclass(frozen=True, slots=True)
-class Known:
+class Known(Struct, frozen=True):
     """A question the set holds already: a golden or dev case's, or a draft's."""
 
     normalised: str
     name: str  # "golden case ret-014", "draft tr-1h4kq3bz7"
 
 
-@dataclass(frozen=True, slots=True)
-class Drawn:
+class Drawn(Struct, frozen=True):
     trace: Trace
     question: str  # scrubbed
     stratum: str  # flagged | random
@@ -66,16 +65,14 @@ class Drawn:
     kept: bool  # its draft is in the inbox already
 
 
-@dataclass(slots=True)
-class Draw:
+class Draw(Struct):
     drawn: list[Drawn] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     flagged_pool: int = 0
     quota: tuple[int, int] = (0, 0)  # (flagged, random) asked for
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Struct, frozen=True):
     n: int
     failed_share: float
     seed: str

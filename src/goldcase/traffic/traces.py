@@ -25,9 +25,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from goldcase.moments import Moment, trace_moment
 from goldcase.safeio import read_named
@@ -40,8 +41,7 @@ FLAGS = ("failed_check", "cap_hit", "thumbs_down")  # three of config.TRACE_FIEL
 _DECODER = json.JSONDecoder()
 
 
-@dataclass(frozen=True, slots=True)
-class Trace:
+class Trace(Struct, frozen=True):
     line: int
     key: str  # the trace's own id, else a hash of its line: names its draft
     own_id: str | None
@@ -55,14 +55,12 @@ class Trace:
         return bool(self.flags)
 
 
-@dataclass(frozen=True, slots=True)
-class BadLine:
+class BadLine(Struct, frozen=True):
     line: int
     reason: str
 
 
-@dataclass(slots=True)
-class TraceLog:
+class TraceLog(Struct):
     shown: str  # the file as named on the command line
     lines: int = 0  # non-blank lines
     traces: list[Trace] = field(default_factory=list)

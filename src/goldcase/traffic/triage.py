@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from goldcase.authoring.editor_schema import DRAFT_SCHEMA_REL
 from goldcase.context import Context
@@ -30,8 +31,7 @@ from goldcase.traffic.sample import Draw, Known, Plan, draw
 from goldcase.traffic.traces import TraceLog, read_traces
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Struct, frozen=True):
     n: int
     seed: str
     failed_share: float
@@ -39,8 +39,7 @@ class Options:
     dry_run: bool = False
 
 
-@dataclass(slots=True)
-class Result:
+class Result(Struct):
     log: TraceLog
     draw: Draw
     inbox: Path

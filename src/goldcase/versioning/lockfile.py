@@ -25,17 +25,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from msgspec import Struct, field
+
 from goldcase.corpus import Corpus
-from goldcase.loader import case_hashes, set_digest
+from goldcase.loader import case_hashes, hashes_digest, set_digest
 from goldcase.model import CaseSet
 from goldcase.versioning.version import parse_version_text
 
 LOCK_FORMAT = 1
-_HEX = re.compile(r"^[0-9a-f]{64}$")
+_HEX = re.compile(r"^[0-9a-f]{64}\Z")
+_HEX_RUN = re.compile(r"[0-9a-f]*")
 _KEYS = ("cases", "corpus", "corpus_digest", "format", "set_digest", "version")
 
 
@@ -47,8 +49,7 @@ class LockError(Exception):
         self.message, self.line, self.col = message, line, col
 
 
-@dataclass(frozen=True, slots=True)
-class Lock:
+class Lock(Struct, frozen=True):
     version: str
     set_digest: str
     corpus_digest: str
@@ -57,14 +58,6 @@ class Lock:
 
     def same_content(self, other: Lock) -> bool:
         return (self.set_digest, self.corpus_digest) == (other.set_digest, other.corpus_digest)
-
-
-def set_digest_of(cases: Mapping[str, str]) -> str:
-    """``digest.set_digest`` computed from the lock's own id -> hash table."""
-    h = hashlib.sha256()
-    for case_id, digest in sorted(cases.items()):
-        h.update(f"{case_id}\t{digest}\n".encode())
-    return h.hexdigest()
 
 
 def corpus_digest_of(docs: Mapping[str, str]) -> str:
@@ -77,7 +70,7 @@ def corpus_digest_of(docs: Mapping[str, str]) -> str:
 
 
 def from_tables(version: str, cases: Mapping[str, str], corpus: Mapping[str, str]) -> Lock:
-    return Lock(version, set_digest_of(cases), corpus_digest_of(corpus), dict(cases), dict(corpus))
+    return Lock(version, hashes_digest(cases), corpus_digest_of(corpus), dict(cases), dict(corpus))
 
 
 def current_lock(
@@ -85,13 +78,13 @@ def current_lock(
 ) -> Lock:
     """The lock the files on disk call for: golden cases (those that pass the schema) only.
     ``hashes`` (id -> case hash) may come from a cache; the set digest is then computed from
-    them, which gives exactly ``digest.set_digest`` over the golden cases."""
+    them, which gives exactly ``loader.set_digest`` over the golden cases."""
     if hashes is None:
         golden = case_set.golden
         return Lock(
             version, set_digest(golden), corpus.digest, case_hashes(golden), corpus.doc_digests()
         )
-    return Lock(version, set_digest_of(hashes), corpus.digest, dict(hashes), corpus.doc_digests())
+    return Lock(version, hashes_digest(hashes), corpus.digest, dict(hashes), corpus.doc_digests())
 
 
 def render(lock: Lock) -> str:
@@ -142,7 +135,7 @@ def parse(text: str) -> Lock:
             f"{LOCK_FORMAT} (upgrade goldcase, or run goldcase lock to rewrite it)"
         )
     lock = _typed(data)
-    if set_digest_of(lock.cases) != lock.set_digest:
+    if hashes_digest(lock.cases) != lock.set_digest:
         raise LockError(
             "golden.lock: set_digest does not match the cases it lists (edited by hand?)",
             *_line_of(text, "set_digest"),
@@ -153,6 +146,13 @@ def parse(text: str) -> Lock:
             *_line_of(text, "corpus_digest"),
         )
     return lock
+
+
+def _all_hex(values: Iterable[Any]) -> bool:
+    """Whether every value is a digest as ``_HEX`` matches one: checked all at once."""
+    if not all(type(v) is str and len(v) == 64 for v in values):
+        return False
+    return _HEX_RUN.fullmatch("".join(values)) is not None
 
 
 def _typed(data: dict[str, Any]) -> Lock:
@@ -170,9 +170,7 @@ def _typed(data: dict[str, Any]) -> Lock:
     tables = []
     for key in ("cases", "corpus"):
         table = data[key]
-        if not isinstance(table, dict) or not all(
-            isinstance(v, str) and _HEX.match(v) for v in table.values()
-        ):
+        if not isinstance(table, dict) or not _all_hex(table.values()):
             raise LockError(f"golden.lock: {key} should map names to sha256 hex digests")
         tables.append(table)
     return Lock(version, data["set_digest"], data["corpus_digest"], tables[0], tables[1])
@@ -201,8 +199,7 @@ def entry_position(text: str, table: str, key: str) -> tuple[int, int]:
     return start, 1
 
 
-@dataclass(frozen=True, slots=True)
-class Changes:
+class Changes(Struct, frozen=True):
     added: list[str]
     changed: list[str]
     removed: list[str]

@@ -14,8 +14,10 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from goldcase import gitview
 from goldcase.config import Config
@@ -76,8 +78,7 @@ def _acquire(fd: int, mode: int, where: Path) -> None:
             time.sleep(0.05)
 
 
-@dataclass(frozen=True, slots=True)
-class OnDisk:
+class OnDisk(Struct, frozen=True):
     """golden.version and golden.lock as found."""
 
     version: str | None
@@ -182,8 +183,7 @@ def _content_findings(
         yield _error(lock_rel, "GC403", f"corpus document {rel} removed {why}", line, col)
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """What ``update`` did."""
 
     old_version: str | None
@@ -316,8 +316,7 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Base:
+class Base(Struct, frozen=True):
     """What the version follows: golden.lock as committed where the branch started."""
 
     lock: Lock | None  # None: nothing committed there yet (or no base at all)

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.versioning import lockfile

@@ -16,12 +16,12 @@ import os
 import shutil
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import Report

@@ -10,11 +10,12 @@ partition size or the order in which workers finish.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from msgspec import Struct
+from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.contamination import GramIndex, Hit, Report, merge, record_text, scan_record
@@ -28,8 +29,7 @@ BULK_LIMIT = 4 * BLOCK  # bytes of a block searched in bulk; past it, line by li
 Array = npt.NDArray[np.intp]
 
 
-@dataclass(frozen=True, slots=True)
-class PartResult:
+class PartResult(Struct, frozen=True):
     file: int
     part: int
     records: int  # records read

@@ -13,8 +13,9 @@ are resolved to sources first (``goldcase.leakage.scan.sources``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.leakage.scan.parquet import row_groups, text_columns
@@ -28,8 +29,7 @@ DEFAULT_PARTITION_MB = 64.0
 MB = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class Partition:
+class Partition(Struct, frozen=True):
     file: int  # index of the file among the scanned paths
     part: int  # index of the partition within its file
     path: str  # where a worker reads the file (absolute)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from goldcase import progress
 from goldcase.engine import load_case_set
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
 ENGINES = ("local", "dask")
 
 
-@dataclass(frozen=True)
-class ScanOptions:
+class ScanOptions(Struct, frozen=True):
     engine: str = "local"
     scheduler: str | None = None  # dask: the scheduler's address; None starts a local cluster
     partition_mb: float = DEFAULT_PARTITION_MB

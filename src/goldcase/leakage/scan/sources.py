@@ -24,10 +24,11 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
+
+from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
@@ -38,8 +39,7 @@ BUFFER = 1 << 20  # bytes read at once
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     name: str  # how hits and the report name it
     where: str  # what a worker opens: an absolute path, or a URL
     size: int | None  # bytes, when known (a server may not say)
