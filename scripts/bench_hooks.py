@@ -5,18 +5,19 @@ the hooks, and ``check FILE`` (budgets in docs/benchmarks.md).
     python scripts/bench_hooks.py               # 10,000 cases, 5 rounds
     python scripts/bench_hooks.py --cases 2000 --rounds 3
 
-On a generated set (``bench.generate``, locked, committed), three clones each install one
+On a generated set (``bench.generate``, locked, committed), four clones each install one
 hook configuration with the real ``pre-commit`` (PRE_COMMIT_HOME in a temporary folder):
 
 - ``check-jsonschema``: check-jsonschema's own hook as a ``repo: local`` hook (the case schema,
   the staged case files passed), the anchor;
 - ``goldcase-check``: the hook as ``.pre-commit-hooks.yaml`` defines it;
-- ``goldcase-version`` + ``goldcase-check``: both, in the order docs/hooks.md gives.
+- ``goldcase-version`` + ``goldcase-check``: both, in the order docs/hooks.md gives;
+- ``goldcase``: the two in one process (``check --staged --lock``).
 
 Every hook runs from this environment (``language: system``, this environment's bin folder
-first on PATH), so the three differ only in what the hook runs. Each round edits one golden
+first on PATH), so the four differ only in what the hook runs. Each round edits one golden
 case in each clone and times the whole ``git commit`` (wall clock), one clone after the other,
-so the three are measured in the same minutes; a commit that is refused is added and tried
+so the four are measured in the same minutes; a commit that is refused is added and tried
 again, and the time counts both attempts. Then ``goldcase check FILE`` and
 ``check-jsonschema --schemafile case.schema.json FILE`` on the same edited file, alternating.
 Medians over the rounds; the ratios are goldcase over check-jsonschema.
@@ -69,6 +70,7 @@ CONFIGS = {
         _manifest_hook("goldcase-version"),
         _manifest_hook("goldcase-check"),
     ],
+    "goldcase": lambda: [_manifest_hook("goldcase")],  # the two above in one process
 }
 
 
@@ -172,6 +174,7 @@ def bench(cases: int = 10_000, rounds: int = 5) -> list[Budget]:
                 "goldcase-version + goldcase-check",
                 "golden",
             ),
+            ("goldcase, golden case", "goldcase", "golden"),
         ]
         commits: dict[str, list[float]] = {label: [] for label, _, _ in plan}
         attempts: dict[str, int] = {label: 0 for label, _, _ in plan}
@@ -207,7 +210,11 @@ def _report(
     print(f"git commit of one changed case, {cases:,} cases, median of {runs}:")
     for label, seconds in median.items():
         print(f"  {label}: {seconds:.3f} s, {attempts[label]} attempt(s)")
-    for kind, mine in (("dev", "goldcase-check"), ("golden", "goldcase-version + goldcase-check")):
+    for kind, mine in (
+        ("dev", "goldcase-check"),
+        ("golden", "goldcase-version + goldcase-check"),
+        ("golden", "goldcase"),
+    ):
         ratio = median[f"{mine}, {kind} case"] / median[f"check-jsonschema, {kind} case"]
         print(f"  {mine} / check-jsonschema ({kind} case): {ratio:.2f} (budget 1.2)")
         rows.append(

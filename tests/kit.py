@@ -45,6 +45,19 @@ def cache_folder(root: Path) -> Path:
     return base / code_salt()
 
 
+def cached_table(root: Path, namespace: str) -> dict[str, Any]:
+    """A namespace of the repository's cache as goldcase reads it: its file, then the
+    records its journal holds (a run that looked at part of the set appends there)."""
+    from goldcase.cache import decode, journal_records
+
+    folder = cache_folder(root)
+    table = decode((folder / f"{namespace}.msgpack").read_bytes())
+    journal = folder / f"{namespace}.journal"
+    for record in journal_records(journal.read_bytes() if journal.exists() else b""):
+        table.update(decode(record))
+    return table
+
+
 def run_cli(*args: str | Path) -> Result:
     """Run ``goldcase`` in-process and return its exit status and both streams."""
     runner = CliRunner()

@@ -66,3 +66,90 @@ def test_a_saved_cache_writes_nothing_twice(tmp_path: Path) -> None:
     before = written.stat().st_mtime_ns, written.stat().st_ino
     cache.save()
     assert (written.stat().st_mtime_ns, written.stat().st_ino) == before
+
+
+def _part_run(folder: Path, puts: dict[str, object]) -> None:
+    """A run that looks at part of the set: it reads the namespace, changes a few entries."""
+    cache = Cache(folder)
+    cache.partial = True
+    cache.get("ns", "a")
+    for key, value in puts.items():
+        cache.put("ns", key, value)
+    cache.save()
+
+
+def _whole(folder: Path, size: int = 1000) -> Path:
+    cache = Cache(folder)
+    for i in range(size):
+        cache.put("ns", f"k{i}", f"value {i}" * 10)
+    cache.save()
+    (written,) = folder.rglob("ns.msgpack")
+    return written
+
+
+def test_a_part_run_appends_its_changes_and_leaves_the_namespace_file(tmp_path: Path) -> None:
+    written = _whole(tmp_path)
+    before = written.read_bytes(), written.stat().st_ino
+    _part_run(tmp_path, {"k1": "changed", "new": [1, 2]})
+    _part_run(tmp_path, {"k1": "changed again"})
+    assert (written.read_bytes(), written.stat().st_ino) == before
+    assert written.with_name("ns.journal").is_file()
+    again = Cache(tmp_path)
+    assert again.get("ns", "k1") == "changed again"  # the later record wins
+    assert again.get("ns", "new") == [1, 2]
+    assert again.get("ns", "k2") == "value 2" * 10
+
+
+def test_a_whole_run_writes_the_namespace_and_empties_the_journal(tmp_path: Path) -> None:
+    written = _whole(tmp_path)
+    _part_run(tmp_path, {"k1": "changed"})
+    cache = Cache(tmp_path)
+    assert cache.get("ns", "k1") == "changed"
+    cache.put("ns", "k2", "also")
+    cache.save()  # a whole run: only what it used
+    assert not written.with_name("ns.journal").exists()
+    assert decode(written.read_bytes()) == {"k1": "changed", "k2": "also"}
+
+
+def test_a_damaged_record_drops_itself_and_what_follows(tmp_path: Path) -> None:
+    written = _whole(tmp_path)
+    _part_run(tmp_path, {"k1": "first"})
+    journal = written.with_name("ns.journal")
+    good = journal.read_bytes()
+    _part_run(tmp_path, {"k2": "second"})
+    _part_run(tmp_path, {"k3": "third"})
+    damaged = bytearray(journal.read_bytes())
+    damaged[len(good) + 30] ^= 0xFF  # inside the second record's payload: its CRC fails
+    journal.write_bytes(bytes(damaged))
+    cache = Cache(tmp_path)
+    assert cache.get("ns", "k1") == "first"
+    assert cache.get("ns", "k2") == "value 2" * 10
+    assert cache.get("ns", "k3") == "value 3" * 10
+    journal.write_bytes(good[:-3])  # cut short by a crash
+    assert Cache(tmp_path).get("ns", "k1") == "value 1" * 10
+
+
+def test_a_journal_past_a_quarter_of_its_namespace_rewrites_it(tmp_path: Path) -> None:
+    written = _whole(tmp_path, size=10)
+    inode = written.stat().st_ino
+    _part_run(tmp_path, {f"big{i}": "x" * 400_000 for i in range(1)})
+    assert written.stat().st_ino != inode  # rewritten whole
+    assert not written.with_name("ns.journal").exists()
+    assert Cache(tmp_path).get("ns", "big0") == "x" * 400_000
+
+
+def test_a_journal_that_is_a_fifo_or_a_link_is_neither_waited_on_nor_followed(
+    tmp_path: Path,
+) -> None:
+    written = _whole(tmp_path)
+    journal = written.with_name("ns.journal")
+    os.mkfifo(journal)
+    _part_run(tmp_path, {"k1": "changed"})  # no reader: the append fails, nothing waits
+    assert Cache(tmp_path).get("ns", "k2") == "value 2" * 10
+    journal.unlink()
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"")
+    journal.symlink_to(outside)
+    _part_run(tmp_path, {"k1": "changed"})
+    assert outside.read_bytes() == b""
+    assert Cache(tmp_path).get("ns", "k2") == "value 2" * 10

@@ -40,6 +40,12 @@ from goldcase.model import Finding
 ENV = "GOLDCASE_CACHE_DIR"
 _MAGIC = b"goldcase-cache/2\n"  # the format: header, CRC-32 (4 bytes, big-endian), payload
 _SUFFIX = ".msgpack"
+# A run that looks at part of the set (``check FILE``, a hook) and changed a few entries of a
+# large namespace appends them to the namespace's journal instead of writing the whole file
+# again (5 MB for 10,000 cases); a whole run, or a journal grown past a quarter of its
+# namespace, writes the namespace whole and empties the journal.
+_JOURNAL = ".journal"
+_JOURNAL_FLOOR = 256 * 1024  # bytes a journal may always reach before the namespace is rewritten
 _MAX_BYTES = 2 * 1024**3  # a bound on what one namespace file may make us read
 _KEEP_SALTS = 4  # folders of other goldcase versions kept beside the current one
 _IGNORE = b"# created by goldcase; safe to delete\n*\n"
@@ -164,7 +170,9 @@ class Cache:
         self._old: dict[str, dict[str, Any]] = {}  # as read, less the entries used so far
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
+        self._changed: dict[str, set[str]] = {}  # namespace -> the keys put in this run
         self._written: dict[str, int] = {}  # namespace -> its file's mtime (ns) as read
+        self._sizes: dict[str, tuple[int, int]] = {}  # namespace -> (file, journal) bytes
         # A run that looks at part of the set (``check PATHS``) keeps the entries it did not
         # read, which the rest of the set still needs: only a whole run drops stale ones.
         self.partial = False
@@ -195,9 +203,17 @@ class Cache:
         try:
             with _folder(self._base, create=False) as fd:
                 raw, self._written[namespace] = _read_file(f"{namespace}{_SUFFIX}", fd)
-            return decode(raw, shape)
+                table = decode(raw, shape)
+                journal = _read_optional(f"{namespace}{_JOURNAL}", fd)
         except Exception:  # missing, unreadable or damaged: start afresh
             return {}
+        self._sizes[namespace] = (len(raw), len(journal))
+        for record in journal_records(journal):
+            entries = decode(record, shape)
+            if not entries:  # damaged, or of another shape: this and what follows are dropped
+                break
+            table.update(entries)
+        return table
 
     def take(self, namespace: str, keys: Iterable[str], shape: Any) -> dict[str, Any]:
         """The entries stored under ``keys`` (those there are), read at once: what ``get``
@@ -235,6 +251,7 @@ class Cache:
         self._namespace(namespace).pop(key, None)
         self._used[namespace][key] = value
         self._dirty.add(namespace)
+        self._changed.setdefault(namespace, set()).add(key)
 
     def release(self, namespace: str) -> None:
         """Let go of a namespace's entries once they are saved (a command that took what it
@@ -256,14 +273,40 @@ class Cache:
             return
         with contextlib.suppress(Exception), _folder(self._base, create=True) as fd:
             for namespace in todo:
-                table = self._used[namespace]
-                if self.partial:
-                    table = {**self._old[namespace], **table}
-                payload = encode(table)
-                if payload is not None:
-                    _write_file(f"{namespace}{_SUFFIX}", payload, fd)
+                if not self._appended(namespace, fd):
+                    self._write_whole(namespace, fd)
                 self._dirty.discard(namespace)  # saved (or not data): not again
-                self._old[namespace] = {}  # the entries nobody read are gone from the file
+                self._changed.pop(namespace, None)
+
+    def _appended(self, namespace: str, fd: int) -> bool:
+        """Whether a part run's few changes went to the namespace's journal: only when its
+        file was read whole, and the journal stays under a quarter of it (or the floor)."""
+        if not self.partial or namespace not in self._sizes or not self._sizes[namespace][0]:
+            return False
+        used = self._used[namespace]
+        record = encode({key: used[key] for key in self._changed.get(namespace, ()) if key in used})
+        if record is None:
+            return False
+        size, journal = self._sizes[namespace]
+        if journal + len(record) > max(size // 4, _JOURNAL_FLOOR):
+            return False
+        _append_file(f"{namespace}{_JOURNAL}", journal_record(record), fd)
+        self._sizes[namespace] = (size, journal + len(record) + 4)
+        return True
+
+    def _write_whole(self, namespace: str, fd: int) -> None:
+        """The namespace written whole (a whole run: only the entries it used), its journal
+        emptied: everything the journal held was read into it."""
+        table = self._used[namespace]
+        if self.partial:
+            table = {**self._old[namespace], **table}
+        payload = encode(table)
+        if payload is not None:
+            _write_file(f"{namespace}{_SUFFIX}", payload, fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{namespace}{_JOURNAL}", dir_fd=fd)
+            self._sizes[namespace] = (len(payload), 0)
+        self._old[namespace] = {}  # the entries nobody read are gone from the file
 
 
 _OPENED: list[Cache] = []
@@ -387,6 +430,45 @@ def _read_file(name: str, dir_fd: int) -> tuple[bytes, int]:
             return b"", 0
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(info.st_size + 1), info.st_mtime_ns
+    finally:
+        os.close(fd)
+
+
+def journal_record(record: bytes) -> bytes:
+    """One journal record: its length (4 bytes, big-endian), then a namespace's bytes."""
+    return len(record).to_bytes(4, "big") + record
+
+
+def journal_records(journal: bytes) -> Iterator[bytes]:
+    """The records of a journal, up to the first that is cut short."""
+    at = 0
+    while at + 4 <= len(journal):
+        size = int.from_bytes(journal[at : at + 4], "big")
+        record = journal[at + 4 : at + 4 + size]
+        if len(record) < size:
+            return
+        yield record
+        at += 4 + size
+
+
+def _read_optional(name: str, dir_fd: int) -> bytes:
+    """The file's bytes; nothing when it is missing or cannot be read (a link, say): the
+    namespace's own file still reads."""
+    try:
+        return _read_file(name, dir_fd)[0]
+    except OSError:
+        return b""
+
+
+def _append_file(name: str, data: bytes, dir_fd: int) -> None:
+    """Append ``data`` to ``name`` in one write (a link is not followed). A record cut short
+    by a crash ends the journal where it was cut: what came before it still reads."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+    fd = os.open(name, flags, 0o600, dir_fd=dir_fd)  # a FIFO with no reader: ENXIO, not a wait
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        os.write(fd, data)
     finally:
         os.close(fd)
 

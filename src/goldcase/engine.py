@@ -306,10 +306,14 @@ class CheckRun(Struct, frozen=True):
 
 
 def run_checks(
-    ctx: Context, select: Sequence[str] = (), paths: Iterable[str] | None = None
+    ctx: Context,
+    select: Sequence[str] = (),
+    paths: Iterable[str] | None = None,
+    case_set: CaseSet | None = None,
 ) -> CheckRun:
     """Run the selected families (all when empty) and keep the findings for ``paths`` and
-    those about the whole set (``Context.set_path``)."""
+    those about the whole set (``Context.set_path``); on ``case_set`` when the caller has
+    just loaded it (``check --lock``), else on the set as it is on disk."""
     unknown = [name for name in select if name not in checks.FAMILIES]
     if unknown:
         raise GoldcaseError(
@@ -319,7 +323,8 @@ def run_checks(
     if wanted is not None:
         ctx.focus = wanted
         ctx.cache.partial = True
-    case_set = load_case_set(ctx)
+    if case_set is None:
+        case_set = load_case_set(ctx)
     findings = _run_families(ctx, case_set, list(select or checks.FAMILIES))
     ctx.cache.save()
     if wanted is not None:  # findings about the whole set are reported whatever the paths

@@ -72,6 +72,16 @@ class Case(Struct):
         return [Support(str(s["doc"]), str(s["quote"])) for s in self.data.get("support") or ()]
 
     @property
+    def support_count(self) -> int:
+        """``len(support)``, without building the list."""
+        return len(self.data.get("support") or ())
+
+    def quote(self, at: int) -> str:
+        """``support[at].quote``, without building the list: set-wide rules read one quote of
+        each of thousands of cases."""
+        return str((self.data.get("support") or ())[at]["quote"])
+
+    @property
     def expect(self) -> Mapping[str, Any]:
         return self.data.get("expect") or {}
 

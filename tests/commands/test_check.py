@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.cache import decode
-from kit import Result, cache_folder, commit, git, run_cli, write
+from kit import Result, cache_folder, cached_table, commit, git, run_cli, write
 
 GOOD = """\
 id: {id}
@@ -404,10 +403,30 @@ def test_a_focused_run_keeps_the_cache_of_the_cases_it_did_not_look_at(
     committed_set: Path,
 ) -> None:
     assert "GC202" in check_cli("--repo", committed_set).stdout  # fills the cache
-    support = cache_folder(committed_set) / "support.msgpack"
-    before = len(decode(support.read_bytes()))
+    before = len(cached_table(committed_set, "support"))
     write(committed_set, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [b]\n")
     check_cli("--repo", committed_set, committed_set / "cases/golden/ret-001.yaml")
-    after = decode(support.read_bytes())
+    after = cached_table(committed_set, "support")
     assert len(after) == before + 1  # ret-001's new entry beside the ones not looked at
     assert any(":cases/golden/ret-002.yaml:" in key for key in after)
+
+
+def test_lock_first_stages_the_bump_and_leaves_stdout_to_the_findings(make_repo: Maker) -> None:
+    """``check --lock`` (the one-process hook): the lock's lines on stderr, the findings in
+    the asked format on stdout, the rewritten files added to the commit being made."""
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    git(root, "init", "-q")
+    assert run_cli("lock", "--repo", root).exit_code == 1  # written: add them
+    commit(root, "first")
+    added = write(root, "cases/golden/s.yaml", SALE.format(id="s"))
+    git(root, "add", str(added))
+    result = check_cli("--repo", root, "--lock", "--staged", "--format", "json", added)
+    payload = json.loads(result.stdout)
+    assert [f["code"] for f in payload["findings"]] == ["GC205"]
+    assert "golden.version: 1 -> 2" in result.stderr
+    assert "staged golden.version and golden.lock in this commit" in result.stderr
+    assert result.exit_code == 0  # a warning, and the bump staged
+    staged = git(root, "diff", "--cached", "--name-only").stdout.split()
+    assert staged == ["cases/golden/s.yaml", "golden.lock", "golden.version"]
+    again = check_cli("--repo", root, "--lock", "--staged", added)
+    assert again.exit_code == 0 and "up to date" in again.stderr

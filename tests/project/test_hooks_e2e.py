@@ -128,6 +128,25 @@ def test_a_good_case_is_committed_with_its_bump_in_one_attempt(
     bump_flow(repo, hook_source)
 
 
+def test_the_one_process_hook_bumps_in_one_attempt_and_refuses_a_finding(
+    tmp_path: Path, hook_source: HookSource
+) -> None:
+    """``goldcase`` does what goldcase-version and goldcase-check do, in one process."""
+    root = new_repo(tmp_path / "one hook", hook_source)
+    head = config_text(hook_source).split("    hooks:\n")[0]
+    config = head + "    hooks:\n      - id: goldcase\n"
+    write(root, ".pre-commit-config.yaml", config)
+    assert pre_commit(root, hook_source, "install").returncode == 0
+    first_commit(root, lambda: committed(root, hook_source, "first commit"))
+    bump_flow(root, hook_source)
+    bad = case_text("ret-003", quote="Credits are refunded to the card within a week")
+    write(root, "cases/golden/ret-003.yaml", bad)
+    refused = committed(root, hook_source, "bad quote")
+    assert refused.returncode == 1
+    assert "cases/golden/ret-003.yaml:6:12: GC202" in refused.stdout + refused.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == "2\n"  # nothing committed
+
+
 def test_unstaged_changes_stay_unstaged_and_out_of_the_lock(
     repo: Path, hook_source: HookSource
 ) -> None:

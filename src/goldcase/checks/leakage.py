@@ -150,7 +150,7 @@ def _check(
     if focus is None:
         golden_facts = _facts_table(ctx, golden)
         yield from _stated(golden_facts, prompts, places)
-        yield from _shared(golden_facts, _facts_table(ctx, dev), places)
+        yield from _shared(ctx, golden_facts, _facts_table(ctx, dev), places)
     else:
         yield from _stated(_facts_of(ctx, _split(mine, "golden")), prompts, places)
         yield from _shared_focused(case_set, mine, ctx, places)
@@ -553,7 +553,7 @@ class Quoted(NamedTuple):
 
     @property
     def text(self) -> str:
-        return self.case.support[self.at].quote
+        return self.case.quote(self.at)
 
     def key(self) -> tuple[str, int]:
         return self.path, self.at
@@ -601,12 +601,18 @@ _UNITS = "leakage-units"
 def _units(ctx: Context, quote: str) -> list[str]:
     """``fact_units(quote)``, kept in the cache by the quote's text: a changed case costs its
     own quotes' sentences, not every quote's."""
+    return _folded(ctx, quote)[1:]
+
+
+def _folded(ctx: Context, quote: str) -> list[str]:
+    """The quote as ``normalise_input`` folds it, then its ``fact_units``: one cache entry by
+    the quote's text, so that a rule that searches every quote folds none of them again."""
     cached = ctx.cache.get(_UNITS, quote)
-    if type(cached) is list and all(type(unit) is str for unit in cached):
+    if type(cached) is list and cached and all(type(unit) is str for unit in cached):
         return cached
-    units = fact_units(quote)
-    ctx.cache.put(_UNITS, quote, units)
-    return units
+    folded = [normalise_input(quote), *fact_units(quote)]
+    ctx.cache.put(_UNITS, quote, folded)
+    return folded
 
 
 def _stated(
@@ -647,13 +653,16 @@ def _stated_pair(
 
 
 def _shared(
-    golden: Mapping[str, list[Quoted]], dev: Mapping[str, list[Quoted]], places: _Places
+    ctx: Context,
+    golden: Mapping[str, list[Quoted]],
+    dev: Mapping[str, list[Quoted]],
+    places: _Places,
 ) -> Iterator[Finding]:
     """GC308: a dev quote that holds a golden quote's fact unit, or the other way round."""
     pairs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[Quoted, Quoted, str]] = {}
-    for mine, theirs, unit in _holding(golden, dev):
+    for mine, theirs, unit in _holding(ctx, golden, dev):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
-    for theirs, mine, unit in _holding(dev, golden):
+    for theirs, mine, unit in _holding(ctx, dev, golden):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
     for _, (mine, theirs, unit) in sorted(pairs.items()):
         yield from _shared_pair(places, mine, theirs, fingerprint(unit))
@@ -666,13 +675,13 @@ def _shared_focused(
     is unchanged) against theirs."""
     golden, dev = _facts_of(ctx, _split(mine, "golden")), _facts_of(ctx, _split(mine, "dev"))
     if golden:
-        yield from _shared(golden, _facts_table(ctx, case_set.dev), places)
+        yield from _shared(ctx, golden, _facts_table(ctx, case_set.dev), places)
     if dev:
-        yield from _shared(_facts_table(ctx, case_set.golden), dev, places)
+        yield from _shared(ctx, _facts_table(ctx, case_set.golden), dev, places)
 
 
 def _holding(
-    units: Mapping[str, list[Quoted]], quotes: Mapping[str, list[Quoted]]
+    ctx: Context, units: Mapping[str, list[Quoted]], quotes: Mapping[str, list[Quoted]]
 ) -> Iterator[tuple[Quoted, Quoted, str]]:
     """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit.
     A unit one of whose words no quote has cannot be in any: it is left out of the index."""
@@ -680,8 +689,12 @@ def _holding(
     for owners in quotes.values():
         for quoted in owners:
             if quoted.key() not in texts:
-                texts[quoted.key()] = (quoted, normalise_input(quoted.text))
-    words = {word for _, text in texts.values() for word in text.split()}
+                texts[quoted.key()] = (quoted, _folded(ctx, quoted.text)[0])
+    # Many units (the golden set's): leave out those with a word no quote has, which costs a
+    # pass over every quote's words; a few (one changed case's) cost less to search for.
+    words = None
+    if len(units) > _FEW_UNITS:
+        words = {word for _, text in texts.values() for word in text.split()}
     index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in units), words)
     if not index.size:
         return
@@ -693,6 +706,7 @@ def _holding(
 
 
 _FACTS = "leakage-facts"
+_FEW_UNITS = 64
 
 
 def _facts_table(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
@@ -724,7 +738,7 @@ def _quoted_table(value: object, by_path: Mapping[str, Case]) -> dict[str, list[
             if type(item) is not list or len(item) != 2 or item[0] not in by_path:
                 return None
             case, at = by_path[item[0]], item[1]
-            if type(at) is not int or not 0 <= at < len(case.support):
+            if type(at) is not int or not 0 <= at < case.support_count:
                 return None
             quotes.append(Quoted(case.path, at, case))
         out[unit] = quotes

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.checks import FAMILIES
 from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
 from goldcase.context import Context
 from goldcase.engine import run_checks, staged_focus
 from goldcase.errors import GoldcaseError
 from goldcase.output import FORMATS, write_findings
+from goldcase.versioning import staging
 
 
 @click.command("check")
@@ -33,6 +35,14 @@ from goldcase.output import FORMATS, write_findings
     help="PATHS are the files a commit stages (as hooks pass them): report on them when they "
     "are all case files and the commit removes none, else on the whole set.",
 )
+@click.option(
+    "--lock",
+    "lock_first",
+    is_flag=True,
+    help="First do what goldcase lock --stage does (rewrite golden.version and golden.lock "
+    "when the set changed, and add them to the commit), then check: the version and check "
+    "hooks in one process.",
+)
 def command(
     paths: tuple[Path, ...],
     repo: Path | None,
@@ -41,6 +51,7 @@ def command(
     select: tuple[str, ...],
     no_cache: bool,
     staged: bool,
+    lock_first: bool,
 ) -> int:
     """Check case files: schema, verbatim quotes, leakage, version and composition.
 
@@ -49,14 +60,17 @@ def command(
     --strict), 2 could not run.
     """
     ctx = open_context(repo, cache=not no_cache)
+    locked = staging.lock(ctx, stage=True, refresh=refresh_copies) if lock_first else None
+    for line in locked.lines if locked is not None else ():
+        click.echo(line, err=True)  # stdout is the findings, in the format asked for
     if staged:
         wanted = staged_focus(ctx, _inside(ctx, paths))
     else:
         wanted = relative_paths(ctx, paths) if paths else None
-    run = run_checks(ctx, select, wanted)
+    run = run_checks(ctx, select, wanted, None if locked is None else locked.case_set)
     write_findings(sys.stdout, run.findings, run.files, fmt)
     failing = [f for f in run.findings if f.severity == "error" or strict]
-    return 1 if failing else 0
+    return 1 if failing or (locked is not None and locked.status) else 0
 
 
 def _inside(ctx: Context, paths: tuple[Path, ...]) -> list[str]:

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import click
 
-from goldcase import gitview
 from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
-from goldcase.versioning import locking
+from goldcase.versioning import locking, staging
 
 
 @click.command("lock")
@@ -43,28 +42,8 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
         findings, files = locking.check_repository(ctx)
         write_findings(sys.stdout, findings, files, fmt)
         return 1 if findings else 0
-    outcome = locking.lock_repository(ctx)
-    lines = locking.describe(outcome)
-    written = list(outcome.wrote)
-    refreshed = refresh_copies(ctx.root)
-    if refreshed:
-        written.extend(refreshed)
-        lines.append(
-            f"wrote {' and '.join(refreshed)} (the installed goldcase's schemas); add to the "
-            f"commit: git add {' '.join(refreshed)}"
-        )
-    if not written:
-        return _echo(lines, 0)
-    if not stage:
-        return _echo(lines, 1)
-    problem = locking.stage_written(ctx.config, written)
-    if problem is not None:
-        return _echo([*lines, problem], 1)
-    kept = [line for line in lines if not line.startswith("wrote ")]
-    if gitview.in_merge_hook():  # git merge does not take what its hook stages: stop once
-        note = "git merge does not take files a hook stages: complete it with git commit --no-edit"
-        return _echo([*kept, f"staged {' and '.join(written)}; {note}"], 1)
-    return _echo([*kept, f"staged {' and '.join(written)} in this commit"], 0)
+    locked = staging.lock(ctx, stage=stage, refresh=refresh_copies)
+    return _echo(locked.lines, locked.status)
 
 
 def _echo(lines: list[str], status: int) -> int:

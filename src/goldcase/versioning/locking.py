@@ -194,12 +194,14 @@ class Outcome(Struct, frozen=True):
     note: str  # why, in a few words
 
 
-def lock_repository(ctx: Context) -> Outcome:
-    """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``."""
+def lock_repository(ctx: Context) -> tuple[Outcome, CaseSet]:
+    """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
+    what it did, and the set it read (unchanged: the lock is not a case file)."""
     with serialised(ctx.config):
-        outcome = update(ctx, load_case_set(ctx))
+        case_set = load_case_set(ctx)
+        outcome = update(ctx, case_set)
     ctx.cache.save()
-    return outcome
+    return outcome, case_set
 
 
 def check_repository(ctx: Context) -> tuple[list[Finding], int]:
