@@ -8,6 +8,7 @@
     python scripts/bench.py hooks          # git commit through the hooks; see bench_hooks.py
     python scripts/bench.py contamination --janitor-module PATH/janitor.py
     python scripts/bench.py run            # see scripts/bench_run.py
+    python scripts/bench.py families       # each family's CPU, cold; see bench_families.py
     python scripts/bench.py contamination --size-gb 2   # see scripts/bench_contamination.py
 
 `check` generates a synthetic set of N cases over a generated corpus (under bench-data/, kept
@@ -223,6 +224,9 @@ BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "contamination": lambda a: __import__("bench_contamination").bench(a.size_gb, a.janitor_module),
     "hooks": lambda a: __import__("bench_hooks").bench(a.cases, a.rounds),
     "run": lambda a: __import__("bench_run").bench(),
+    "families": lambda a: __import__("bench_families").bench(
+        generate(ROOT / "bench-data" / f"check-{a.cases}", a.cases), a.rounds
+    ),
 }
 
 
@@ -231,7 +235,9 @@ def main() -> int:
     parser.add_argument("which", nargs="*", default=["check", "help"], choices=[*BENCHES, []])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--size-gb", type=float, default=2.0, help="contamination corpus size")
-    parser.add_argument("--rounds", type=int, default=5, help="hooks: commits of each kind")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="hooks: commits of each kind; families: cold runs"
+    )
     parser.add_argument(
         "--janitor-module",
         type=Path,

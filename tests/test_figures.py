@@ -136,3 +136,70 @@ def test_a_lookahead_admits_exactly_the_characters_its_words_start_with(
     """The lookaheads that let the engine skip positions name every character a word can
     start with, case folding included (the long s starts "seven" as s does)."""
     assert re.findall(start, EVERY_CHARACTER, flags) == re.findall(firsts, EVERY_CHARACTER, flags)
+
+
+def shown(text: str) -> list[tuple[str, str, Fraction | None, bool]]:
+    return [(f.kind, f.text, f.value, f.implied) for f in figures(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a pattern's words are looked for in any case before the text is searched with it
+        ("FREE DELIVERY", [("number", "FREE", Fraction(0), True)]),
+        ("Once A WEEK", [("number", "Once", Fraction(1), True), ("duration", "A WEEK", 1, True)]),
+        ("HALF AN HOUR", [("duration", "HALF AN HOUR", Fraction(1, 2), False)]),
+        ("3 MARCH 2020", [("date", "3 MARCH 2020", None, False)]),
+        ("by 1 Sept", [("date", "1 Sept", None, False)]),
+        ("May 2026", [("date", "May 2026", None, False)]),  # "May" with its capital
+        ("TWO AND A HALF YEARS", [("duration", "TWO AND A HALF YEARS", Fraction(5, 2), False)]),
+        # without a digit there is no date, time or grouped number to read
+        ("March, at noon", []),
+        (
+            "half past two in March",
+            [("number", "half", Fraction(1, 2), False), ("number", "two", Fraction(2), False)],
+        ),
+    ],
+)
+def test_words_in_any_case(text: str, found: list[tuple[str, str, object, bool]]) -> None:
+    assert shown(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # beyond ASCII, ignoring case is more than lower-casing: the long s is an s, so such
+        # a text is searched with every pattern, whatever words its lower case shows
+        ("a ſingle parcel", [("number", "ſingle", Fraction(1), True)]),
+        ("FREE, café", [("number", "FREE", Fraction(0), True)]),
+        (
+            "1 März, 2 March",
+            [("number", "1", Fraction(1), False), ("date", "2 March", None, False)],
+        ),
+        ("٣ and a half days", [("duration", "٣ and a half days", Fraction(7, 2), False)]),
+    ],
+)
+def test_text_beyond_ascii(text: str, found: list[tuple[str, str, object, bool]]) -> None:
+    assert shown(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wait a ſecond",  # "second" ignoring case, but no unit's name once lower-cased
+        "a mınute",  # the dotless i
+        "one and a half ſeconds",
+    ],
+)
+def test_a_unit_matched_only_by_case_folding_is_no_duration(text: str) -> None:
+    assert all(f.kind != "duration" for f in figures(text))
+
+
+def test_numbers_longer_than_int_reads_are_read() -> None:
+    """Python refuses to read more than 4,300 digits as an int: such a figure is read all
+    the same (a case file is hostile input)."""
+    ones = "1" * 5000
+    (duration,) = figures(f"{ones} and a half days")
+    assert duration.value == (10**5000 - 1) // 9 + Fraction(1, 2)
+    grouped = [f for f in figures(f"{ones} 2") if f.implied]
+    assert [f.value for f in grouped] == [(10**5001 - 1) // 9 + 1]

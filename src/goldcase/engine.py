@@ -42,21 +42,21 @@ def case_entries(ctx: Context) -> Entries:
     top = ctx.config.cases_dir
     if not top.is_dir():
         return []
-    out: list[tuple[str, Signature | None]] = []
-    base = len(str(ctx.root)) + 1
-    stack = [str(top)]
+    found: dict[str, Signature | None] = {}
+    under = os.path.relpath(top, ctx.root).replace(os.sep, "/")
+    stack = [(str(top), "" if under == "." else f"{under}/")]
     while stack:
-        with os.scandir(stack.pop()) as entries:
+        folder, prefix = stack.pop()
+        with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
                 if name.startswith("."):
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
+                    stack.append((entry.path, f"{prefix}{name}/"))
                 elif name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
-                    out.append((entry.path[base:].replace(os.sep, "/"), _signature(entry)))
-    out.sort()
-    return out
+                    found[prefix + name] = _signature(entry)
+    return [(rel, found[rel]) for rel in sorted(found)]
 
 
 def _signature(entry: os.DirEntry[str]) -> Signature | None:

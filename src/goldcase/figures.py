@@ -81,6 +81,8 @@ for _i, _name in enumerate((*_MONTH_NAMES.split(" "), "december"), 1):
 MONTHS["sept"] = 9
 del MONTHS["may"]  # "may" is far more often the verb; "May" is read below with a capital
 _MONTH_WORDS = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")|May"
+# Every month word begins with one of these (its first three letters), "May" too.
+_MONTH_STEMS = tuple(sorted({name[:3] for name in MONTHS} | {"may"}))
 
 # A lookahead at the start of a pattern or branch, ``(?=\d)`` or ``(?=[…])``, names the
 # characters a match can begin with (the first characters of its words, as the parser would
@@ -89,14 +91,19 @@ _MONTH_WORDS = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")|May
 _DIGITS = r"(?=\d)(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])"
 _NUMBER_NAMES = sorted((*WORDS, *_SCALES, "half"), key=len, reverse=True)
 _WORD = r"(?:" + "|".join(_NUMBER_NAMES) + r")"
-_WORD_START = "[" + "".join(sorted({w[0] for w in _NUMBER_NAMES})) + "]"
+_WORD_FIRSTS = "".join(sorted({w[0] for w in _NUMBER_NAMES}))
+_WORD_START = f"[{_WORD_FIRSTS}]"
 _NUMBER_WORDS = rf"\b(?={_WORD_START}){_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*\b"
-_TOKEN = re.compile(rf"(?P<digits>{_DIGITS})|(?P<words>{_NUMBER_WORDS})", re.IGNORECASE)
+# The lookahead before the two branches: one test leaves a position, not one per branch.
+_TOKEN = re.compile(
+    rf"(?=[\d{_WORD_FIRSTS}])(?:(?P<digits>{_DIGITS})|(?P<words>{_NUMBER_WORDS}))", re.IGNORECASE
+)
 _UNIT_AFTER = re.compile(
     r"(?:st|nd|rd|th)?[\s-]?(?:(?P<work>working|business)[\s-])?(?P<unit>[a-z]+)\b",
     re.IGNORECASE,
 )
 _UNIT_NAMES = "second|minute|hour|day|week|fortnight|month|year"
+_UNIT_WORDS = tuple(_UNIT_NAMES.split("|"))
 _ARTICLE_UNIT = re.compile(
     rf"\b(?=[ha])(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
     re.IGNORECASE,
@@ -154,13 +161,33 @@ class Figure(Struct, frozen=True):
 def figures(text: str) -> list[Figure]:
     """Every figure in ``text``, in order; dates, times and "half an hour" first take their
     numbers."""
-    found = [*_dates(text), *_clocks(text), *_article_units(text)]
+    has = _Needs(text)
+    found = [*_dates(text, has), *_clocks(text, has), *_article_units(text, has)]
     taken = [(figure.start, figure.end) for figure in found]
     for figure in _numbers(text):
         if not any(s <= figure.start < e for s, e in taken):
             found.append(figure)
-    found.extend(_implied_numbers(text))
+    found.extend(_implied_numbers(text, has))
     return sorted(found, key=lambda f: (f.start, f.end))
+
+
+class _Needs:
+    """What a pattern needs before it is worth a scan of the text: a digit, or one of its
+    words. A missing word is a substring test in C instead of a pattern tried at every
+    position. Only ASCII text is tested for words: there, ignoring case is lower-casing;
+    elsewhere a character can match a letter it does not lower-case to (the long s is an s,
+    the Kelvin sign a k), so such text is searched with every pattern."""
+
+    __slots__ = ("_lower", "digit")
+
+    def __init__(self, text: str) -> None:
+        self.digit = _ANY_DIGIT.search(text) is not None
+        self._lower = text.lower() if text.isascii() else None
+
+    def word(self, words: tuple[str, ...]) -> bool:
+        """Whether the text may hold one of ``words`` (ignoring case)."""
+        lower = self._lower
+        return lower is None or any(word in lower for word in words)
 
 
 def held(figure: Figure, others: Iterable[Figure]) -> bool:
@@ -172,8 +199,8 @@ def held(figure: Figure, others: Iterable[Figure]) -> bool:
         return any(o.kind == "date" and _same_date(figure.at, o.at) for o in others)
     if figure.kind == "time":
         return any(o.kind == "time" and o.at == figure.at for o in others)
-    mine = set(figure.numbers())
-    if any(mine.intersection(o.numbers()) for o in others):
+    mine = figure.numbers()  # compared, not hashed: a fraction's hash is slow to compute
+    if any(number in mine for o in others for number in o.numbers()):
         return True
     return figure.unit is not None and any(o.unit == figure.unit for o in others)
 
@@ -282,52 +309,63 @@ def _spelled(words: str) -> Fraction | None:
     return Fraction(total + current)
 
 
-def _article_units(text: str) -> Iterator[Figure]:
+def _article_units(text: str, has: _Needs) -> Iterator[Figure]:
     """ "an hour" (implied: never asked), "half an hour", "a year and a half", "one and a half
     years"."""
+    if not has.word(_UNIT_WORDS):  # both patterns name a unit
+        return
     for match in _ARTICLE_UNIT.finditer(text):
         amount = Fraction(1, 2) if match["half"] else Fraction(3, 2) if match["more"] else 1
-        yield _duration(match, Fraction(amount), implied=amount == 1)
+        figure = _duration(match, Fraction(amount), implied=amount == 1)
+        if figure is not None:
+            yield figure
     for match in _AND_A_HALF.finditer(text) if _HALF.search(text) else ():
-        whole = int(match["n"]) if match["n"].isdigit() else _spelled(match["n"])
-        if whole is not None:
-            yield _duration(match, whole + Fraction(1, 2), implied=False)
+        n = match["n"]
+        whole = Fraction(Decimal(n)) if n.isdigit() else _spelled(n)  # int(): 4,300 digits at most
+        figure = None if whole is None else _duration(match, whole + Fraction(1, 2), implied=False)
+        if figure is not None:
+            yield figure
 
 
-def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figure:
-    kind, factor = _UNITS[match["unit"].lower()]
+def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figure | None:
+    """None for a unit that matched only by ignoring case beyond lower-casing ("ſecond")."""
+    unit = _UNITS.get(match["unit"].lower())
+    if unit is None:
+        return None
+    kind, factor = unit
     start, end = match.start(), match.end()
     return Figure(
         "duration", start, end, match[0], amount, (kind, amount * factor), implied=implied
     )
 
 
+_FREE, _ONCE, _TWICE = "free", "once|single", "twice"
 _IMPLIED = re.compile(
-    r"\b(?=[fost])(?:(?P<free>free)|(?P<once>once|single)|(?P<twice>twice))\b", re.IGNORECASE
+    rf"\b(?=[fost])(?:(?P<free>{_FREE})|(?P<once>{_ONCE})|(?P<twice>{_TWICE}))\b", re.IGNORECASE
 )
+_IMPLIED_WORDS = tuple(f"{_FREE}|{_ONCE}|{_TWICE}".split("|"))
 _GROUPED = re.compile(r"(?=\d)(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
 # What a match of _AND_A_HALF and of _GROUPED holds (and "-", of _ISO_DATE): a text without
 # it is not searched with the whole pattern, one quick search instead of a slow one.
 _HALF = re.compile("half", re.IGNORECASE)
 _DIGIT_SPACE_DIGIT = re.compile(r"\d \d")
+_ANY_DIGIT = re.compile(r"\d")  # what _DIGITS, _CLOCK and the dates need (\d, as they say it)
 
 
-def _implied_numbers(text: str) -> Iterator[Figure]:
+def _implied_numbers(text: str, has: _Needs) -> Iterator[Figure]:
     """What a quote says without a figure: "free" is 0, "once" and "single" 1, "twice" 2, and
     digits in groups ("GB 294 7716 05", "0800 123 4567") are also the one number they spell."""
-    for match in _IMPLIED.finditer(text):
+    for match in _IMPLIED.finditer(text) if has.word(_IMPLIED_WORDS) else ():
         value = Fraction(0 if match["free"] else 1 if match["once"] else 2)
         yield Figure("number", match.start(), match.end(), match[0], value, implied=True)
     for match in _GROUPED.finditer(text) if _DIGIT_SPACE_DIGIT.search(text) else ():
-        joined = re.sub(r"\D", "", match[0])
-        yield Figure(
-            "number", match.start(), match.end(), match[0], Fraction(int(joined)), implied=True
-        )
+        joined = Fraction(Decimal(re.sub(r"\D", "", match[0])))  # int(): 4,300 digits at most
+        yield Figure("number", match.start(), match.end(), match[0], joined, implied=True)
 
 
-def _clocks(text: str) -> Iterator[Figure]:
+def _clocks(text: str, has: _Needs) -> Iterator[Figure]:
     """``14:00``, ``2 pm``, ``9.30am``: a number with minutes and a colon, or with am / pm."""
-    for match in _CLOCK.finditer(text):
+    for match in _CLOCK.finditer(text) if has.digit else ():
         hour, minute, half = int(match["h"]), match["m"], match["ap"]
         colon = minute is not None and text[match.end("h")] == ":"
         if not (half or colon) or (half and not 1 <= hour <= 12):
@@ -339,11 +377,13 @@ def _clocks(text: str) -> Iterator[Figure]:
         yield Figure("time", match.start(), end, text[match.start() : end], at=at)
 
 
-def _dates(text: str) -> Iterator[Figure]:
+def _dates(text: str, has: _Needs) -> Iterator[Figure]:
+    if not has.digit:  # each shape of date has one
+        return
     for match in _ISO_DATE.finditer(text) if "-" in text else ():
         at = (int(match[1]), int(match[2]), int(match[3]))
         yield Figure("date", match.start(), match.end(), match[0], at=at)
-    for match in _NAMED_DATE.finditer(text):
+    for match in _NAMED_DATE.finditer(text) if has.word(_MONTH_STEMS) else ():
         month = _month(match["m1"] or match["m2"] or match["m3"])
         day = match["d1"] or match["d2"]
         year = match["y1"] or match["y2"] or match["y3"]

@@ -89,3 +89,15 @@ def test_quotes_stay_remembered_after_a_run_that_judged_another_case(
         write(tmp_path, f"cases/golden/{case_id}.yaml", case_text(case_id) + "notes: edited\n")
         assert _codes(tmp_path) == []
     assert searches == [[], []]  # the second run still knew the other case's quote
+
+
+@pytest.mark.parametrize(
+    "answer", ["wait a ſecond", "1" * 5000 + " and a half days", "1" * 5000 + " 2 days"]
+)
+def test_an_answer_no_figure_reader_expects_is_judged(tmp_path: Path, answer: str) -> None:
+    """A unit that matches only by ignoring case beyond lower-casing ("ſecond"), or a number
+    longer than Python reads as an int, once stopped the whole check."""
+    golden_set(tmp_path)
+    write(tmp_path, "cases/golden/ret-001.yaml", case_text("ret-001", answer=f'"{answer}"'))
+    codes = _codes(tmp_path)
+    assert codes == ([] if "ſ" in answer else [("ret-001.yaml", "GC208")])

@@ -42,6 +42,20 @@ def test_signatures_are_datasketchs(sets: list[frozenset[str]]) -> None:
         assert theirs.hashvalues.tolist() == row.tolist()
 
 
+def test_signatures_across_blocks_are_datasketchs() -> None:
+    """Many sets are hashed a block of shingles at a time: rows on both sides of a block's
+    edge, empty sets among them, and one set larger than a block are datasketch's too."""
+    from datasketch import MinHash
+
+    sets = [frozenset(f"w{i}-{j}" for j in range(i % 13)) for i in range(900)]
+    sets.insert(450, frozenset(f"big{j}" for j in range(6000)))
+    ours = minhash_signatures(sets, 64)
+    for items, row in zip(sets, ours, strict=True):
+        theirs = MinHash(num_perm=64)
+        theirs.update_batch([item.encode() for item in items])
+        assert theirs.hashvalues.tolist() == row.tolist()
+
+
 def test_shingles() -> None:
     assert shingles("a b c a", 1) == frozenset({"a", "b", "c"})
     assert shingles("a b c d", 3) == frozenset({"a b c", "b c d"})

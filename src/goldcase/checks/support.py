@@ -134,7 +134,8 @@ def _check_cases(cases: list[Case], ctx: Context, state: str) -> dict[str, list[
 
 def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
     """GC208: each figure the answer states is one some support quote holds."""
-    if not any(True for _ in _entries(case)) or CALCULATED in case.tags:
+    quotes = [quote for _, _, quote in _entries(case)]
+    if not quotes or CALCULATED in case.tags:
         return
     quoted: list[Figure] | None = None
     for key_path, text in _stated(case):
@@ -142,7 +143,7 @@ def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
         if not stated:
             continue
         if quoted is None:  # the quotes' figures, read once the answer states one
-            quoted = [f for _, _, quote in _entries(case) for f in _figures(quote)]
+            quoted = [f for quote in quotes for f in _figures(quote)]
         missing = [f for f in stated if not held(f, quoted)]
         if missing:
             states = " and ".join(f'"{clip(f.text, 40)}"' for f in missing)

@@ -83,6 +83,9 @@ def _compute_keys(texts: Sequence[str], cfg: NearConfig, b: int, r: int) -> np.n
 
 
 _MAX32 = np.uint32(0xFFFFFFFF)
+# Shingles hashed at once: their table of permuted hashes (2 MB at 128 permutations) stays in
+# the processor's cache while it is reduced; 16,384 at once took a fifth longer.
+_BLOCK = 4096
 
 
 @lru_cache(maxsize=4)
@@ -109,7 +112,7 @@ def minhash_signatures(sets: Sequence[frozenset[str]], num_perm: int) -> np.ndar
     start = 0
     while start < len(sets):
         stop, size = start, 0
-        while stop < len(sets) and (size < 16384 or stop == start):
+        while stop < len(sets) and (size < _BLOCK or stop == start):
             size += len(sets[stop])
             stop += 1
         _signature_block(sets, start, stop, num_perm, out)
@@ -123,15 +126,16 @@ def _signature_block(
     """Rows ``start:stop`` of ``out``: every shingle's permuted hashes, then the minimum over
     each row's run of shingles (rows are contiguous, so one ``reduceat``)."""
     a, b = _permutations(num_perm)
-    digests = b"".join(
-        hashlib.sha1(item.encode()).digest()[:4] for items in sets[start:stop] for item in items
-    )
+    block = sets[start:stop]
+    sha1 = hashlib.sha1
+    digests = b"".join([sha1(item.encode()).digest()[:4] for items in block for item in items])
     if not digests:
         return
     hashed = _fmix32(np.frombuffer(digests, dtype="<u4").astype(np.uint32))
-    with np.errstate(over="ignore"):
-        values = hashed[:, None] * a + b
-    counts = np.array([len(items) for items in sets[start:stop]])
+    with np.errstate(over="ignore"):  # one table, added to in place: no second of its size
+        values = np.multiply.outer(hashed, a)
+        values += b
+    counts = np.fromiter(map(len, block), dtype=np.intp, count=len(block))
     rows = np.flatnonzero(counts) + start
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]
     out[rows] = np.minimum.reduceat(values, starts, axis=0)
