@@ -227,7 +227,7 @@ def _names(names: list[str], most: int = 10) -> str:
 
 def compare(old: Mapping[str, str], new: Mapping[str, str]) -> Changes:
     return Changes(
-        added=sorted(set(new) - set(old)),
-        changed=sorted(k for k in set(new) & set(old) if new[k] != old[k]),
-        removed=sorted(set(old) - set(new)),
+        added=sorted(k for k in new if k not in old),
+        changed=sorted(k for k, v in new.items() if k in old and old[k] != v),
+        removed=sorted(k for k in old if k not in new),
     )
