@@ -292,3 +292,19 @@ def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
     slow, slow_problems = _parse_each(text, "run.jsonl")
     assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
     assert fast_problems == slow_problems
+
+
+def test_half_a_surrogate_pair_is_a_problem_of_its_line_and_a_whole_pair_is_text() -> None:
+    raw = (
+        b'{"id": "a", "outcome": "answer", "answer": "14 days"}\n'
+        b'{"id": "b", "outcome": "answer", "answer": "wrong \\ud800"}\n'
+        b'{"id": "c", "outcome": "answer", "\\udfff": "x", "answer": "y"}\n'
+        b'{"id": "d", "outcome": "answer", "answer": "smile \\ud83d\\ude00"}\n'
+    )
+    results, problems = parse_results(raw, "r.jsonl")
+    kept = [(r.line, r.data["answer"]) for r in results]
+    assert kept == [(1, "14 days"), (4, "smile \U0001f600")]
+    assert [(p.line, p.message.split(":")[0]) for p in problems] == [
+        (2, "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half"),
+        (3, "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half"),
+    ]
