@@ -129,20 +129,19 @@ class CaseFile(Struct):
         return not self.findings or all(f.severity != "error" for f in self.findings)
 
 
-class CaseSet(Struct):
+class CaseSet(Struct, dict=True):
     """Every case file under ``cases/``; ``cases`` holds the golden and dev ones that passed
     the schema, ``drafts`` the drafts in ``cases/inbox/`` that passed the draft schema. Built
-    once and not changed after: the splits are taken apart once, when it is made."""
+    once and not changed after: the splits are taken apart once, when it is made (kept
+    beside the fields, not among them: two sets of the same files are equal)."""
 
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
     drafts: list[Case] = field(default_factory=list)
-    _parsed: list[Case] | None = None
-    _golden: list[Case] = field(default_factory=list)
-    _dev: list[Case] = field(default_factory=list)
-    _by_id: dict[str, Case] | None = None
 
     def __post_init__(self) -> None:
+        self._parsed: list[Case] | None = None
+        self._by_id: dict[str, Case] | None = None
         if not self.cases and not self.drafts:
             cases, drafts = self.cases, self.drafts
             for f in self.files:
