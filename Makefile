@@ -96,7 +96,7 @@ run: $(STAMP) clients
 	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
 	$(BIN)/goldcase label serve --check --labeller second
-	@echo "== goldcase init, new, check: your own set on day one (docs/start.md), in a temporary folder"
+	@echo "== goldcase init, new, check --staged --lock: your own set on day one (docs/start.md), the new case staged and checked as the goldcase hook checks a commit (golden.version and golden.lock written and staged with it), in a temporary folder"
 	@own=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-own.XXXXXX") && \
 	  $(BIN)/goldcase init "$$own/my-set" --hooks local | tail -n 1 && \
 	  printf '%s\n' '# Returns' '' 'You can return most items within 30 days of delivery.' \
@@ -105,7 +105,9 @@ run: $(STAMP) clients
 	    --question "How long do I have to return an item?" --expected-answer "30 days" \
 	    --doc returns-policy.md --quote "You can return most items within 30 days of delivery" \
 	    --pass-probe "You have 30 days from delivery." --fail-probe "You have 14 days." && \
-	  $(BIN)/goldcase check --repo "$$own/my-set"; \
+	  git -C "$$own/my-set" add -A && \
+	  $(BIN)/goldcase check --repo "$$own/my-set" --staged --lock "$$own"/my-set/cases/golden/*.yaml && \
+	  git -C "$$own/my-set" diff --cached --name-only -- golden.version golden.lock; \
 	  status=$$?; rm -rf "$$own"; exit $$status
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
