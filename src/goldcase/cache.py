@@ -284,7 +284,10 @@ class Cache:
         if not self.partial or namespace not in self._sizes or not self._sizes[namespace][0]:
             return False
         used = self._used[namespace]
-        record = encode({key: used[key] for key in self._changed.get(namespace, ()) if key in used})
+        entries = {key: used[key] for key in self._changed.get(namespace, ()) if key in used}
+        if not entries:  # nothing to add (an empty record would end the journal's reading)
+            return True
+        record = encode(entries)
         if record is None:
             return False
         size, journal = self._sizes[namespace]
