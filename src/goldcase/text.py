@@ -17,10 +17,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from goldcase.dialect import compiled
 
@@ -215,3 +217,22 @@ def clip(text: str, limit: int = 80) -> str:
     """Cut user text for a message: one line, at most ``limit`` characters."""
     flat = fold_space(text)
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# JSON may escape half a surrogate pair ("\ud800") with no other half: the decoder gives a
+# string no file can hold, and writing it out (a report, a draft, a message) fails. A reader
+# of JSON lines looks for the escape in a line's bytes, and only then at what it decoded.
+HALF_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+HALF_SURROGATE = (
+    "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half: not text any "
+    "file can hold; write the character itself, or both halves of its pair"
+)
+
+
+def half_surrogate(data: Any) -> bool:
+    """Whether decoded JSON holds half a surrogate pair, in a key or a value."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

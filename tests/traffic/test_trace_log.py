@@ -54,6 +54,8 @@ BAD_LINES = [
     ('{"question": "q", "id": ["a"]}', "id (field 'id') should be text or a number, got a"),
     ('{"question": "q", "id": true}', "id (field 'id') should be text or a number, got true"),
     ("[" * 100_000 + "]" * 100_000, "not JSON: nested too deeply"),
+    ('{"question": "is delivery free \\ud800"}', "an escape of half a surrogate pair"),
+    ('{"question": "ok", "answer": "x", "\\udfff": 1}', "an escape of half a surrogate pair"),
 ]
 
 
@@ -142,3 +144,10 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path: Path, make, message: s
     with pytest.raises(GoldcaseError) as caught:
         read(path)
     assert caught.value.message.startswith(message)
+
+
+def test_a_whole_surrogate_pair_is_its_character(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"id": "t-1", "question": "is it free \\ud83d\\ude00"}\n', encoding="utf-8")
+    log = read(path)
+    assert [t.question for t in log.traces] == ["is it free \U0001f600"] and not log.bad

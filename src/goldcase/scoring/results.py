@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from msgspec import Struct
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import line_too_long, longest_line, read_named
 from goldcase.schemas import load_schema, path_name, validator
-from goldcase.text import clip
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surrogate
 
 SCHEMA = "results.schema.json"
 MAX_SHOWN = 20
@@ -114,7 +113,7 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     """Every line that is a valid result on its own, and a problem for every other line."""
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
-    whole = None if _SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
+    whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
         valid = [Result(n, d) for n, d in enumerate(whole, 1) if type(d) is dict and fast_valid(d)]
         if len(valid) == len(whole):
@@ -159,29 +158,13 @@ def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
         if not line.strip():
             continue
         data = _decode_one(line)
-        if _SURROGATE_ESCAPE.search(line.encode()) and _lone_surrogate(data):
-            problems.append(Problem(name, number, _LONE_SURROGATE))
+        if HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(data):
+            problems.append(Problem(name, number, HALF_SURROGATE))
         elif type(data) is dict and fast_valid(data):
             results.append(Result(number, data))
         else:
             problems.append(Problem(name, number, _line_problem(line)))
     return results, problems
-
-
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = (
-    "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half: not text any "
-    "file can hold; write the character itself, or both halves of its pair"
-)
-
-
-def _lone_surrogate(data: Any) -> bool:
-    """Whether a decoded line holds half a surrogate pair, in a key or a value."""
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _decode_one(line: str) -> Any:

@@ -32,7 +32,7 @@ from msgspec import Struct, field
 
 from goldcase.moments import Moment, trace_moment
 from goldcase.safeio import read_named
-from goldcase.text import clip
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surrogate
 
 MAX_FILE = 1 << 30  # 1 GiB: a week of traces filtered to what triage needs is far less
 MAX_LINE = 1 << 20  # 1 MiB: a question and an answer, with room for what else a trace holds
@@ -134,6 +134,8 @@ def _object(line: bytes | None) -> dict[str, Any]:
         raise _Bad("not JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise _Bad(f"a trace is a JSON object, got {_kind(data)}")
+    if HALF_SURROGATE_ESCAPE.search(line) and half_surrogate(data):
+        raise _Bad(HALF_SURROGATE)
     return data
 
 
