@@ -359,3 +359,22 @@ def test_an_eval_member_name_prints_no_line_of_its_own(
     assert done.exit_code == 2
     assert "samples/\\x1b]0;title\\x07\\n::stop-commands::" in done.stderr
     _no_command_nor_escape(done.stdout + done.stderr)
+
+
+def test_half_a_surrogate_pair_in_an_answer_is_refused_with_the_file_named(
+    repo: Path, tmp_path: Path
+) -> None:
+    """JSON can escape half a surrogate pair, which no output can print: the file is refused,
+    named, where it used to end score with an internal error."""
+    half = "wrong \ud800"
+    outputs = [
+        (pf_output(tmp_path, [pf_result("ret-001", half)]), "promptfoo"),
+        (json_log(tmp_path, [sample("ret-001", half)]), "inspect"),
+        (_as_eval(tmp_path, [sample("ret-001", half)]), "inspect"),
+    ]
+    for path, source in outputs:
+        done = run_cli("score", path, "--repo", repo, "--from", source)
+        assert done.exit_code == 2, done.stderr
+        assert f"{path.name}" in done.stderr and "half a surrogate pair" in done.stderr
+    whole = pf_output(tmp_path, [pf_result("ret-001", "It is 30 days \U0001f600")])
+    assert run_cli("score", whole, "--repo", repo, "--from", "promptfoo").exit_code in (0, 1)

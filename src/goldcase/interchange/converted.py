@@ -20,6 +20,7 @@ from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 FORMATS = ("promptfoo", "inspect")
 MAX_BYTES = 1024**3  # a promptfoo output or an Inspect JSON log read whole, at most this
@@ -90,9 +91,18 @@ def _text(output: Any) -> str:
 
 def parse_json(data: bytes, shown: str, what: str) -> Any:
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except (ValueError, RecursionError) as exc:
         raise GoldcaseError(f"{shown}: not {what} (not JSON: {exc})") from None
+    return as_text(value, data, shown, what)
+
+
+def as_text(value: Any, data: bytes, shown: str, what: str) -> Any:
+    """``value``, decoded from ``data``, refused when it holds half a surrogate pair: text
+    no answer can be scored or shown with."""
+    if HALF_SURROGATE_ESCAPE.search(data) and half_surrogate(value):
+        raise GoldcaseError(f"{shown}: not {what}: {HALF_SURROGATE}")
+    return value
 
 
 def latency(value: Any, scale: float = 1.0) -> float:

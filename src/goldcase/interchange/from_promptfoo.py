@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.interchange.converted import MAX_BYTES, Converted, as_text, latency, parse_json
 from goldcase.output import plain
 from goldcase.safeio import read_named
 from goldcase.text import clip
@@ -62,7 +62,7 @@ def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
 def _results(raw: bytes, shown: str) -> list[dict[str, Any]]:
     """The result objects of a JSON output (``results.results``) or a JSONL one."""
     try:
-        data = json.loads(raw)
+        data = as_text(json.loads(raw), raw, shown, WHAT)
     except ValueError:  # not one JSON value: a JSONL output, one result a line
         return [_object(parse_json(line, shown, WHAT), shown) for line in _lines(raw)]
     except RecursionError:
