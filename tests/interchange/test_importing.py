@@ -164,13 +164,16 @@ def test_jsonl_import_reads_the_corpus_beside_the_file(tmp_path: Path) -> None:
         '"notes": ""}\n'
         '{"id": "una-006", "question": "Who is the chief executive?", "answerable": false, '
         '"support": [], "tags": ["unanswerable"], "notes": "The corpus never names one."}\n'
-        '{"id": "bad", "questoin": "typo"}\n',
+        '{"id": "bad", "questoin": "typo"}\n'
+        '{"id": "half", "question": "How long \\ud800 is it?"}\n',
         encoding="utf-8",
     )
     out = tmp_path / "set"
     result = run_cli("import", "--format", "jsonl", folder / "set.jsonl", "--out", out)
     assert result.exit_code == 0, result.stdout
     assert "note: set.jsonl:3: unknown field(s) questoin; line skipped" in result.stderr
+    assert "note: set.jsonl:4: an escape of half a surrogate pair" in result.stderr
+    assert not (out / "cases/golden/half.yaml").exists()
     assert read(out, "golden.version") == "2026.3\n"
     assert read(out, "cases/golden/una-006.yaml") == SCHEMA_LINE + (
         "id: una-006\n"

@@ -18,6 +18,7 @@ from goldcase.authoring.formatting import CASE_KEYS
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet
 from goldcase.safeio import read_inside, read_regular_text
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
 MAX_IMPORT_BYTES = 1024**3  # a file named on the command line, or a document beside it
@@ -67,6 +68,9 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         imported.notes.append(f"{where}: expected an object with a string id; line skipped")
+        return None
+    if HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(raw):
+        imported.notes.append(f"{where}: {HALF_SURROGATE}; line skipped")
         return None
     if not _ID.match(raw["id"]):  # the id names the file: "../x" would write outside --out
         imported.notes.append(
