@@ -25,6 +25,13 @@ def _codes(root: Path) -> list[tuple[str, str]]:
     return [(Path(f.path).name, f.code) for f in run.findings]
 
 
+def _checked_then_watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The two-case set, checked once (it passes); then the quotes each later run looks for."""
+    golden_set(tmp_path)
+    assert _codes(tmp_path) == []
+    return _searches(monkeypatch)
+
+
 def _searches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The quotes each later run looks for in the corpus documents."""
     seen: list[list[str]] = []
@@ -41,9 +48,7 @@ def _searches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
 def test_a_case_edited_elsewhere_than_its_quote_searches_no_document(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    golden_set(tmp_path)
-    assert _codes(tmp_path) == []
-    searches = _searches(monkeypatch)
+    searches = _checked_then_watched(tmp_path, monkeypatch)
     edited = case_text("ret-001") + "notes: reworded the question\n"
     write(tmp_path, "cases/golden/ret-001.yaml", edited)
     assert _codes(tmp_path) == []
@@ -53,9 +58,7 @@ def test_a_case_edited_elsewhere_than_its_quote_searches_no_document(
 def test_a_quote_remembered_is_looked_for_again_once_the_corpus_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    golden_set(tmp_path)
-    _codes(tmp_path)
-    searches = _searches(monkeypatch)
+    searches = _checked_then_watched(tmp_path, monkeypatch)
     write(tmp_path, "corpus/older-policy.md", f"# Older policy\n\n{QUOTE}.\n")
     assert _codes(tmp_path) == [("ret-001.yaml", "GC205")]  # now in two documents
     policy = tmp_path / "corpus/returns-policy.md"
@@ -82,9 +85,7 @@ def test_a_damaged_place_in_the_cache_is_looked_for_again(tmp_path: Path) -> Non
 def test_quotes_stay_remembered_after_a_run_that_judged_another_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    golden_set(tmp_path)
-    _codes(tmp_path)
-    searches = _searches(monkeypatch)
+    searches = _checked_then_watched(tmp_path, monkeypatch)
     for case_id in ("ret-001", "ret-002"):  # one case edited a run, neither in its quote
         write(tmp_path, f"cases/golden/{case_id}.yaml", case_text(case_id) + "notes: edited\n")
         assert _codes(tmp_path) == []
