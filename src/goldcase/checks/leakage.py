@@ -100,10 +100,19 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
         yield from known  # the same files, prompts, config and code as last time
         return
     focus = _case_focus(case_set, ctx.focus)
+    if focus is not None:  # a focused run finds the pairs of its own cases only
+        key = f"{key}:{_focus_key(focus)}"
+        known = findings_from(ctx.cache.get(_FINDINGS, key))
+        if known is not None:
+            yield from known  # the same files checked again (a hook after check FILE)
+            return
     found = list(_check(case_set, prompts, ctx, focus))
-    if focus is None:  # a focused run finds the pairs of its own cases only
-        ctx.cache.put(_FINDINGS, key, findings_to(found))
+    ctx.cache.put(_FINDINGS, key, findings_to(found))
     yield from found
+
+
+def _focus_key(focus: frozenset[str]) -> str:
+    return hashlib.blake2b("\x00".join(sorted(focus)).encode(), digest_size=16).hexdigest()
 
 
 def _case_focus(case_set: CaseSet, focus: frozenset[str] | None) -> frozenset[str] | None:
@@ -315,7 +324,7 @@ def _lines_holding(
     ``by_text``. Kept per prompt file in the cache, so a run searches only for questions the
     file was not searched for yet (a new or reworded golden case)."""
     known = _lines_table(ctx.cache.get(_INSIDE, prompt.digest))
-    todo = [text for text in by_text if text not in known]
+    todo = [text for text in by_text if not _is_lines(known.get(text))]
     if todo:
         words = set(prompt.text.text.split())
         index: PhraseIndex[str] = PhraseIndex(((text, text) for text in todo), words)
@@ -337,13 +346,14 @@ _INSIDE = "leakage-inside"
 
 
 def _lines_table(value: object) -> dict[str, list[int]]:
-    """The cached table of lines per question, or an empty one when it has another shape."""
-    if type(value) is not dict:
-        return {}
-    for lines in value.values():
-        if type(lines) is not list or not all(type(n) is int for n in lines):
-            return {}
-    return dict(value)
+    """The cached table of lines per question, or an empty one when it is not a table. Each
+    entry is checked when it is looked up (``_is_lines``): a focused run looks up a few of
+    the golden set's thousands."""
+    return dict(value) if type(value) is dict else {}
+
+
+def _is_lines(value: object) -> bool:
+    return type(value) is list and all(type(n) is int for n in value)
 
 
 def _inside_pair(places: _Places, case: Case, where: End, digest: str) -> Iterator[Finding]:
@@ -374,12 +384,13 @@ def _near(
     reported for that golden case (GC301, GC302) is not repeated. With ``focus``, the pairs
     of the focused cases' questions only."""
     texts, golden_texts = _distinct(golden, dev, prompts, norm)
-    if focus is not None:
+    wanted, whole = golden_texts, None
+    if focus is not None:  # a pair with no golden end is never reported: a whole run's do
         asked = {norm[c.path] for c in (*golden, *dev) if c.path in focus}
-        golden_texts = [t in asked for t in texts]
+        wanted, whole = [t in asked for t in texts], golden_texts
     cfg = ctx.config.leakage
     near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
-    confirmed = near_pairs(texts, golden_texts, near, ctx.cache)
+    confirmed = near_pairs(texts, wanted, near, ctx.cache, whole)
     if not confirmed:
         return
     wanted = {texts[i] for i, _, _ in confirmed} | {texts[j] for _, j, _ in confirmed}

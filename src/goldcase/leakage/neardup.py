@@ -46,24 +46,44 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def near_pairs(
-    texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, cache: Cache
+    texts: Sequence[str],
+    focus: Sequence[bool],
+    cfg: NearConfig,
+    cache: Cache,
+    whole: Sequence[bool] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Confirmed pairs (i, j, Jaccard) among distinct normalised ``texts``, at least one of
     each pair in ``focus``, sorted. The cache's folder is keyed by the code
-    (``cache.code_salt``), so a changed rule finds the pairs anew."""
+    (``cache.code_salt``), so a changed rule finds the pairs anew.
+
+    ``whole`` is the focus of the whole run a focused run (``check FILE``) is part of, for a
+    caller that wants no pair without an end in ``whole``: when that run's pairs are cached
+    for these texts, its pairs with an end in ``focus`` are these (every pair of a small
+    bucket is a candidate; in a large one, the first member's pairs, whatever the focus), and
+    no signature is computed."""
     if len(texts) < 2 or not any(focus):
         return []
-    digest = hashlib.blake2b(f"{cfg!r}".encode(), digest_size=16)
-    digest.update(bytes(bool(f) for f in focus))
-    digest.update("\x00".join(texts).encode())  # normalised text holds no control characters
-    known = _pairs_from(cache.get(_PAIRS, digest.hexdigest()), len(texts))
+    joined = "\x00".join(texts).encode()  # normalised text holds no control characters
+    key = _key(texts, focus, cfg, joined)
+    known = _pairs_from(cache.get(_PAIRS, key), len(texts))
     if known is not None:
         return known  # the same questions as last time: the same pairs
+    if whole is not None:
+        found = _pairs_from(cache.get(_PAIRS, _key(texts, whole, cfg, joined)), len(texts))
+        if found is not None:
+            return [pair for pair in found if focus[pair[0]] or focus[pair[1]]]
     from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
 
     pairs = confirmed(texts, focus, cfg, cache)
-    cache.put(_PAIRS, digest.hexdigest(), [[int(i), int(j), float(s)] for i, j, s in pairs])
+    cache.put(_PAIRS, key, [[int(i), int(j), float(s)] for i, j, s in pairs])
     return pairs
+
+
+def _key(texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, joined: bytes) -> str:
+    digest = hashlib.blake2b(f"{cfg!r}".encode(), digest_size=16)
+    digest.update(bytes(bool(f) for f in focus))
+    digest.update(joined)
+    return digest.hexdigest()
 
 
 def _pairs_from(value: object, count: int) -> list[tuple[int, int, float]] | None:

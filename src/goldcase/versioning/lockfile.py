@@ -37,7 +37,6 @@ from goldcase.versioning.version import parse_version_text
 
 LOCK_FORMAT = 1
 _HEX = re.compile(r"^[0-9a-f]{64}\Z")
-_HEX_RUN = re.compile(r"[0-9a-f]*")
 _KEYS = ("cases", "corpus", "corpus_digest", "format", "set_digest", "version")
 
 
@@ -149,10 +148,16 @@ def parse(text: str) -> Lock:
 
 
 def _all_hex(values: Iterable[Any]) -> bool:
-    """Whether every value is a digest as ``_HEX`` matches one: checked all at once."""
-    if not all(type(v) is str and len(v) == 64 for v in values):
+    """Whether every value is a digest as ``_HEX`` matches one: checked all at once (a lock
+    of 10,000 cases is read by every check), each step a pass in C."""
+    values = list(values)
+    if not all(type(v) is str for v in values) or set(map(len, values)) - {64}:
         return False
-    return _HEX_RUN.fullmatch("".join(values)) is not None
+    joined = "".join(values)
+    return joined.isascii() and not joined.encode("ascii").translate(None, _HEX_DIGITS)
+
+
+_HEX_DIGITS = b"0123456789abcdef"
 
 
 def _typed(data: dict[str, Any]) -> Lock:

@@ -25,7 +25,7 @@ from goldcase.context import Context
 from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
-from goldcase.model import CaseSet, Finding
+from goldcase.model import Case, CaseSet, Finding
 from goldcase.safeio import read_regular_text
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
@@ -101,6 +101,12 @@ def read_on_disk(config: Config) -> OnDisk:
                 f"golden.version holds merge-conflict markers ({settled[0]}); "
                 f"run goldcase lock to settle it at {settled[1]}"
             )
+    text, lock, problem = read_lock(config)
+    return OnDisk(version, version_problem, lock, text, problem, settled)
+
+
+def read_lock(config: Config) -> tuple[str | None, Lock | None, LockError | None]:
+    """golden.lock's text (None: no lock), the lock read from it, or why it cannot be."""
     text, lock, problem = None, None, None
     if config.lock_file.exists():
         try:
@@ -111,7 +117,7 @@ def read_on_disk(config: Config) -> OnDisk:
             problem = LockError(f"golden.lock cannot be read: {exc}")
         except LockError as exc:
             problem = exc
-    return OnDisk(version, version_problem, lock, text, problem, settled)
+    return text, lock, problem
 
 
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
@@ -132,7 +138,12 @@ def _settle_conflict(config: Config) -> tuple[str, str] | None:
 
 
 def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
-    """The GC4xx findings: does the lock describe the set and corpus on disk?"""
+    """The GC4xx findings: does the lock describe the set and corpus on disk? A run focused
+    on case files (``check FILE``, a hook) gets their GC401 only: every other finding lands
+    on golden.lock, golden.version or a corpus document, which it does not report."""
+    focus = _case_focus(ctx, case_set)
+    if focus is not None:
+        return list(_focused_findings(ctx, case_set, focus))
     config = ctx.config
     disk = read_on_disk(config)
     lock_rel, version_rel = ctx.rel(config.lock_file), ctx.rel(config.version_file)
@@ -152,6 +163,43 @@ def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
         message = f"golden.version {found} but golden.lock records {disk.lock.version!r}"
         findings.append(_error(version_rel, "GC405", f"{message}; run goldcase lock"))
     return findings
+
+
+def _case_focus(ctx: Context, case_set: CaseSet) -> frozenset[str] | None:
+    """The focus when it names case files only and no file this family reports on otherwise
+    (golden.lock, golden.version) is where findings about the whole set go; else None."""
+    focus = ctx.focus
+    if focus is None or ctx.set_path in (
+        ctx.rel(ctx.config.lock_file),
+        ctx.rel(ctx.config.version_file),
+    ):
+        return None
+    if not focus <= {f.path for f in case_set.files}:
+        return None
+    return focus
+
+
+def _focused_findings(ctx: Context, case_set: CaseSet, focus: frozenset[str]) -> Iterator[Finding]:
+    """GC401 for the focused golden cases, as a whole run words it: the lock's entry for
+    each of their ids against the hash of the case that holds it (the last of two that share
+    an id, as in ``golden_hashes``). A lock that is missing or cannot be read gives none (its
+    GC402 / GC404 is on golden.lock)."""
+    lock = read_lock(ctx.config)[1]
+    if lock is None:
+        return
+    golden = case_set.golden
+    ids = {case.id for case in golden if case.path in focus}
+    if not ids:
+        return
+    mine = [case for case in golden if case.id in ids]
+    hashes = case_set_hashes(ctx, case_set, mine)
+    paths = {case.id: case.path for case in mine}
+    why = f"since golden.lock (version {lock.version}); run goldcase lock to bump golden.version"
+    for case_id, value in hashes.items():
+        known = lock.cases.get(case_id)
+        if known != value:
+            word = "added" if known is None else "changed"
+            yield _error(paths[case_id], "GC401", f"golden case {case_id} {word} {why}")
 
 
 def _error(path: str, code: str, message: str, line: int = 1, col: int = 1) -> Finding:
@@ -272,9 +320,14 @@ _HASHES = "case-hashes"
 def golden_hashes(ctx: Context, case_set: CaseSet) -> dict[str, str]:
     """Each golden case's hash, from the cache when the file's bytes (and goldcase) are the
     ones it was computed for."""
+    return case_set_hashes(ctx, case_set, case_set.golden)
+
+
+def case_set_hashes(ctx: Context, case_set: CaseSet, cases: list[Case]) -> dict[str, str]:
+    """``golden_hashes`` for some of the set's ``cases``: id -> case hash."""
     out: dict[str, str] = {}
     digests: dict[str, str] | None = None
-    for case in case_set.golden:
+    for case in cases:
         if case.hash:  # computed when the file was parsed
             out[case.id] = case.hash
             continue
