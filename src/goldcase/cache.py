@@ -246,6 +246,24 @@ class Cache:
             return value
         return None
 
+    def known(self, namespace: str, key: str, signature: list[int] | None) -> Any:
+        """The value ``record`` stored under ``key`` for a file whose stat signature was
+        ``signature`` (``safeio.stat_signature``), when the file is older than the
+        namespace's file: git's racy-clean rule (a file changed in the instant the cache was
+        written may hold other bytes under the same signature). None otherwise."""
+        entry = self.get(namespace, key)
+        if signature is None or type(entry) is not list or len(entry) != 2:
+            return None
+        if entry[0] != signature or signature[0] >= self.written_ns(namespace):
+            return None
+        return entry[1]
+
+    def record(self, namespace: str, key: str, signature: list[int] | None, value: Any) -> None:
+        """Store what was computed from a file's bytes read after its stat ``signature`` was
+        taken (nothing without one), for ``known``."""
+        if signature is not None:
+            self.put(namespace, key, [signature, value])
+
     def put(self, namespace: str, key: str, value: Any) -> None:
         """Store plain data (dict, list, str, bytes, int, float, bool, None) under ``key``."""
         self._namespace(namespace).pop(key, None)

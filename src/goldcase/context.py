@@ -36,7 +36,7 @@ class Context(Struct, dict=True):
 
     @cached_property
     def corpus(self) -> Corpus:
-        return load_corpus(self.config.corpus_dir, self.config.root)
+        return load_corpus(self.config.corpus_dir, self.config.root, self.cache)
 
     def rel(self, path: Path) -> str:
         """A path as findings show it: relative to the repository root, POSIX style."""

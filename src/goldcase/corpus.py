@@ -11,7 +11,8 @@ from pathlib import Path
 
 from msgspec import Struct, field
 
-from goldcase.safeio import NOT_REGULAR, TooLarge, read_regular
+from goldcase.cache import Cache
+from goldcase.safeio import NOT_REGULAR, TooLarge, read_regular, stat_signature
 from goldcase.text import fold_quote, fold_space
 
 MAX_DOC_BYTES = 64 * 1024 * 1024
@@ -23,6 +24,14 @@ class Document(Struct, dict=True):
     path: Path
     raw: bytes
     problem: str | None = None  # why the document cannot be searched, if it cannot
+    known_sha256: str = ""  # the bytes' sha256 (hex) when the cache knows it
+
+    @property
+    def sha256(self) -> str:
+        """The bytes' sha256, hex: what the lock records and the corpus digest is made of."""
+        if not self.known_sha256:
+            self.known_sha256 = hashlib.sha256(self.raw).hexdigest()
+        return self.known_sha256
 
     @cached_property
     def text(self) -> str:
@@ -63,14 +72,16 @@ class Corpus(Struct, dict=True):
         h = hashlib.sha256()
         for doc in sorted(self.documents.values(), key=lambda d: d.rel):
             h.update(doc.rel.encode("utf-8") + b"\0")
-            h.update(hashlib.sha256(doc.raw).digest())
+            h.update(bytes.fromhex(doc.sha256))
         return h.hexdigest()
 
     def doc_digests(self) -> dict[str, str]:
-        return {d.rel: hashlib.sha256(d.raw).hexdigest() for d in self.documents.values()}
+        return {d.rel: d.sha256 for d in self.documents.values()}
 
 
-def load_corpus(root: Path, repo_root: Path) -> Corpus:
+def load_corpus(root: Path, repo_root: Path, cache: Cache | None = None) -> Corpus:
+    """The documents under ``root``; with ``cache``, each document's sha256 is taken from it
+    when the file's stat signature is the one recorded with it (``known_digest``)."""
     corpus = Corpus(root=root, repo_root=repo_root)
     if not root.is_dir():
         return corpus
@@ -84,8 +95,25 @@ def load_corpus(root: Path, repo_root: Path) -> Corpus:
         if name in corpus.documents:
             corpus.duplicates.setdefault(name, [corpus.documents[name].rel]).append(rel)
             continue
-        corpus.documents[name] = _read_document(name, rel, path)
+        signature = stat_signature(path) if cache is not None else None  # before the bytes
+        document = corpus.documents[name] = _read_document(name, rel, path)
+        if cache is not None and document.problem is None:
+            known_digest(cache, document, signature)
     return corpus
+
+
+_DIGESTS = "corpus-digests"
+
+
+def known_digest(cache: Cache, document: Document, signature: list[int] | None) -> None:
+    """The document's sha256 from the cache when the file is as it was when it was hashed
+    (``Cache.known``); else hashed and recorded. A check of one case file then does not hash
+    the whole corpus for its digest."""
+    known = cache.known(_DIGESTS, document.rel, signature)
+    if type(known) is str and len(known) == 64:
+        document.known_sha256 = known
+    else:
+        cache.record(_DIGESTS, document.rel, signature, document.sha256)
 
 
 def _walk(root: Path) -> list[Path]:

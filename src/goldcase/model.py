@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from msgspec import Struct, field
@@ -168,6 +168,22 @@ class CaseSet(Struct, dict=True):
                 and isinstance(f.data.get("id"), str)
             ]
         return self._parsed
+
+    def parsed_at(self, paths: Collection[str]) -> list[Case]:
+        """``parsed``, of the files at ``paths`` only (a focused run's), without building it
+        for the whole set."""
+        if self._parsed is not None:
+            return [c for c in self._parsed if c.path in paths]
+        made = {id(c.data): c for c in self.cases if c.path in paths}
+        return [
+            made.get(id(f.data)) or Case(f.path, f.split, f.data, f.digest, f.hash)
+            for f in self.files
+            if f.path in paths
+            and f.data is not None
+            and f.split is not None
+            and f.split != INBOX
+            and isinstance(f.data.get("id"), str)
+        ]
 
     def split(self, name: Folder) -> list[Case]:
         """The cases of one split, in a list of the caller's own."""

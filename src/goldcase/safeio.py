@@ -209,6 +209,17 @@ def longest_line(raw: bytes, limit: int = MAX_LINE_BYTES) -> tuple[int, int] | N
     return None
 
 
+def stat_signature(path: Path | str) -> list[int] | None:
+    """What a change of the file (or of where its link leads) changes: its modification and
+    change times (ns), size and inode; None when it cannot be stat'ed. Taken before the
+    bytes it vouches for are read, so that a change between the two shows next time."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
+
+
 def kind_of_mode(mode: int) -> str:
     """What a file of this mode is, in words: ``a folder``, ``a FIFO (named pipe)``, …"""
     for test, words in (

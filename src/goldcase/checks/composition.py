@@ -147,7 +147,7 @@ def _outcome_mix(name: str, cases: list[Case]) -> Iterator[tuple[str, str]]:
 
 def _unnamed_resolutions(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     """GC512: a resolution is a decision; it says who made it."""
-    for case in case_set.cases:
+    for case in _wanted(case_set.cases, ctx):
         if isinstance(case.data.get("resolution"), str):
             line, col = ctx.locate(case.path, ["resolution"])
             yield Finding(
@@ -194,7 +194,7 @@ def _unanswerable(golden: list[Case], ctx: Context) -> Iterator[Finding]:
 
 def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
     limit = ctx.config.composition.answer_max_words
-    for case in golden:
+    for case in _wanted(golden, ctx):
         answer = case.expected_answer
         if answer is None or len(answer.split()) <= limit:
             continue
@@ -210,12 +210,17 @@ def _long_answers(golden: list[Case], ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _wanted(cases: list[Case], ctx: Context) -> list[Case]:
+    """The cases whose own findings the run reports (a focused run's: a few)."""
+    return cases if ctx.focus is None else [c for c in cases if c.path in ctx.focus]
+
+
 def _time_split(golden: list[Case], dev: list[Case], ctx: Context) -> Iterator[Finding]:
     found = older_golden(golden, dev)
     if found is None:
         return
     last, moment, older = found
-    for case in older:
+    for case in _wanted(older, ctx):
         when = asked(case)
         assert when is not None  # older_golden returns dated cases only
         line, col = ctx.locate(case.path, ["asked_at"])

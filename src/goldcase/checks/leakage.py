@@ -145,11 +145,12 @@ def _check(
     places = _Places(ctx)
     golden, dev = case_set.golden, case_set.dev
     mine = [c for c in case_set.cases if focus is None or c.path in focus]
-    norm = {case.path: normalise_input(case.question) for case in case_set.cases}
+    norm = _questions(ctx, case_set.cases)
+    asked = None if focus is None else {norm[case.path] for case in mine}
     yield from _unreadable([p for p in prompts if focus is None or p.path in focus])
-    yield from _duplicates(golden, norm, places, mine)
+    yield from _duplicates(golden, norm, places, mine, asked)
     leaked: set[tuple[str, str]] = set()
-    for case, other, normalised in _exact(golden, dev, prompts, norm):
+    for case, other, normalised in _exact(golden, dev, prompts, norm, asked):
         if focus is None or case.path in focus or other.path in focus:
             leaked.add((other.path, case.id))
             yield from _exact_pair(places, End(case.path, 1, case), other, normalised)
@@ -168,6 +169,24 @@ def _check(
 
 def _split(cases: list[Case], split: str) -> list[Case]:
     return [case for case in cases if case.split == split]
+
+
+_QUESTIONS = "leakage-questions"
+
+
+def _questions(ctx: Context, cases: list[Case]) -> dict[str, str]:
+    """Path -> the case's question as ``normalise_input`` folds it, kept in the cache by the
+    question's text: a run folds only the questions it has not seen (one case, for a hook)."""
+    questions = [case.question for case in cases]
+    known: dict[str, str] = ctx.cache.take(_QUESTIONS, questions, dict[str, str])
+    norm: dict[str, str] = {}
+    for case, question in zip(cases, questions, strict=True):
+        folded = known.get(question)
+        if folded is None:
+            folded = normalise_input(question)
+            ctx.cache.put(_QUESTIONS, question, folded)
+        norm[case.path] = folded
+    return norm
 
 
 class _Places:
@@ -227,13 +246,19 @@ def _unreadable(prompts: list[ScannedPrompt]) -> Iterator[Finding]:
 
 
 def _duplicates(
-    golden: list[Case], norm: Mapping[str, str], places: _Places, mine: list[Case]
+    golden: list[Case],
+    norm: Mapping[str, str],
+    places: _Places,
+    mine: list[Case],
+    asked: set[str] | None,
 ) -> Iterator[Finding]:
-    """GC304 on every golden case (of ``mine``) whose normalised question another golden
-    case shares."""
+    """GC304 on every golden case (of ``mine``, which ask ``asked``: None for all) whose
+    normalised question another golden case shares."""
     groups: dict[str, list[Case]] = {}
     for case in golden:
-        groups.setdefault(norm[case.path], []).append(case)
+        text = norm[case.path]
+        if asked is None or text in asked:
+            groups.setdefault(text, []).append(case)
     wanted = {id(case) for case in mine}
     for normalised, cases in groups.items():
         for case in cases if len(cases) > 1 else ():
@@ -251,12 +276,19 @@ def _duplicates(
 
 
 def _exact(
-    golden: list[Case], dev: list[Case], prompts: list[ScannedPrompt], norm: Mapping[str, str]
+    golden: list[Case],
+    dev: list[Case],
+    prompts: list[ScannedPrompt],
+    norm: Mapping[str, str],
+    asked: set[str] | None = None,
 ) -> Iterator[tuple[Case, End, str]]:
-    """GC301: (golden case, the dev case or few-shot example equal to it, normalised)."""
+    """GC301: (golden case, the dev case or few-shot example equal to it, normalised); with
+    ``asked``, the pairs of those questions only (a focused run's)."""
     by_text: dict[str, list[Case]] = {}
     for case in golden:
-        by_text.setdefault(norm[case.path], []).append(case)
+        text = norm[case.path]
+        if asked is None or text in asked:
+            by_text.setdefault(text, []).append(case)
     for dev_case in dev:
         for case in by_text.get(norm[dev_case.path], ()):
             yield case, End(dev_case.path, 1, dev_case), norm[dev_case.path]
@@ -384,13 +416,13 @@ def _near(
     reported for that golden case (GC301, GC302) is not repeated. With ``focus``, the pairs
     of the focused cases' questions only."""
     texts, golden_texts = _distinct(golden, dev, prompts, norm)
-    wanted, whole = golden_texts, None
+    marked, whole = golden_texts, None
     if focus is not None:  # a pair with no golden end is never reported: a whole run's do
         asked = {norm[c.path] for c in (*golden, *dev) if c.path in focus}
-        wanted, whole = [t in asked for t in texts], golden_texts
+        marked, whole = [t in asked for t in texts], golden_texts
     cfg = ctx.config.leakage
     near = NearConfig(cfg.near_threshold, cfg.num_perm, cfg.shingle)
-    confirmed = near_pairs(texts, wanted, near, ctx.cache, whole)
+    confirmed = near_pairs(texts, marked, near, ctx.cache, whole)
     if not confirmed:
         return
     wanted = {texts[i] for i, _, _ in confirmed} | {texts[j] for _, j, _ in confirmed}
@@ -529,10 +561,12 @@ def _draft_finding(places: _Places, draft: Case, found: list[_Match]) -> Finding
 
 def _derived(case_set: CaseSet, places: _Places, mine: list[Case]) -> Iterator[Finding]:
     """GC305: a synthetic case (of ``mine``) must vary a dev case."""
-    by_id = case_set.by_id()
+    by_id: dict[str, Case] | None = None  # built for the first synthetic case
     for case in mine:
         if case.source != "synthetic":
             continue
+        if by_id is None:
+            by_id = case_set.by_id()
         origin = case.derived_from
         end = End(case.path, 1, case)
         if origin is None:

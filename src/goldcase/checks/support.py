@@ -90,9 +90,7 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _corpus_findings(corpus)
     state = _corpus_state(corpus)
     pending: list[tuple[Case, str]] = []
-    for case in case_set.parsed:
-        if not ctx.wanted(case.path):
-            continue
+    for case in case_set.parsed if ctx.focus is None else case_set.parsed_at(ctx.focus):
         key = f"{state}:{case.path}:{case.digest}"
         cached = findings_from(ctx.cache.get(NAME, key))
         if cached is not None:

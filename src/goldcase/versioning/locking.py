@@ -26,7 +26,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
-from goldcase.safeio import read_regular_text
+from goldcase.safeio import read_regular_text, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -141,11 +141,14 @@ def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
     """The GC4xx findings: does the lock describe the set and corpus on disk? A run focused
     on case files (``check FILE``, a hook) gets their GC401 only: every other finding lands
     on golden.lock, golden.version or a corpus document, which it does not report."""
-    focus = _case_focus(ctx, case_set)
+    focus = _case_focus(ctx)
     if focus is not None:
         return list(_focused_findings(ctx, case_set, focus))
     config = ctx.config
+    signature = stat_signature(config.lock_file)  # before the bytes
     disk = read_on_disk(config)
+    if disk.lock is not None and ctx.cache.known(_LOCKS, _LOCK_KEY, signature) is None:
+        _remember_lock(ctx, signature, disk.lock)  # for the focused runs that follow
     lock_rel, version_rel = ctx.rel(config.lock_file), ctx.rel(config.version_file)
     findings: list[Finding] = []
     if disk.version_problem is not None:
@@ -165,16 +168,17 @@ def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
     return findings
 
 
-def _case_focus(ctx: Context, case_set: CaseSet) -> frozenset[str] | None:
-    """The focus when it names case files only and no file this family reports on otherwise
-    (golden.lock, golden.version) is where findings about the whole set go; else None."""
-    focus = ctx.focus
-    if focus is None or ctx.set_path in (
-        ctx.rel(ctx.config.lock_file),
-        ctx.rel(ctx.config.version_file),
-    ):
+def _case_focus(ctx: Context) -> frozenset[str] | None:
+    """The focus when it names files under the cases folder only (no corpus document, lock
+    or version file), and findings about the whole set go elsewhere; else None."""
+    focus, config = ctx.focus, ctx.config
+    own = {ctx.rel(config.lock_file), ctx.rel(config.version_file)}
+    if focus is None or ctx.set_path in own or focus & own:
         return None
-    if not focus <= {f.path for f in case_set.files}:
+    cases, corpus = (
+        f"{ctx.rel(top).rstrip('/')}/" for top in (config.cases_dir, config.corpus_dir)
+    )
+    if not all(p.startswith(cases) and not p.startswith(corpus) for p in focus):
         return None
     return focus
 
@@ -184,7 +188,7 @@ def _focused_findings(ctx: Context, case_set: CaseSet, focus: frozenset[str]) ->
     each of their ids against the hash of the case that holds it (the last of two that share
     an id, as in ``golden_hashes``). A lock that is missing or cannot be read gives none (its
     GC402 / GC404 is on golden.lock)."""
-    lock = read_lock(ctx.config)[1]
+    lock = _known_lock(ctx)
     if lock is None:
         return
     golden = case_set.golden
@@ -200,6 +204,45 @@ def _focused_findings(ctx: Context, case_set: CaseSet, focus: frozenset[str]) ->
         if known != value:
             word = "added" if known is None else "changed"
             yield _error(paths[case_id], "GC401", f"golden case {case_id} {word} {why}")
+
+
+_LOCKS = "lock"
+_LOCK_KEY = "golden.lock"  # one lock a repository (the cache's folder is the repository's)
+
+
+def _known_lock(ctx: Context) -> Lock | None:
+    """golden.lock as ``read_lock`` reads it (None: missing or unusable), from the cache
+    while the file is as it was when it was read (``Cache.known``): parsing and checking a
+    lock of 10,000 cases costs a check of one case file more than the rest of this family."""
+    path = ctx.config.lock_file
+    signature = stat_signature(path)  # before the bytes
+    known = _lock_from(ctx.cache.known(_LOCKS, _LOCK_KEY, signature))
+    if known is not None:
+        return known
+    lock = read_lock(ctx.config)[1]
+    if lock is not None:
+        _remember_lock(ctx, signature, lock)
+    return lock
+
+
+def _remember_lock(ctx: Context, signature: list[int] | None, lock: Lock) -> None:
+    value = [lock.version, lock.set_digest, lock.corpus_digest, lock.cases, lock.corpus]
+    ctx.cache.record(_LOCKS, _LOCK_KEY, signature, value)
+
+
+def _lock_from(value: object) -> Lock | None:
+    """A lock read back from the cache; None for anything of another shape."""
+    if type(value) is not list or len(value) != 5:
+        return None
+    version, set_digest, corpus_digest, cases, corpus = value
+    if not all(type(v) is str for v in (version, set_digest, corpus_digest)):
+        return None
+    for table in (cases, corpus):
+        if type(table) is not dict or not all(
+            type(k) is str and type(v) is str for k, v in table.items()
+        ):
+            return None
+    return Lock(version, set_digest, corpus_digest, cases, corpus)
 
 
 def _error(path: str, code: str, message: str, line: int = 1, col: int = 1) -> Finding:
