@@ -153,3 +153,32 @@ def test_a_journal_that_is_a_fifo_or_a_link_is_neither_waited_on_nor_followed(
     _part_run(tmp_path, {"k1": "changed"})
     assert outside.read_bytes() == b""
     assert Cache(tmp_path).get("ns", "k2") == "value 2" * 10
+
+
+def test_a_value_recorded_with_a_stat_signature_is_known_only_for_that_signature(
+    tmp_path: Path,
+) -> None:
+    # Signatures are given, not taken: the first field is the file's modification time, and
+    # 1 ns after the epoch is older than any cache file.
+    old, other = [1, 2, 3, 4], [1, 2, 3, 5]
+    first = Cache(tmp_path / "cache")
+    first.record("files-of-a-kind", "a.md", old, "its digest")
+    first.record("files-of-a-kind", "b.md", None, "no signature, nothing stored")
+    first.save()
+    again = Cache(tmp_path / "cache")
+    assert again.known("files-of-a-kind", "a.md", old) == "its digest"
+    assert again.known("files-of-a-kind", "a.md", other) is None
+    assert again.known("files-of-a-kind", "a.md", None) is None
+    assert again.known("files-of-a-kind", "b.md", None) is None
+
+
+def test_a_file_not_older_than_the_cache_is_not_known(tmp_path: Path) -> None:
+    # git's racy-clean rule: a file changed in the instant the cache was written may hold
+    # other bytes under the same signature. A modification time far ahead stands for it.
+    ahead = [2**62, 2, 3, 4]
+    first = Cache(tmp_path / "cache")
+    first.record("files-of-a-kind", "a.md", ahead, "its digest")
+    first.save()
+    again = Cache(tmp_path / "cache")
+    assert again.written_ns("files-of-a-kind") < 2**62
+    assert again.known("files-of-a-kind", "a.md", ahead) is None

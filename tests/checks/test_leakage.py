@@ -367,3 +367,46 @@ def test_the_cache_follows_every_edit(make_repo: Callable[..., Path]) -> None:
         "ret-014",
     ]
     assert (cache_folder(root) / "leakage-findings.msgpack").is_file()
+
+
+NEAR_PAIR = {
+    "cases/golden/sq-1.yaml": case(
+        "sq-1", "How many companies were listed on the WSE on August 2009?"
+    ),
+    "cases/dev/sq-2.yaml": case("sq-2", "How many companies were listed on the WSE on April 2009?"),
+    "cases/golden/other.yaml": case("other", "Which depot handles returns from the islands?"),
+    "prompts/shots.jsonl": json.dumps({"input": "How many companies were listed on the WSE?"})
+    + "\n",
+}
+
+
+@pytest.mark.parametrize("edited", sorted(p for p in NEAR_PAIR if p.startswith("cases/")))
+def test_a_file_edited_but_its_question_is_paired_as_in_the_whole_run(
+    make_repo: Callable[..., Path], edited: str
+) -> None:
+    # The questions are those the whole run paired: the focused run takes its pairs from
+    # there (no signatures computed) and reports on the file exactly what the whole run does.
+    root = make_repo(NEAR_PAIR)
+    everything = leakage(root)[1]
+    assert any(" GC303 " in line for line in everything)
+    (root / edited).write_text(NEAR_PAIR[edited] + "notes: reviewed again\n", encoding="utf-8")
+    for _ in range(2):  # found, then from the cache
+        focused = leakage(root, root / edited)[1]
+        assert focused == [line for line in everything if line.startswith(edited + ":")]
+
+
+def test_a_focused_runs_findings_follow_an_edit_of_the_other_end(
+    make_repo: Callable[..., Path],
+) -> None:
+    root = make_repo(
+        {
+            "cases/golden/g.yaml": case("g", GOLD),
+            "cases/golden/e.yaml": case("e", GOLD.upper()),
+        }
+    )
+    edited = root / "cases/golden/e.yaml"
+    assert [line.split(" ")[1] for line in leakage(root, edited)[1]] == ["GC304"]
+    assert [line.split(" ")[1] for line in leakage(root, edited)[1]] == ["GC304"]  # cached
+    (root / "cases/golden/g.yaml").write_text(case("g", "Which depot takes returns?"))
+    assert leakage(root, edited) == (0, [])
+    assert leakage(root) == (0, [])

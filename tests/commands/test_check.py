@@ -430,3 +430,49 @@ def test_lock_first_stages_the_bump_and_leaves_stdout_to_the_findings(make_repo:
     assert staged == ["cases/golden/s.yaml", "golden.lock", "golden.version"]
     again = check_cli("--repo", root, "--lock", "--staged", added)
     assert again.exit_code == 0 and "up to date" in again.stderr
+
+
+# A set with a finding of every family that looks at one case at a time or pairs it with
+# another: what `check FILE` (the hook) says of a file is what the whole check says of it.
+PLANTED = {
+    "cases/golden/ret-001.yaml": GOOD.format(id="ret-001"),
+    "cases/golden/ret-002.yaml": BROKEN.format(id="ret-002"),  # GC202
+    "cases/golden/ret-003.yaml": GOOD.format(id="ret-003").replace("how long", "How long"),  # GC304
+    "cases/dev/dev-001.yaml": GOOD.format(id="dev-001").replace("how long", "HOW LONG"),  # GC301
+    "cases/golden/ret-004.yaml": SALE.format(id="ret-004")
+    + "notes: ask jane.doe@example.com\n",  # GC505, GC202
+    "cases/golden/ret-005.yaml": GOOD.format(id="ret-005").replace(
+        "expected_answer: 14 days",
+        "expected_answer: fourteen days from the day the damaged parcel was delivered to the "
+        "customer who ordered it",
+    )
+    + "resolution: agreed\n",  # GC508, GC512
+    "cases/golden/ret-006.yaml": "id: ret-006\nquestion: [not, text]\n",  # GC1xx
+}
+
+
+def _json_findings(root: Path, *paths: str) -> list[dict[str, object]]:
+    done = run_cli("check", "--repo", root, "--format", "json", *(root / p for p in paths))
+    assert done.exit_code in (0, 1), done.stderr
+    found: list[dict[str, object]] = json.loads(done.stdout)["findings"]
+    return found
+
+
+def test_a_focused_run_reports_on_its_file_what_the_whole_run_does(make_repo: Maker) -> None:
+    root = make_repo(PLANTED)
+    run_cli("lock", "--repo", root)
+    write(root, "cases/golden/ret-001.yaml", GOOD.format(id="ret-001") + "tags: [late]\n")  # GC401
+    whole = _json_findings(root)
+    codes = {str(f["code"]) for f in whole}
+    assert {"GC202", "GC301", "GC304", "GC401", "GC505", "GC508", "GC512"} <= codes
+    everywhere = {"goldcase.toml", "cases/golden"}  # findings about the set: always reported
+    for rel in sorted(PLANTED):
+        mine = [f for f in whole if f["path"] == rel or f["path"] in everywhere]
+        for _ in range(2):  # computed, then from the cache
+            assert _json_findings(root, rel) == mine, rel
+    edited = "cases/golden/ret-003.yaml"  # edited again: its pairs are found anew
+    write(root, edited, PLANTED[edited] + "tags: [again]\n")
+    whole = _json_findings(root)
+    assert _json_findings(root, edited) == [
+        f for f in whole if f["path"] == edited or f["path"] in everywhere
+    ]

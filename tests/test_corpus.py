@@ -1,0 +1,60 @@
+"""The corpus's documents and digests, read with and without the cache."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from goldcase.cache import Cache
+from goldcase.corpus import load_corpus
+from goldcase.safeio import stat_signature
+
+LONG_AGO_NS = 1_000_000_000  # a modification time older than any cache file
+
+
+def _document(root: Path, text: str) -> Path:
+    path = root / "corpus" / "policy.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(LONG_AGO_NS, LONG_AGO_NS))  # older than the cache: trusted by stat
+    return path
+
+
+def _digests(root: Path, cache: Cache | None) -> dict[str, str]:
+    corpus = load_corpus(root / "corpus", root, cache)
+    if cache is not None:
+        cache.save()
+    return corpus.doc_digests()
+
+
+def test_a_cached_digest_is_used_while_the_file_is_unchanged_and_dropped_after(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    path = _document(root, "Refunds take 14 days.\n")
+    real = hashlib.sha256(path.read_bytes()).hexdigest()
+    folder = tmp_path / "cache"
+    assert _digests(root, Cache(folder)) == {"corpus/policy.md": real}
+    # The entry stands for the file's bytes while its stat signature is the one recorded:
+    # one planted by hand is believed, which shows the file was not hashed again.
+    planted = Cache(folder)
+    planted.record("corpus-digests", "corpus/policy.md", stat_signature(path), "0" * 64)
+    planted.save()
+    assert _digests(root, Cache(folder)) == {"corpus/policy.md": "0" * 64}
+    path = _document(root, "Refunds take 30 days, not 14.\n")  # another size: another signature
+    changed = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert _digests(root, Cache(folder)) == {"corpus/policy.md": changed}
+    assert _digests(root, None) == {"corpus/policy.md": changed}
+
+
+def test_the_corpus_digest_is_the_same_with_and_without_the_cache(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    _document(root, "Refunds take 14 days.\n")
+    (root / "corpus" / "delivery.md").write_text("Parcels ship on weekdays.\n", encoding="utf-8")
+    folder = tmp_path / "cache"
+    plain = load_corpus(root / "corpus", root).digest
+    for _ in range(2):  # recorded, then read back
+        cache = Cache(folder)
+        assert load_corpus(root / "corpus", root, cache).digest == plain
+        cache.save()
