@@ -63,13 +63,14 @@ def near_pairs(
     no signature is computed."""
     if len(texts) < 2 or not any(focus):
         return []
-    joined = "\x00".join(texts).encode()  # normalised text holds no control characters
-    key = _key(texts, focus, cfg, joined)
+    # normalised text holds no control characters; hashed once for both keys
+    joined = hashlib.blake2b("\x00".join(texts).encode(), digest_size=16).digest()
+    key = _key(focus, cfg, joined)
     known = _pairs_from(cache.get(_PAIRS, key), len(texts))
     if known is not None:
         return known  # the same questions as last time: the same pairs
     if whole is not None:
-        found = _pairs_from(cache.get(_PAIRS, _key(texts, whole, cfg, joined)), len(texts))
+        found = _pairs_from(cache.get(_PAIRS, _key(whole, cfg, joined)), len(texts))
         if found is not None:
             return [pair for pair in found if focus[pair[0]] or focus[pair[1]]]
     from goldcase.leakage.minhash import confirmed  # numpy: only when the questions changed
@@ -79,10 +80,11 @@ def near_pairs(
     return pairs
 
 
-def _key(texts: Sequence[str], focus: Sequence[bool], cfg: NearConfig, joined: bytes) -> str:
+def _key(focus: Sequence[bool], cfg: NearConfig, texts: bytes) -> str:
+    """The cache key of the pairs of these texts (``texts``: their digest) for this focus."""
     digest = hashlib.blake2b(f"{cfg!r}".encode(), digest_size=16)
     digest.update(bytes(bool(f) for f in focus))
-    digest.update(joined)
+    digest.update(texts)
     return digest.hexdigest()
 
 
