@@ -95,6 +95,7 @@ def test_configured_abstain_patterns_replace_the_defaults(tmp_path: Path) -> Non
     [
         ("crash", "the worker exited with status 3: boom: the index is gone"),
         ("raw:this is not json", "malformed response: not JSON"),
+        ('raw:{"answer": "\\ud800"}', "malformed response: an escape of half a surrogate pair"),
         ("raw:[1, 2]", "malformed response: expected a JSON object, got list"),
         ('json:{"answer": "x", "confidnce": 1}', "unknown field 'confidnce'"),
         ('json:{"id": "ret-003", "answer": "x"}', "it answers id 'ret-003'"),
