@@ -47,6 +47,8 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
+    if not labelfiles.label_paths(ctx.root):
+        return  # no second labeller: the set's ids are not gathered for nothing
     by_id = case_set.by_id()
     known = {
         str(f.data["id"]) for f in case_set.files if f.data and isinstance(f.data.get("id"), str)
