@@ -130,8 +130,7 @@ def _inputs_key(case_set: CaseSet, prompts: list[ScannedPrompt], ctx: Context) -
     """Everything the findings depend on: each case file's bytes (by digest), each prompt
     file's and the leakage config (the cache's folder is keyed by the code)."""
     h = hashlib.blake2b(f"{ctx.config.leakage!r}".encode(), digest_size=16)
-    for case_file in case_set.files:
-        h.update(f"\x00{case_file.path}\x01{case_file.digest}".encode())
+    h.update("".join([f"\x00{f.path}\x01{f.digest}" for f in case_set.files]).encode())
     for prompt in prompts:
         h.update(f"\x02{prompt.path}\x01{prompt.digest}\x01{prompt.problem!r}".encode())
     return h.hexdigest()
