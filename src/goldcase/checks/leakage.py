@@ -157,9 +157,9 @@ def _check(
     yield from _near(golden, dev, prompts, norm, ctx, places, leaked, focus)
     yield from _derived(case_set, places, mine)
     if focus is None:
-        golden_facts = _facts_table(ctx, golden)
+        golden_facts = _facts_table(ctx, golden, "golden")
         yield from _stated(golden_facts, prompts, places)
-        yield from _shared(ctx, golden_facts, _facts_table(ctx, dev), places)
+        yield from _shared(ctx, golden_facts, _facts_table(ctx, dev, "dev"), places)
     else:
         yield from _stated(_facts_of(ctx, _split(mine, "golden")), prompts, places)
         yield from _shared_focused(case_set, mine, ctx, places)
@@ -719,9 +719,9 @@ def _shared_focused(
     is unchanged) against theirs."""
     golden, dev = _facts_of(ctx, _split(mine, "golden")), _facts_of(ctx, _split(mine, "dev"))
     if golden:
-        yield from _shared(ctx, golden, _facts_table(ctx, case_set.dev), places)
+        yield from _shared(ctx, golden, _facts_table(ctx, case_set.dev, "dev"), places)
     if dev:
-        yield from _shared(ctx, _facts_table(ctx, case_set.golden), dev, places)
+        yield from _shared(ctx, _facts_table(ctx, case_set.golden, "golden"), dev, places)
 
 
 def _holding(
@@ -753,19 +753,20 @@ _FACTS = "leakage-facts"
 _FEW_UNITS = 64
 
 
-def _facts_table(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
-    """``_facts_of(ctx, cases)``, kept in the cache for exactly these case files: a commit that
-    changes golden cases finds the dev set's facts there, and the other way round."""
+def _facts_table(ctx: Context, cases: list[Case], split: str) -> dict[str, list[Quoted]]:
+    """``_facts_of(ctx, cases)`` (the cases of ``split``), kept in the cache for exactly these
+    case files: a commit that changes golden cases finds the dev set's facts there, and the
+    other way round. One namespace a split, so that a commit of a golden case decodes the dev
+    set's table only."""
     h = hashlib.blake2b(digest_size=16)
-    for case in cases:
-        h.update(f"{case.path}\x00{case.digest}\x01".encode())
-    key = h.hexdigest()
+    h.update("".join([f"{case.path}\x00{case.digest}\x01" for case in cases]).encode())
+    key, namespace = h.hexdigest(), f"{_FACTS}-{split}"
     by_path = {case.path: case for case in cases}
-    table = _quoted_table(ctx.cache.get(_FACTS, key), by_path)
+    table = _quoted_table(ctx.cache.get(namespace, key), by_path)
     if table is None:
         table = _facts_of(ctx, cases)
         value = {unit: [[q.path, q.at] for q in owners] for unit, owners in table.items()}
-        ctx.cache.put(_FACTS, key, value)
+        ctx.cache.put(namespace, key, value)
     return table
 
 
