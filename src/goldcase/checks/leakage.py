@@ -161,7 +161,7 @@ def _check(
         yield from _stated(golden_facts, prompts, places)
         yield from _shared(ctx, golden_facts, _facts_table(ctx, dev, "dev"), places)
     else:
-        yield from _stated(_facts_of(ctx, _split(mine, "golden")), prompts, places)
+        yield from _stated(_facts_of(ctx, _split(mine, "golden"), cached=False), prompts, places)
         yield from _shared_focused(case_set, mine, ctx, places)
     yield from _drafts(case_set, ctx, places)
 
@@ -629,12 +629,14 @@ MIN_CLAUSE_WORDS = 6  # a shorter run of a quote ("within 30 days") is common wo
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
 
 
-def _facts_of(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
-    """Normalised fact unit -> the quotes it comes from."""
+def _facts_of(ctx: Context, cases: list[Case], cached: bool = True) -> dict[str, list[Quoted]]:
+    """Normalised fact unit -> the quotes it comes from; without ``cached`` (a focused run's
+    few cases), each quote's units are computed, not looked up in a cache of every quote's."""
     facts: dict[str, list[Quoted]] = {}
     for case in cases:
         for at, support in enumerate(case.support):
-            for unit in _units(ctx, support.quote):
+            units = _units(ctx, support.quote, case.split) if cached else fact_units(support.quote)
+            for unit in units:
                 facts.setdefault(unit, []).append(Quoted(case.path, at, case))
     return facts
 
@@ -642,20 +644,23 @@ def _facts_of(ctx: Context, cases: list[Case]) -> dict[str, list[Quoted]]:
 _UNITS = "leakage-units"
 
 
-def _units(ctx: Context, quote: str) -> list[str]:
+def _units(ctx: Context, quote: str, split: str) -> list[str]:
     """``fact_units(quote)``, kept in the cache by the quote's text: a changed case costs its
     own quotes' sentences, not every quote's."""
-    return _folded(ctx, quote)[1:]
+    return _folded(ctx, quote, split)[1:]
 
 
-def _folded(ctx: Context, quote: str) -> list[str]:
+def _folded(ctx: Context, quote: str, split: str) -> list[str]:
     """The quote as ``normalise_input`` folds it, then its ``fact_units``: one cache entry by
-    the quote's text, so that a rule that searches every quote folds none of them again."""
-    cached = ctx.cache.get(_UNITS, quote)
+    the quote's text, so that a rule that searches every quote folds none of them again. One
+    namespace a split (of the case quoting it): a commit of a golden case reads the dev
+    quotes' entries only."""
+    namespace = f"{_UNITS}-{split}"
+    cached = ctx.cache.get(namespace, quote)
     if type(cached) is list and cached and all(type(unit) is str for unit in cached):
         return cached
     folded = [normalise_input(quote), *fact_units(quote)]
-    ctx.cache.put(_UNITS, quote, folded)
+    ctx.cache.put(namespace, quote, folded)
     return folded
 
 
@@ -717,7 +722,8 @@ def _shared_focused(
 ) -> Iterator[Finding]:
     """GC308 for the focused cases: the other split's facts (from the cache while that split
     is unchanged) against theirs."""
-    golden, dev = _facts_of(ctx, _split(mine, "golden")), _facts_of(ctx, _split(mine, "dev"))
+    golden = _facts_of(ctx, _split(mine, "golden"), cached=False)
+    dev = _facts_of(ctx, _split(mine, "dev"), cached=False)
     if golden:
         yield from _shared(ctx, golden, _facts_table(ctx, case_set.dev, "dev"), places)
     if dev:
@@ -730,10 +736,13 @@ def _holding(
     """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit.
     A unit one of whose words no quote has cannot be in any: it is left out of the index."""
     texts: dict[tuple[str, int], tuple[Quoted, str]] = {}
+    few = len(quotes) <= _FEW_UNITS  # a focused run's own: folded here, no cache decoded for it
     for owners in quotes.values():
         for quoted in owners:
             if quoted.key() not in texts:
-                texts[quoted.key()] = (quoted, _folded(ctx, quoted.text)[0])
+                text = quoted.text
+                folded = normalise_input(text) if few else _folded(ctx, text, quoted.case.split)[0]
+                texts[quoted.key()] = (quoted, folded)
     # Many units (the golden set's): leave out those with a word no quote has, which costs a
     # pass over every quote's words; a few (one changed case's) cost less to search for.
     words = None
