@@ -286,6 +286,11 @@ def _object_check(
     fields = tuple(properties.items())
     needed = frozenset(required)
 
+    if rest is _always and not fields and not least:  # required alone: no loop to enter
+        if strict:
+            return lambda value: isinstance(value, dict) and needed <= value.keys()
+        return lambda value: not isinstance(value, dict) or needed <= value.keys()
+
     if rest is _always:  # open: only the named fields are tested
 
         def open_object(value: Any) -> bool:
