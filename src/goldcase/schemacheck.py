@@ -1,12 +1,16 @@
-"""A shipped JSON Schema compiled into plain Python predicates: a yes or no for each instance.
+"""A shipped JSON Schema compiled into Python functions: a yes or no for each instance.
 
 The schema file is the one definition of what is valid; this module only knows what each
-keyword means. ``checker(name)`` walks the schema once and returns nested closures (a
-property's type test, an object's allowed fields) that answer as quickly as a hand-written
-validator would. fastjsonschema's generated code answers the same question about 2.5 times
-slower on result lines: an ``if`` that does not hold is an exception raised and caught on
-every line, with the failing schema built as its payload. A "no" is explained by jsonschema
-(``schemas.validator``), which the predicates never replace.
+keyword means. ``checker(name)`` walks the schema once and writes the source of a function
+that tests every keyword the way a hand-written validator would: one pass over an object's
+fields, each field's type and bounds tested inline, the ``if`` of an answer one expression,
+a small function only for each closed object and each list's items. fastjsonschema's
+generated code answers the same question about 3 times slower on result lines (an ``if``
+that does not hold is an exception raised and caught on every line), closures (one call per
+keyword) 1.6 times slower. A "no" is explained by jsonschema (``schemas.validator``).
+
+The source is made from goldcase's own shipped schema, never from anything a user wrote:
+field names enter it as Python string literals (``repr``), other values as named constants.
 
 Only the keywords of the schemas compiled here are known (``KEYWORDS``); any other keyword is
 refused when the schema is compiled, so a schema edit can never be skipped silently. Values
@@ -18,9 +22,8 @@ refuse the ``NaN`` constant), so it fails ``number`` and ``integer``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
-from functools import cache, reduce
+from functools import cache
 from typing import Any
 
 from goldcase.errors import GoldcaseError
@@ -46,53 +49,26 @@ def checker(name: str) -> Check:
     return _Compiler(name, schema).compile(schema)
 
 
-def _is_str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _is_number(value: Any) -> bool:
-    # value == value is False for NaN only
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
-
-
-def _is_integer(value: Any) -> bool:
-    if isinstance(value, float):
-        return value.is_integer()  # False for NaN and the infinities
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_null(value: Any) -> bool:
-    return value is None
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool)
-
-
-def _is_list(value: Any) -> bool:
-    return isinstance(value, list)
-
-
-def _is_dict(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _always(value: Any) -> bool:
-    return True
-
-
-def _never(value: Any) -> bool:
-    return False
-
-
-_TYPES: dict[str, Check] = {
-    "string": _is_str,
-    "number": _is_number,
-    "integer": _is_integer,
-    "null": _is_null,
-    "boolean": _is_bool,
-    "array": _is_list,
-    "object": _is_dict,
+# Each type as an expression of a value written X (a name or a subscript, read more than once:
+# it has no side effect). "X == X" is False for NaN only.
+_NUMBER = "(isinstance(X, (int, float)) and not isinstance(X, bool) and X == X)"
+_TYPES = {
+    "string": "isinstance(X, str)",
+    "number": _NUMBER,
+    "integer": (
+        "(X.is_integer() if isinstance(X, float)"
+        " else isinstance(X, int) and not isinstance(X, bool))"
+    ),
+    "null": "X is None",
+    "boolean": "isinstance(X, bool)",
+    "array": "isinstance(X, list)",
+    "object": "isinstance(X, dict)",
+}
+_KINDS = {
+    "string": ("minLength",),
+    "number": ("minimum", "maximum"),
+    "object": ("properties", "additionalProperties", "required", "minProperties"),
+    "array": ("items",),
 }
 
 
@@ -100,8 +76,11 @@ class _Compiler:
     def __init__(self, name: str, root: Mapping[str, Any]) -> None:
         self.name = name
         self.root = root
-        self.refs: dict[str, Check] = {}
+        self.source: list[str] = []
+        self.constants: dict[str, Any] = {}
+        self.refs: dict[str, str] = {}  # a $ref -> the function that tests its target
         self.resolving: set[str] = set()
+        self.functions = 0
 
     def refuse(self, what: str) -> GoldcaseError:
         return GoldcaseError(
@@ -110,17 +89,48 @@ class _Compiler:
         )
 
     def compile(self, schema: Any) -> Check:
+        """The function testing ``schema``, its source executed once."""
+        top = self.function(schema)
+        namespace: dict[str, Any] = dict(self.constants)
+        # goldcase's own schema, written as source above: nothing a user wrote is run
+        exec(compile("\n".join(self.source), f"<{self.name}>", "exec"), namespace)
+        checked: Check = namespace[top]
+        return checked
+
+    def constant(self, value: Any) -> str:
+        name = f"_k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def function(self, schema: Any) -> str:
+        """The name of a new function ``f(v)`` that tests ``schema``."""
+        self.functions += 1
+        name = f"_f{self.functions}"
+        if _closed_object(schema):
+            lines = self._closed_object(schema)
+            rest = {k: v for k, v in schema.items() if k not in _KINDS["object"] and k != "type"}
+            lines.append(f"    return bool({self.expression(rest, 'v')})")
+        else:
+            lines = [f"    return bool({self.expression(schema, 'v')})"]
+        self.source += [f"def {name}(v):", *lines, ""]
+        return name
+
+    def expression(self, schema: Any, value: str) -> str:
+        """A Python expression, True exactly when ``value`` (source text) meets ``schema``."""
         if schema is True or schema is False:
-            return _always if schema else _never
+            return str(schema)
         if not isinstance(schema, dict):
             raise self.refuse(f"a schema that is {type(schema).__name__}")
         unknown = sorted(set(schema) - ANNOTATIONS - KEYWORDS)
         if unknown:
             raise self.refuse(f"the keyword {unknown[0]!r}")
-        tests = [*self._ref(schema), *self._values(schema), *self._combined(schema)]
+        if _closed_object(schema):
+            return f"{self.function(schema)}({value})"
+        tests = [*self._ref(schema, value), *self._values(schema, value)]
+        tests += self._combined(schema, value)
         return _all(tests)
 
-    def _ref(self, schema: Mapping[str, Any]) -> list[Check]:
+    def _ref(self, schema: Mapping[str, Any], value: str) -> list[str]:
         ref = schema.get("$ref")
         if ref is None:
             return []
@@ -135,185 +145,143 @@ class _Compiler:
                     raise self.refuse(f"the reference {ref!r}")
                 target = target[step]
             self.resolving.add(ref)
-            self.refs[ref] = self.compile(target)
+            self.refs[ref] = self.function(target)
             self.resolving.discard(ref)
-        return [self.refs[ref]]
+        return [f"{self.refs[ref]}({value})"]
 
-    def _values(self, schema: Mapping[str, Any]) -> list[Check]:
-        """type, with the keywords of each type folded into that type's one test; without a
-        type, each kind's keywords hold for values of that kind and pass every other value."""
-        tests: list[Check] = []
+    def _values(self, schema: Mapping[str, Any], value: str) -> list[str]:
+        """type; each kind's keywords, tested on values of that kind (they pass any other);
+        enum and const."""
+        tests: list[str] = []
         for key in ("enum", "const"):
             if key in schema:
-                tests.append(self._one_of_strings(schema[key] if key == "enum" else [schema[key]]))
-        kinds = {
-            "string": _string(schema),
-            "number": _number(schema, integer=False),
-            "integer": _number(schema, integer=True),
-            "object": self._object(schema),
-            "array": self._array(schema),
-            "null": _is_null,
-            "boolean": _is_bool,
-        }
-        if "type" in schema:
-            wanted = schema["type"]
-            names = [wanted] if isinstance(wanted, str) else wanted
-            if not isinstance(names, list) or not all(n in kinds for n in names):
+                allowed = schema[key] if key == "enum" else [schema[key]]
+                tests.append(self._one_of_strings(allowed, value))
+        wanted = schema.get("type")
+        names = [wanted] if isinstance(wanted, str) else wanted
+        if wanted is not None:
+            if not isinstance(names, list) or not all(n in _TYPES for n in names):
                 raise self.refuse(f"the type {wanted!r}")
-            tests.append(
-                _or_null(_any([kinds[n] for n in names if n != "null"]))
-                if "null" in names and len(names) > 1
-                else _any([kinds[n] for n in names])
-            )
-            return tests
-        for kind, keys in _KIND_KEYWORDS.items():
+            tests.append(_any([_TYPES[n].replace("X", value) for n in names]))
+        for kind, keys in _KINDS.items():
             if any(k in schema for k in keys):
-                # an object test passes non-objects itself: no guard to call first
-                guarded = kind == "object"
-                check = self._object(schema, strict=False) if guarded else kinds[kind]
-                tests.append(check if guarded else _guarded(_TYPES[kind], check))
+                test = self._kind(kind, schema, value)
+                if names != [kind]:  # else the type test above holds already
+                    is_kind = _NUMBER if kind == "number" else _TYPES[kind]
+                    test = f"(not {is_kind.replace('X', value)} or {test})"
+                tests.append(test)
         return tests
 
-    def _one_of_strings(self, values: Any) -> Check:
+    def _kind(self, kind: str, schema: Mapping[str, Any], value: str) -> str:
+        if kind == "string":  # len counts code points, as JSON Schema's minLength does
+            least = schema.get("minLength", 0)
+            return f"len({value}) >= {int(least)}" if least else "True"
+        if kind == "number":
+            bounds = [
+                f"{value} {op} {self.constant(schema[key])}"
+                for key, op in (("minimum", ">="), ("maximum", "<="))
+                if key in schema
+            ]
+            return _all(bounds)
+        if kind == "array":
+            return f"{self._items(schema['items'])}({value})" if "items" in schema else "True"
+        return self._open_object(schema, value)
+
+    def _one_of_strings(self, values: Any, value: str) -> str:
         # JSON equality of strings is Python's; other values (1 and true, 1 and 1.0) are not
         if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
             raise self.refuse(f"the enum or const {values!r} (strings only)")
-        allowed = frozenset(values)
-        return lambda value: isinstance(value, str) and value in allowed
+        return f"(isinstance({value}, str) and {value} in {self.constant(frozenset(values))})"
 
-    def _object(self, schema: Mapping[str, Any], *, strict: bool = True) -> Check:
-        properties = {k: self.compile(s) for k, s in schema.get("properties", {}).items()}
-        rest = self.compile(schema.get("additionalProperties", True))
-        required = tuple(schema.get("required", ()))
-        least = schema.get("minProperties", 0)
-        return _object_check(properties, rest, required, least, strict=strict)
+    def _open_object(self, schema: Mapping[str, Any], value: str) -> str:
+        """An object's keywords as one expression of a value known to be an object: for an
+        object whose fields are not all named (an ``if``, a ``required`` alone)."""
+        properties: dict[str, Any] = schema.get("properties", {})
+        tests: list[str] = []
+        if schema.get("minProperties"):
+            tests.append(f"len({value}) >= {int(schema['minProperties'])}")
+        if schema.get("required"):
+            tests.append(f"{self.constant(frozenset(schema['required']))} <= {value}.keys()")
+        rest = schema.get("additionalProperties", True)
+        if rest is not True:
+            named = self.constant(frozenset(properties))
+            other = self.function(rest)
+            tests.append(f"all({other}({value}[k]) for k in {value}.keys() - {named})")
+        for key, sub in properties.items():
+            test = self.expression(sub, f"{value}[{key!r}]")
+            if test != "True":
+                tests.append(f"({key!r} not in {value} or {test})")
+        return _all(tests)
 
-    def _array(self, schema: Mapping[str, Any]) -> Check:
-        if "items" not in schema:
-            return _is_list
-        item = self.compile(schema["items"])
-        return lambda value: isinstance(value, list) and all(map(item, value))
+    def _closed_object(self, schema: Mapping[str, Any]) -> list[str]:
+        """The statements testing an object whose type is object and whose other fields meet
+        ``additionalProperties``: one pass over its fields, each tested where it is named."""
+        lines = ["    if not isinstance(v, dict):", "        return False"]
+        if schema.get("minProperties"):
+            lines += [f"    if len(v) < {int(schema['minProperties'])}:", "        return False"]
+        if schema.get("required"):
+            needed = self.constant(frozenset(schema["required"]))
+            lines += [f"    if not {needed} <= v.keys():", "        return False"]
+        lines.append("    for k, x in v.items():")
+        branch = "if"
+        for key, sub in schema.get("properties", {}).items():
+            lines += [f"        {branch} k == {key!r}:", *_unless(self.expression(sub, "x"))]
+            branch = "elif"
+        rest = self.expression(schema["additionalProperties"], "x")
+        if branch == "if":
+            return [*lines, *_unless(rest, "        ")]
+        return [*lines, "        else:", *_unless(rest)]
 
-    def _combined(self, schema: Mapping[str, Any]) -> list[Check]:
-        tests: list[Check] = []
+    def _items(self, items: Any) -> str:
+        """A function testing a list's items (a loop: no generator made for each list)."""
+        test = self.expression(items, "i")
+        self.functions += 1
+        name = f"_f{self.functions}"
+        self.source += [f"def {name}(v):", "    for i in v:", *_unless(test), "    return True", ""]
+        return name
+
+    def _combined(self, schema: Mapping[str, Any], value: str) -> list[str]:
+        tests: list[str] = []
         if "anyOf" in schema:
-            tests.append(_any([self.compile(s) for s in schema["anyOf"]]))
+            tests.append(_any([self.expression(s, value) for s in schema["anyOf"]]))
         if "oneOf" in schema:
-            branches = [self.compile(s) for s in schema["oneOf"]]
-            tests.append(lambda value: sum(1 for b in branches if b(value)) == 1)
+            branches = " + ".join(f"bool({self.expression(s, value)})" for s in schema["oneOf"])
+            tests.append(f"({branches}) == 1")
         if "not" in schema:
-            negated = self.compile(schema["not"])
-            tests.append(lambda value: not negated(value))
+            tests.append(f"not {self.expression(schema['not'], value)}")
         if "if" in schema:
-            condition = self.compile(schema["if"])
-            then = self.compile(schema.get("then", True))
-            otherwise = self.compile(schema.get("else", True))
-            tests.append(lambda value: then(value) if condition(value) else otherwise(value))
+            condition = self.expression(schema["if"], value)
+            then = self.expression(schema.get("then", True), value)
+            otherwise = self.expression(schema.get("else", True), value)
+            tests.append(f"(({then}) if ({condition}) else ({otherwise}))")
         return tests
 
 
-_KIND_KEYWORDS = {
-    "string": ("minLength",),
-    "number": ("minimum", "maximum"),
-    "object": ("properties", "additionalProperties", "required", "minProperties"),
-    "array": ("items",),
-}
-
-
-def _or_null(check: Check) -> Check:
-    return lambda value: value is None or check(value)
-
-
-def _guarded(is_kind: Check, check: Check) -> Check:
-    return lambda value: not is_kind(value) or check(value)
-
-
-def _string(schema: Mapping[str, Any]) -> Check:
-    least = schema.get("minLength", 0)
-    if not least:
-        return _is_str
-    # len counts code points, as JSON Schema's minLength does
-    return lambda value: isinstance(value, str) and len(value) >= least
-
-
-def _number(schema: Mapping[str, Any], *, integer: bool) -> Check:
-    kind = _is_integer if integer else _is_number
-    low, high = schema.get("minimum"), schema.get("maximum")
-    if low is None and high is None:
-        return kind
-    low = -math.inf if low is None else low
-    high = math.inf if high is None else high
-    if integer:
-        return lambda value: kind(value) and low <= value <= high
-    # _is_number written out: a confidence on every line
-    return lambda value: (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and value == value
-        and low <= value <= high
+def _closed_object(schema: Any) -> bool:
+    """An object schema tested field by field in its own function: its type is object and it
+    says what its unnamed fields must be (``additionalProperties``, false or a schema)."""
+    return (
+        isinstance(schema, dict)
+        and schema.get("type") == "object"
+        and schema.get("additionalProperties", True) is not True
     )
 
 
-def _all(tests: list[Check]) -> Check:
-    # chained pairs rather than a loop or all(...): no generator made per value
-    return reduce(_both, tests) if tests else _always
+def _unless(test: str, indent: str = "            ") -> list[str]:
+    """Statements returning False when ``test`` (an expression) does not hold."""
+    if test == "True":
+        return [f"{indent}pass"]
+    if test == "False":
+        return [f"{indent}return False"]
+    return [f"{indent}if not ({test}):", f"{indent}    return False"]
 
 
-def _both(first: Check, second: Check) -> Check:
-    return lambda value: first(value) and second(value)
+def _all(tests: list[str]) -> str:
+    tests = [t for t in tests if t != "True"]
+    if not tests:
+        return "True"
+    return tests[0] if len(tests) == 1 else "(" + " and ".join(tests) + ")"
 
 
-def _any(tests: list[Check]) -> Check:
-    return reduce(_either, tests)
-
-
-def _either(first: Check, second: Check) -> Check:
-    return lambda value: first(value) or second(value)
-
-
-def _object_check(
-    properties: dict[str, Check],
-    rest: Check,
-    required: tuple[str, ...],
-    least: int,
-    *,
-    strict: bool,
-) -> Check:
-    """An object's properties, additionalProperties, required and minProperties in one test
-    (every field looked up once); a value that is not an object fails when ``strict`` (the
-    schema's type is object) and passes otherwise."""
-    get = properties.get
-    fields = tuple(properties.items())
-    needed = frozenset(required)
-
-    if rest is _always and not fields and not least:  # required alone: no loop to enter
-        if strict:
-            return lambda value: isinstance(value, dict) and needed <= value.keys()
-        return lambda value: not isinstance(value, dict) or needed <= value.keys()
-
-    if rest is _always:  # open: only the named fields are tested
-
-        def open_object(value: Any) -> bool:
-            if not isinstance(value, dict):
-                return not strict
-            if len(value) < least or not needed <= value.keys():
-                return False
-            # a loop, not all(...): a generator for each object costs a fifth of the check
-            for key, test in fields:  # noqa: SIM110
-                if key in value and not test(value[key]):
-                    return False
-            return True
-
-        return open_object
-
-    def closed_object(value: Any) -> bool:
-        if not isinstance(value, dict):
-            return not strict
-        if len(value) < least or not needed <= value.keys():
-            return False
-        for key, item in value.items():  # noqa: SIM110 - as above
-            if not get(key, rest)(item):
-                return False
-        return True
-
-    return closed_object
+def _any(tests: list[str]) -> str:
+    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
