@@ -1,8 +1,8 @@
 """Reading a results file (JSONL) and validating every line before anything is scored.
 
 Each non-blank line is one JSON object that must match ``schema/results.schema.json``. Lines
-are checked by the schema compiled into plain predicates (``schemacheck``), because jsonschema
-is too slow for 100,000 lines; a line the predicate refuses is handed to jsonschema for the
+are checked by the schema compiled into a Python function (``schemacheck``), because
+jsonschema is too slow for 100,000 lines; a line it refuses is handed to jsonschema for the
 message. Problems are collected, not raised one by one, so a user
 sees all of them (up to ``MAX_SHOWN``) in one go.
 """
