@@ -41,6 +41,10 @@ INSTANCES: list[Any] = [
     {"kind": "answer"},
     {"kind": "answer", "a": "x"},
     {"kind": "other"},
+    {'it\'s "x"\n': "a"},
+    {'it\'s "x"\n': 1},
+    {"k')or(1": None},
+    {"k')or(1": 1},
 ]
 
 SCHEMAS: list[dict[str, Any]] = [
@@ -72,6 +76,11 @@ SCHEMAS: list[dict[str, Any]] = [
         "minProperties": 2,
     },
     {"type": "object", "additionalProperties": False, "minProperties": 1},
+    {  # a field name is a string literal in the compiled source, whatever it holds
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {'it\'s "x"\n': {"type": "string"}, "k')or(1": {"type": "null"}},
+    },
     {"type": ["object", "null"], "additionalProperties": False, "properties": {"b": {}}},
     {"anyOf": [{"type": "string"}, {"type": "integer"}]},
     {"oneOf": [{"type": "number"}, {"type": "integer"}]},

@@ -106,7 +106,7 @@ class _Compiler:
         """The name of a new function ``f(v)`` that tests ``schema``."""
         self.functions += 1
         name = f"_f{self.functions}"
-        if _closed_object(schema):
+        if _is_closed_object(schema):
             lines = self._closed_object(schema)
             rest = {k: v for k, v in schema.items() if k not in _KINDS["object"] and k != "type"}
             lines.append(f"    return bool({self.expression(rest, 'v')})")
@@ -124,7 +124,7 @@ class _Compiler:
         unknown = sorted(set(schema) - ANNOTATIONS - KEYWORDS)
         if unknown:
             raise self.refuse(f"the keyword {unknown[0]!r}")
-        if _closed_object(schema):
+        if _is_closed_object(schema):
             return f"{self.function(schema)}({value})"
         tests = [*self._ref(schema, value), *self._values(schema, value)]
         tests += self._combined(schema, value)
@@ -257,7 +257,7 @@ class _Compiler:
         return tests
 
 
-def _closed_object(schema: Any) -> bool:
+def _is_closed_object(schema: Any) -> bool:
     """An object schema tested field by field in its own function: its type is object and it
     says what its unnamed fields must be (``additionalProperties``, false or a schema)."""
     return (
