@@ -96,9 +96,10 @@ run: $(STAMP) clients
 	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
 	$(BIN)/goldcase label serve --check --labeller second
-	@echo "== goldcase init, new, check --staged --lock: your own set on day one (docs/start.md), the new case staged and checked as the goldcase hook checks a commit (golden.version and golden.lock written and staged with it), in a temporary folder"
+	@echo "== goldcase init, new, check --staged --lock: your own set on day one (docs/start.md), the hook init wrote, the new case staged and checked as that hook checks a commit (golden.version and golden.lock written and staged with it), in a temporary folder"
 	@own=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-own.XXXXXX") && \
 	  $(BIN)/goldcase init "$$own/my-set" --hooks local | tail -n 1 && \
+	  grep -m 1 'entry:' "$$own/my-set/.pre-commit-config.yaml" && \
 	  printf '%s\n' '# Returns' '' 'You can return most items within 30 days of delivery.' \
 	    > "$$own/my-set/corpus/returns-policy.md" && \
 	  $(BIN)/goldcase new --repo "$$own/my-set" --no-prompt --slice returns \

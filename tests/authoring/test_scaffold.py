@@ -83,7 +83,7 @@ def test_the_hook_config_names_the_one_repository_at_this_release(tmp_path: Path
         {
             "repo": "https://github.com/goldcase-dev/goldcase",
             "rev": f"v{__version__}",
-            "hooks": [{"id": "goldcase-version"}, {"id": "goldcase-check"}],
+            "hooks": [{"id": "goldcase"}],
         }
     ]
 
@@ -96,7 +96,7 @@ def test_init_hooks_local_copies_the_manifest_entries_as_system_hooks(tmp_path: 
     manifest = {h["id"]: h for h in shipped_hooks}
     (repo,) = config["repos"]
     assert repo["repo"] == "local" and "rev" not in repo
-    assert [hook["id"] for hook in repo["hooks"]] == ["goldcase-version", "goldcase-check"]
+    assert [hook["id"] for hook in repo["hooks"]] == ["goldcase"]
     for hook in repo["hooks"]:
         shipped = {k: v for k, v in manifest[hook["id"]].items() if k != "description"}
         assert hook == {**shipped, "language": "system"}

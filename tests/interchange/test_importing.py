@@ -433,6 +433,45 @@ def test_squad_answers_missing_from_their_context_are_notes(tmp_path: Path) -> N
     assert "    quote: C d.\n" in read(tmp_path / "set", "cases/golden/x3.yaml")
 
 
+@pytest.mark.parametrize(
+    ("question", "other_answer"),
+    [("How far \\ud800?", "4 km"), ("How far?", "four km\\udfff"), ("\\uDBFF", "4 km")],
+)
+def test_a_squad_question_with_half_a_surrogate_pair_is_refused(
+    tmp_path: Path, question: str, other_answer: str
+) -> None:
+    """A question or answer escaping half a surrogate pair ("\\ud800") was written into a
+    case file nothing could read back (GC101 on the next check); the import is refused as
+    one with such a context is, naming the case, and nothing is written."""
+    source = tmp_path / "in.json"
+    source.write_text(
+        '{"data": [{"title": "T", "paragraphs": [{"context": "It is 4 km. It takes 2 days.", '
+        f'"qas": [{{"id": "x1", "question": "{question}", "answers": [{{"text": "4 km", '
+        f'"answer_start": 6}}, {{"text": "{other_answer}"}}]}}]}}]}}]}}',
+        encoding="utf-8",
+    )
+    result = run_cli("import", "--format", "squad", source, "--out", tmp_path / "set")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: case x1 holds half of a UTF-16 surrogate pair (an escape from \\ud800 to "
+        "\\udfff with no other half), which is not text; fix the escape in the source file\n",
+    )
+    assert not (tmp_path / "set").exists()
+
+
+def test_a_whole_surrogate_pair_is_imported_as_its_character(tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    source.write_text(
+        '{"data": [{"title": "T", "paragraphs": [{"context": "It takes 2 days.", "qas": ['
+        '{"id": "x3", "question": "How long \\ud83d\\ude00?", "answers": [{"text": "2 days", '
+        '"answer_start": 9}]}]}]}]}',
+        encoding="utf-8",
+    )
+    result = run_cli("import", "--format", "squad", source, "--out", tmp_path / "set")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "How long \U0001f600?" in read(tmp_path / "set", "cases/golden/x3.yaml")
+
+
 def test_a_400_character_squad_title_is_cut_with_a_note(tmp_path: Path) -> None:
     """A long article title made a document name longer than the file system allows, and the
     whole import stopped with `File name too long`, naming neither the title nor the file."""

@@ -355,7 +355,8 @@ def test_the_installed_package_carries_the_plain_hooks(
     local = tmp_path / "local hooks from the wheel"
     made = run([installed[0], "init", local, "--hooks", "local"], tmp_path, check=False)
     assert made.returncode == 0, made.stdout + made.stderr  # the wheel carries the manifest
-    assert "entry: goldcase lock --stage" in (local / ".pre-commit-config.yaml").read_text()
+    written = (local / ".pre-commit-config.yaml").read_text()
+    assert "entry: goldcase check --staged --lock" in written
     schema = (local / "schema" / "case.schema.json").read_bytes()
     assert schema == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
 

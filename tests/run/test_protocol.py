@@ -97,6 +97,13 @@ def test_what_is_not_json_is_refused(text: str | bytes) -> None:
         parse_response(text)
 
 
+@pytest.mark.parametrize("text", ['{"answer": "\\ud800"}', b'{"\\uDFFF": "x"}'])
+def test_half_a_surrogate_pair_is_refused_saying_so(text: str | bytes) -> None:
+    with pytest.raises(ValueError, match="half a surrogate pair"):
+        parse_response(text)
+    assert parse_response('{"answer": "\\ud83d\\ude00"}') == {"answer": "\U0001f600"}
+
+
 def test_a_value_json_cannot_hold_is_refused_when_written() -> None:
     with pytest.raises(ValueError, match="not JSON"):
         encode({"id": "x", "meta": {"when": {1, 2}}})

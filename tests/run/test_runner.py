@@ -95,6 +95,7 @@ def test_configured_abstain_patterns_replace_the_defaults(tmp_path: Path) -> Non
     [
         ("crash", "the worker exited with status 3: boom: the index is gone"),
         ("raw:this is not json", "malformed response: not JSON"),
+        ('raw:{"answer": "\\ud800"}', "malformed response: an escape of half a surrogate pair"),
         ("raw:[1, 2]", "malformed response: expected a JSON object, got list"),
         ('json:{"answer": "x", "confidnce": 1}', "unknown field 'confidnce'"),
         ('json:{"id": "ret-003", "answer": "x"}', "it answers id 'ret-003'"),
@@ -346,6 +347,32 @@ def test_broken_case_files_stop_the_run_before_any_request(repo: Path, tmp_path:
     assert done.exit_code == 2
     assert "do not pass the schema" in done.stderr
     assert requests(tmp_path) == []
+
+
+def test_a_manifest_holding_half_a_surrogate_pair_is_refused_naming_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """An edited manifest escaping half a surrogate pair ("\\ud800") in a session it keeps
+    made the next run end in an internal error when it wrote the manifest back; it is refused
+    before anything is asked, the results and the manifest as they were."""
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    manifest = out.with_name("run.jsonl.run.json")
+    text = manifest.read_text(encoding="utf-8").replace('"complete"', '"\\ud800"')
+    assert "\\ud800" in text
+    manifest.write_text(text, encoding="utf-8")
+    results = out.read_bytes()
+    asked = len(requests(tmp_path))
+    again = run_goldcase(repo, out, env, "--trials", "2")
+    assert again.exit_code == 2
+    assert again.stderr.startswith(f"error: {manifest}: not a run manifest goldcase wrote")
+    assert "half a surrogate pair" in again.stderr
+    assert (out.read_bytes(), manifest.read_text(encoding="utf-8")) == (results, text)
+    assert len(requests(tmp_path)) == asked
+    score = run_cli("score", "--repo", repo, out)
+    assert score.exit_code == 0, score.stderr
+    assert "its provenance is not known" in score.stderr
 
 
 HOSTILE = "4\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028"

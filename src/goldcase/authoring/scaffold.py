@@ -4,8 +4,8 @@ Writes the folders, a config, the case schema editors read, a ``.pre-commit-conf
 runs goldcase's hooks, ``.gitattributes`` and the git config for the merge driver, a
 ``.gitignore`` and a README stub. Nothing is overwritten: when any of the files exists, nothing
 at all is written. No case is written unless ``--example`` asks for one, and no golden.version
-or golden.lock: versioning starts with the first commit (the goldcase-version hook, or
-``goldcase lock``, writes version 1), so a new set is not already on version 2 when it is first
+or golden.lock: versioning starts with the first commit (the goldcase hook, or ``goldcase
+lock``, writes version 1), so a new set is not already on version 2 when it is first
 used.
 
 The hooks come in two forms. ``url`` (the default) names goldcase's repository at the installed
@@ -34,9 +34,9 @@ from goldcase.writer import atomic_write_bytes
 MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
 HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
 HOOK_FORMS = ("url", "local")
-# The hooks init puts in .pre-commit-config.yaml, in the order they run: the version first, so
-# that the check after it sees the new lock.
-SCAFFOLD_HOOKS = ("goldcase-version", "goldcase-check")
+# The hooks init puts in .pre-commit-config.yaml: the one that locks and checks in one process
+# (goldcase-version then goldcase-check, the set loaded once).
+SCAFFOLD_HOOKS = ("goldcase",)
 MANIFEST = ".pre-commit-hooks.yaml"
 _MANIFEST_PACKAGED = "pre-commit-hooks.yaml"  # where the wheel carries it (no leading dot)
 
@@ -90,9 +90,11 @@ _LOCAL_HEADER = """\
 """
 
 _ORDER_NOTE = """\
-# goldcase-version runs first: when the golden set or corpus changed it writes golden.version
-# and golden.lock and adds both to the commit being made (the version moves once per branch).
-# It also runs before a merge commit, to settle golden.version after goldcase's merge driver.
+# The goldcase hook first does what goldcase-version does: when the golden set or corpus
+# changed it writes golden.version and golden.lock and adds both to the commit being made (the
+# version moves once per branch). Then it runs every check on the staged case files, in the
+# same process. It also runs before a merge commit, to settle golden.version after goldcase's
+# merge driver.
 default_install_hook_types: [pre-commit, pre-merge-commit]
 """
 
@@ -113,8 +115,8 @@ An evaluation golden set kept with [goldcase]({repository}).
 - `cases/golden/`: the held-out cases every report is scored on; `cases/dev/`: cases you may
   read, tune against and take few-shot examples from. `goldcase new` writes a case.
 - `corpus/`: the documents every support quote must appear in, verbatim.
-- `golden.version` and `golden.lock`: written by `goldcase lock` (the goldcase-version hook does
-  it on commit) whenever the golden set or the corpus changes; the first commit makes version 1.
+- `golden.version` and `golden.lock`: written by `goldcase lock` (the goldcase hook does it on
+  commit) whenever the golden set or the corpus changes; the first commit makes version 1.
 - `schema/`: the schemas each case file's and draft's first line names, for editors.
 
 Set up a clone:

@@ -16,6 +16,7 @@ from msgspec import Struct, field
 from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.authoring.formatting import dump_canonical
 from goldcase.errors import GoldcaseError
+from goldcase.text import half_surrogate
 from goldcase.writer import write_new_folder
 
 # every case lands in cases/<split>/, so one modeline fits them all
@@ -70,7 +71,13 @@ def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:
     for name, text in imported.documents.items():
         files[f"corpus/{name}"] = _utf8(text, f"document {name}")
     for case in imported.cases:
-        files[f"cases/{split}/{case['id']}.yaml"] = _utf8(case_text(case), f"case {case['id']}")
+        if half_surrogate(case):  # the YAML writer would escape it, and no reader takes it back
+            raise GoldcaseError(
+                f"case {case['id']} holds half of a UTF-16 surrogate pair (an escape from "
+                "\\ud800 to \\udfff with no other half), which is not text; fix the escape in "
+                "the source file"
+            )
+        files[f"cases/{split}/{case['id']}.yaml"] = case_text(case).encode("utf-8")
     other = "dev" if split == "golden" else "golden"
     files[f"cases/{other}/.gitkeep"] = b""
     files["goldcase.toml"] = _config_text(imported).encode("utf-8")

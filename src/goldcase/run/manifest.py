@@ -33,6 +33,7 @@ from goldcase import __version__
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
 from goldcase.safeio import read_regular
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 from goldcase.writer import atomic_write_text
 
 FORMAT = "goldcase-run"
@@ -93,7 +94,8 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
     """The manifest at ``path``; None when there is none; ``GoldcaseError`` when it is not
     one goldcase wrote."""
     try:
-        data = json.loads(read_regular(path, MAX_BYTES))
+        raw = read_regular(path, MAX_BYTES)
+        data = json.loads(raw)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -102,6 +104,8 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         ) from None
     except (ValueError, RecursionError) as exc:
         raise GoldcaseError(f"{path}: not a run manifest (not JSON: {exc})") from None
+    if HALF_SURROGATE_ESCAPE.search(raw) and half_surrogate(data):  # no file can hold it
+        raise GoldcaseError(f"{path}: not a run manifest goldcase wrote: {HALF_SURROGATE}")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GoldcaseError(f'{path}: not a run manifest (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:

@@ -28,7 +28,7 @@ from msgspec import Struct
 from goldcase.model import Case
 from goldcase.scoring.abstain import abstains
 from goldcase.scoring.results import explain, fast_valid
-from goldcase.text import clip
+from goldcase.text import HALF_SURROGATE, clip, half_surrogate
 
 NOT_WRITTEN = frozenset(("prompt", "retryable"))  # read by goldcase, not part of the line
 ECHOED = ("id", "trial")  # a response may repeat them; they must then be the ones asked
@@ -77,12 +77,16 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def parse_response(text: str | bytes) -> Any:
-    """The JSON value of one response; ``ValueError`` saying why it is not JSON."""
+    """The JSON value of one response; ``ValueError`` saying why it is not JSON, or not text
+    a results file can hold (half a surrogate pair)."""
     try:
         decoded = text.decode("utf-8") if isinstance(text, bytes) else text
-        return _DECODER.decode(decoded.strip())
+        value = _DECODER.decode(decoded.strip())
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and bad UTF-8 are ValueError
         raise ValueError(f"not JSON ({clip(str(exc), 80)})") from None
+    if "\\u" in decoded and half_surrogate(value):
+        raise ValueError(HALF_SURROGATE)
+    return value
 
 
 def encode(line: Mapping[str, Any]) -> bytes:
