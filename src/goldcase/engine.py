@@ -222,8 +222,7 @@ def _parse_all(
 
     size = len(jobs) // (4 * workers) + 1
     chunks = [jobs[start : start + size] for start in range(0, len(jobs), size)]
-    # Set up here, before the fork: each worker inherits the family modules and the state
-    # their per-file work shares (a corpus's words), imported and made once.
+    # Set up before the fork: the workers inherit the family modules, imported once.
     preparers = checks.preparers(parallel.prepare, ctx) if parallel.prepare else []
     context = multiprocessing.get_context("fork")
     parsed: list[CaseFile] = []

@@ -9,9 +9,9 @@ Its docstring is its user documentation. Registering a family is one line in ``F
 A family whose work is mostly per case file may also have ``prepare(ctx)``, returning a function
 that takes a set of files (a ``CaseSet``) and returns, by path, what ``check`` would compute for
 each of them on its own (the same function's result, not a copy of its rule). A cold check of
-many files runs it in the parse workers, one file at a time, beside the parse; ``check`` then
+many files runs it in the parse workers, over each chunk of files they parsed; ``check`` then
 takes each result with ``ctx.ahead(NAME, path)`` instead of computing it (and caches it as
-usual). Nothing else may depend on it: a file it was not run on is computed by ``check``.
+usual). Nothing may depend on it having run: a file it was not run on, ``check`` computes.
 """
 
 from __future__ import annotations
