@@ -13,6 +13,7 @@ import pytest
 
 from goldcase import checks
 from goldcase.cache import Cache
+from goldcase.checks import probes
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set, run_checks
@@ -101,3 +102,26 @@ def test_a_small_cold_check_prepares_nothing_ahead(tmp_path: Path) -> None:
     ctx = Context(load_config(root), Cache(None))
     load_case_set(ctx, prepare=list(checks.FAMILIES))
     assert ctx.prepared == {}
+
+
+@needs_cores
+def test_a_family_whose_work_ahead_fails_in_a_worker_does_it_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker's ``prepare`` that raises costs the family its own work, not the findings."""
+    root = _planted(tmp_path)
+    serial = _check(root, ALL, cache=False)
+
+    def failing(ctx: Context) -> checks.Preparer:
+        def prepare(case_set: object) -> dict[str, object]:
+            raise RuntimeError("no work ahead")
+
+        return prepare
+
+    monkeypatch.setattr(probes, "prepare", failing)
+    ctx = Context(load_config(root), Cache(None))
+    load_case_set(ctx, prepare=list(checks.FAMILIES), parallel_from=1)
+    assert {name for name, _ in ctx.prepared} == {"support", "privacy"}  # the parse stands
+    found = run_checks(Context(load_config(root), Cache(None)), parallel_from=1).findings
+    assert found == serial
+    assert any(f.code in probes.CODES for f in found)
