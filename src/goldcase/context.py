@@ -25,6 +25,9 @@ class Context(Struct, dict=True):
     # check that looks at one case at a time skips the others; set-wide rules still read the
     # whole set, and may skip the work whose findings would all land elsewhere.
     focus: frozenset[str] | None = None
+    # Per-file results of the families' ``prepare`` that a cold check's parse workers computed
+    # (``engine``): (family, path) -> what the family's own per-file step returns for that file.
+    prepared: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     def wanted(self, path: str) -> bool:
         """Whether findings about ``path`` are wanted."""
@@ -59,6 +62,11 @@ class Context(Struct, dict=True):
     def read_bytes(self, rel: str) -> bytes:
         """A file of the repository, through the guarded reader (inside it, regular, capped)."""
         return read_inside(self.root, rel)
+
+    def ahead(self, family: str, path: str) -> Any:
+        """What a parse worker computed for ``path`` with ``family``'s ``prepare`` in this run,
+        taken once; None when none did (the family computes it itself)."""
+        return self.prepared.pop((family, path), None)
 
     def locate(self, rel: str, key_path: list[str | int], key: bool = False) -> tuple[int, int]:
         """Line and column of the value (or with ``key``, the key) at ``key_path`` in a file;

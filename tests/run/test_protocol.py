@@ -10,7 +10,7 @@ import pytest
 from goldcase.config import ABSTAIN_PATTERNS
 from goldcase.model import Case
 from goldcase.run.protocol import encode, parse_response, request, to_answer
-from goldcase.scoring.results import fast_valid
+from goldcase.schemas import validator
 
 CASE = Case(
     "cases/golden/ret-001.yaml",
@@ -55,7 +55,7 @@ def test_a_response_becomes_a_valid_line(
     line = answer(response)
     assert line == {**line, **expected, "id": "ret-001", "trial": 1, "latency_ms": 12.5}
     assert "prompt" not in line and "retryable" not in line
-    assert fast_valid(line)
+    assert validator("results.schema.json").is_valid(line)
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ def test_a_malformed_response_is_an_error_line_saying_why(response: Any, reason:
     assert got.line["outcome"] == "error"
     assert got.line["error"].startswith("malformed response: ")
     assert reason in got.line["error"]
-    assert fast_valid(got.line)
+    assert validator("results.schema.json").is_valid(got.line)
 
 
 def test_retryable_and_prompt_are_read() -> None:

@@ -60,7 +60,7 @@ def test_answer_tokens_are_the_squad_scripts(text: str) -> None:
     assert squad_tokens(text) == squad_reference_tokens(text)
 
 
-def test_the_ascii_token_path_drops_what_the_squad_script_drops() -> None:
+def test_every_ascii_character_is_dropped_or_kept_as_the_squad_script_does() -> None:
     for code in range(128):
         text = f"x{chr(code)}a the an{chr(code)}y"
         assert squad_tokens(text) == squad_reference_tokens(text), repr(chr(code))

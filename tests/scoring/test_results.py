@@ -1,5 +1,6 @@
 """Validating a results file before anything is scored: every kind of bad line, duplicates,
-unknown ids, broken case sets; and the fast validator agreeing with results.schema.json."""
+unknown ids, broken case sets; and the schema's compiled predicate agreeing with jsonschema on
+result lines."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
-from goldcase.scoring.results import InvalidInput, fast_valid, parse_results, read_raw
+from goldcase.scoring.results import InvalidInput, parse_results, read_raw, valid_line
 from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
 
 
@@ -208,7 +209,7 @@ def test_a_threshold_outside_0_to_1_is_refused(tmp_path: Path, threshold: float)
         score_lines(root, six_results(), threshold=threshold)
 
 
-# --- the fast validator and the schema agree ------------------------------------------------------
+# --- the compiled schema and jsonschema agree on result lines -----------------------------------
 
 scalars = st.one_of(
     st.none(),
@@ -256,14 +257,16 @@ keys = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.dictionaries(keys, values, max_size=7), st.sampled_from(["answer", "abstain", "error"]))
-def test_fast_validator_agrees_with_the_schema(data: dict[str, Any], outcome: str) -> None:
+def test_a_line_is_valid_exactly_when_jsonschema_says_so(
+    data: dict[str, Any], outcome: str
+) -> None:
     for candidate in (
         data,
         {"id": "E1", "outcome": outcome, **data},
         {**data, "id": "E1", "outcome": outcome},
     ):
         expected = validator("results.schema.json").is_valid(candidate)
-        assert fast_valid(candidate) is expected, candidate
+        assert valid_line(candidate) is expected, candidate
 
 
 line_texts = st.sampled_from([

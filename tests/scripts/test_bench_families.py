@@ -1,5 +1,6 @@
-"""scripts/bench_families.py: one cold round reports the CPU of every check family, and the
-round starts cold (the repository's cache folder is gone when it begins)."""
+"""scripts/bench_families.py: one cold round reports the CPU of the load, the parse workers and
+every check family, and the round starts cold (the repository's cache folder is gone when it
+begins)."""
 
 from __future__ import annotations
 
@@ -28,4 +29,4 @@ def test_a_round_reports_every_family_from_a_cold_start(tmp_path: Path) -> None:
     )
     assert not marker.exists()
     reported = [line.split()[0] for line in out.stdout.splitlines() if "cold runs" in line]
-    assert reported == ["load", *checks.FAMILIES]
+    assert reported == ["load", "parse", *checks.FAMILIES]  # "parse workers (all)"

@@ -5,14 +5,21 @@
 - ``check(case_set, ctx) -> Iterator[Finding]``: a generator; all I/O goes through ``ctx``.
 
 Its docstring is its user documentation. Registering a family is one line in ``FAMILIES``.
+
+A family whose work is mostly per case file may also have ``prepare(ctx)``, returning a function
+that takes a set of files (a ``CaseSet``) and returns, by path, what ``check`` would compute for
+each of them on its own (the same function's result, not a copy of its rule). A cold check of
+many files runs it in the parse workers, over each chunk of files they parsed; ``check`` then
+takes each result with ``ctx.ahead(NAME, path)`` instead of computing it (and caches it as
+usual). Nothing may depend on it having run: a file it was not run on, ``check`` computes.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -40,6 +47,19 @@ class Family(Protocol):
 
 def family(name: str) -> ModuleType:
     return importlib.import_module(FAMILIES[name])
+
+
+Preparer = Callable[["CaseSet"], Mapping[str, Any]]  # a set of files -> by path, a result each
+
+
+def preparers(names: Sequence[str], ctx: Context) -> list[tuple[str, Preparer]]:
+    """Each family of ``names`` that has per-file work to do ahead (``prepare``), with it."""
+    found = []
+    for name in names:
+        prepare = getattr(family(name), "prepare", None)
+        if prepare is not None:
+            found.append((name, prepare(ctx)))
+    return found
 
 
 def all_codes() -> dict[str, tuple[str, str, str]]:

@@ -28,7 +28,7 @@ Fails (``GC505 a phone number in a transcript case; redact it: goldcase scrub â€
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -52,16 +52,29 @@ _CACHE = "privacy"
 
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     published: frozenset[str] | None = None
-    for case_file in case_set.files:
-        if case_file.data is None or not ctx.wanted(case_file.path):
-            continue
+    for case_file in _scanned(case_set, ctx):
         key = (_CACHE, case_file.path, case_file.digest)
-        hits = ctx.per_case(_CACHE, key, partial(_scan, case_file, ctx), _CODEC)
+        hits = ctx.per_case(_CACHE, key, partial(_hits, case_file, ctx), _CODEC)
         if hits and published is None:
             published = _published(ctx)
         for hit in hits:
             if hit.value not in (published or ()):
                 yield _finding(case_file, hit)
+
+
+def prepare(ctx: Context) -> Callable[[CaseSet], dict[str, list[_Hit]]]:
+    """Each file's hits, for a cold check's parse workers (``checks``)."""
+    return lambda case_set: {f.path: _scan(f, ctx) for f in _scanned(case_set, ctx)}
+
+
+def _scanned(case_set: CaseSet, ctx: Context) -> Iterator[CaseFile]:
+    """The files searched: those that parsed, and whose findings are wanted."""
+    return (f for f in case_set.files if f.data is not None and ctx.wanted(f.path))
+
+
+def _hits(case_file: CaseFile, ctx: Context) -> list[_Hit]:
+    ready: list[_Hit] | None = ctx.ahead(NAME, case_file.path)
+    return _scan(case_file, ctx) if ready is None else ready
 
 
 class _Hit(Struct, frozen=True):

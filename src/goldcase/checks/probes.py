@@ -44,7 +44,7 @@ unfortunately]``) or a word only the correction says (``excluded``) fixes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
@@ -79,12 +79,28 @@ _CACHE = "probes"
 def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     vocabulary = _Vocabulary(ctx)
     state = vocabulary.digest  # the cache's folder is keyed by the code itself
-    for case in case_set.cases:
-        if not ctx.wanted(case.path):
-            continue
-        compute = partial(_case_findings, case, ctx, vocabulary)
+    for case in _judged(case_set, ctx):
+        compute = partial(_findings, case, ctx, vocabulary)
         key = (state, case.path, case.digest)
         yield from ctx.per_case(_CACHE, key, compute, FINDING_CODEC)
+
+
+def prepare(ctx: Context) -> Callable[[CaseSet], dict[str, list[Finding]]]:
+    """Each case's findings, for a cold check's parse workers (``checks``): the corpus's words
+    are read once a worker, when a case needs them."""
+    vocabulary = _Vocabulary(ctx)
+    return lambda case_set: {
+        case.path: _case_findings(case, ctx, vocabulary) for case in _judged(case_set, ctx)
+    }
+
+
+def _judged(case_set: CaseSet, ctx: Context) -> Iterator[Case]:
+    return (case for case in case_set.cases if ctx.wanted(case.path))
+
+
+def _findings(case: Case, ctx: Context, vocabulary: _Vocabulary) -> list[Finding]:
+    ready: list[Finding] | None = ctx.ahead(NAME, case.path)
+    return _case_findings(case, ctx, vocabulary) if ready is None else ready
 
 
 class _Vocabulary:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -126,8 +126,23 @@ def _check_cases(cases: list[Case], ctx: Context, state: str) -> dict[str, list[
     for item in quotes:
         out[item.case.path].extend(_judge(ctx, item, found.get(item.folded, set()), corpus))
     for case in cases:
-        out[case.path].extend(_consistency(ctx, case))
+        out[case.path].extend(_figure_findings(ctx, case))
     return out
+
+
+def prepare(ctx: Context) -> Callable[[CaseSet], dict[str, list[Finding]]]:
+    """Each case's GC208 findings (they depend on the case alone), for a cold check's parse
+    workers (``checks``)."""
+    return lambda case_set: {
+        case.path: list(_consistency(ctx, case))
+        for case in case_set.parsed
+        if ctx.wanted(case.path)
+    }
+
+
+def _figure_findings(ctx: Context, case: Case) -> list[Finding]:
+    ready: list[Finding] | None = ctx.ahead(NAME, case.path)
+    return list(_consistency(ctx, case)) if ready is None else ready
 
 
 def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:

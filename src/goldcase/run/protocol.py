@@ -27,7 +27,7 @@ from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.scoring.abstain import abstains
-from goldcase.scoring.results import explain, fast_valid
+from goldcase.scoring.results import explain, valid_line
 from goldcase.text import HALF_SURROGATE, clip, half_surrogate
 
 NOT_WRITTEN = frozenset(("prompt", "retryable"))  # read by goldcase, not part of the line
@@ -111,7 +111,7 @@ def to_answer(
     if problem is not None:
         return malformed(case_id, trial, problem, latency_ms)
     line = _line(case_id, trial, response, latency_ms, patterns)
-    if not fast_valid(line):
+    if not valid_line(line):
         return malformed(case_id, trial, explain(line), latency_ms)
     retry = line["outcome"] == "error" and response.get("retryable") is True
     prompt = response.get("prompt")

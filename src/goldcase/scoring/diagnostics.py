@@ -26,6 +26,11 @@ def diagnostics(
     corpus: Corpus,
     threshold: float | None,
 ) -> dict[str, Any]:
+    out: dict[str, Any] = {"retrieval": None, "trials": None}
+    # a look at every line first, without the split's ids: most runs have one untraced line
+    # per case, and then no case of the split repeats or carries a trace
+    if not any(len(rows) != 1 or rows[0].traced for rows in by_id.values()):
+        return out
     ids = [case.id for case in cases]
     lines = [by_id.get(case_id, ()) for case_id in ids]
     repeated = any(len(rows) > 1 for rows in lines)
@@ -34,7 +39,6 @@ def diagnostics(
         for rows in lines
         for result in rows
     )
-    out: dict[str, Any] = {"retrieval": None, "trials": None}
     if not repeated and not traced:
         return out
     by_case = {g.case_id: g for g in graded}

@@ -144,20 +144,8 @@ def slice_stats(graded: Iterable[Graded], config: Config) -> dict[str, SliceStat
 _SQUAD_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 
-# ASCII text takes a quicker path to the same tokens (a test holds them together): one
-# bytes.translate drops string.punctuation, and the articles are whole tokens once no control
-# character that is neither a space nor a letter is left to put a word boundary inside a token.
-_ASCII_DROPPED = string.punctuation.encode("ascii")
-_ODD_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1b\x7f]")
-_ARTICLES = frozenset(("a", "an", "the"))
-
-
 def squad_tokens(text: str) -> list[str]:
     """``normalize_answer(text).split()`` of the SQuAD v2.0 evaluation script."""
-    if text.isascii():
-        kept = text.lower().encode("ascii").translate(None, _ASCII_DROPPED)
-        if not _ODD_CONTROL.search(kept):
-            return [token for token in kept.decode("ascii").split() if token not in _ARTICLES]
     return _SQUAD_ARTICLES.sub(" ", text.lower().translate(_SQUAD_PUNCTUATION)).split()
 
 

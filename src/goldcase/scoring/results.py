@@ -1,9 +1,9 @@
 """Reading a results file (JSONL) and validating every line before anything is scored.
 
 Each non-blank line is one JSON object that must match ``schema/results.schema.json``. Lines
-are checked by a hand-written validator that agrees with the schema (a test holds them
-together) because jsonschema is too slow for 100,000 lines; a line the fast path refuses is
-handed to jsonschema for the message. Problems are collected, not raised one by one, so a user
+are checked by the schema compiled into a Python function (``schemacheck``), because
+jsonschema is too slow for 100,000 lines; a line it refuses is handed to jsonschema for the
+message. Problems are collected, not raised one by one, so a user
 sees all of them (up to ``MAX_SHOWN``) in one go.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,14 @@ from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import line_too_long, longest_line, read_named
-from goldcase.schemas import load_schema, path_name, validator
+from goldcase.schemacheck import checker
+from goldcase.schemas import path_name, validator
 from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surrogate
 
 SCHEMA = "results.schema.json"
 MAX_SHOWN = 20
-OUTCOMES = ("answer", "abstain", "error")
-FIELDS = frozenset(load_schema(SCHEMA)["properties"])
-_CHUNK_FIELDS = frozenset(("doc", "text", "start", "end"))
-_CITATION_FIELDS = frozenset(("id", "text"))
-_TOOL_CALL_FIELDS = frozenset(("name", "input", "output", "error"))
+# True exactly when a line matches the schema: the schema file is the one definition
+valid_line = checker(SCHEMA)
 
 
 class Problem(Struct, frozen=True):
@@ -115,7 +112,7 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     # file is read line by line, where a lone one is a problem of its line.
     whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
-        valid = [Result(n, d) for n, d in enumerate(whole, 1) if type(d) is dict and fast_valid(d)]
+        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_line(d)]
         if len(valid) == len(whole):
             return valid, []
     text, problem = _decode(raw, name)
@@ -160,7 +157,7 @@ def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
         data = _decode_one(line)
         if HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(data):
             problems.append(Problem(name, number, HALF_SURROGATE))
-        elif type(data) is dict and fast_valid(data):
+        elif valid_line(data):
             results.append(Result(number, data))
         else:
             problems.append(Problem(name, number, _line_problem(line)))
@@ -209,7 +206,7 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constan
 
 
 def _line_problem(line: str) -> str:
-    """Why a line the fast path refused is not a valid result."""
+    """Why a line the schema's predicate refused is not a valid result."""
     try:
         data = _DECODER.decode(line)
     except _DuplicateKey as exc:
@@ -226,108 +223,6 @@ def _line_problem(line: str) -> str:
         kind = kinds.get(type(data), "null" if data is None else "a number")
         return f"line holds {kind}, not an object; write one JSON object per line"
     return explain(data)
-
-
-def fast_valid(data: Mapping[str, Any]) -> bool:
-    """True exactly when ``data`` matches results.schema.json (kept equal by a test)."""
-    case_id = data.get("id")
-    if type(case_id) is not str or not case_id or data.get("outcome") not in OUTCOMES:
-        return False
-    for key, value in data.items():
-        if key in _TEXT_FIELDS:  # the common fields, tested here rather than by a call
-            if type(value) is not str:
-                return False
-        elif key not in _FIRST_FIELDS:
-            test = _FIELD_TESTS.get(key)
-            if test is None or not test(value):  # an unknown field, or a wrong value
-                return False
-    return data["outcome"] != "answer" or "answer" in data or "fact" in data
-
-
-_FIRST_FIELDS = frozenset(("id", "outcome"))  # tested first
-_TEXT_FIELDS = frozenset(("answer", "scope", "fact"))
-
-
-def _is_str(value: Any) -> bool:
-    return type(value) is str
-
-
-def _is_int(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def _is_confidence(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return not math.isnan(value) and 0 <= value <= 1
-
-
-def _are_citations(value: Any) -> bool:
-    """A list of non-empty objects whose fields are ``id`` and ``text``, strings."""
-    if not isinstance(value, list):
-        return False
-    for citation in value:
-        if not isinstance(citation, dict) or not citation:
-            return False
-        if not _CITATION_FIELDS.issuperset(citation):
-            return False
-        for text in citation.values():
-            if not isinstance(text, str):
-                return False
-    return True
-
-
-def _is_list_of(value: Any, test: Any) -> bool:
-    return isinstance(value, list) and all(test(item) for item in value)
-
-
-def _is_chunk(value: Any) -> bool:
-    if not isinstance(value, dict) or not _CHUNK_FIELDS.issuperset(value):
-        return False
-    doc = value.get("doc")
-    if not isinstance(doc, str) or not doc:
-        return False
-    has_text = "text" in value
-    has_span = "start" in value or "end" in value
-    if has_text:
-        return not has_span and isinstance(value["text"], str)
-    return all(k in value and _is_int(value[k]) and value[k] >= 0 for k in ("start", "end"))
-
-
-def _is_tool_call(value: Any) -> bool:
-    if not isinstance(value, dict) or not _TOOL_CALL_FIELDS.issuperset(value):
-        return False
-    name, error = value.get("name"), value.get("error")
-    return type(name) is str and bool(name) and (error is None or type(error) is str)
-
-
-def _is_latency(value: Any) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return not math.isnan(value) and value >= 0
-
-
-_FIELD_TESTS: dict[str, Any] = {
-    "id": None,  # checked first
-    "outcome": None,
-    "fact": _is_str,
-    "answer": _is_str,
-    "scope": _is_str,
-    "confidence": _is_confidence,
-    "error": lambda v: v is None or type(v) is str,
-    "trial": lambda v: _is_int(v) and v >= 1,
-    "meta": lambda v: type(v) is dict,
-    "citations": _are_citations,
-    "retrieved": lambda v: _is_list_of(v, _is_chunk),
-    "context": lambda v: _is_list_of(v, _is_chunk),
-    "tool_calls": lambda v: _is_list_of(v, _is_tool_call),
-    "latency_ms": _is_latency,
-}
-assert set(_FIELD_TESTS) == FIELDS, "results.schema.json and the fast validator disagree"
 
 
 def index_results(
@@ -385,7 +280,7 @@ def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
     return None
 
 
-# --- messages for lines the fast path refused -------------------------------------------------
+# --- messages for lines the schema's predicate refused -------------------------------------
 
 
 def explain(data: Mapping[str, Any]) -> str:
@@ -396,7 +291,7 @@ def explain(data: Mapping[str, Any]) -> str:
         for message in _messages(error):
             if message not in messages:
                 messages.append(message)
-    if not messages:  # pragma: no cover - the fast path and the schema agree (tested)
+    if not messages:  # pragma: no cover - a NaN, which jsonschema takes for a number
         return "does not match results.schema.json"
     return "; ".join(messages)
 

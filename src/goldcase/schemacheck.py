@@ -1,0 +1,287 @@
+"""A shipped JSON Schema compiled into Python functions: a yes or no for each instance.
+
+The schema file is the one definition of what is valid; this module only knows what each
+keyword means. ``checker(name)`` walks the schema once and writes the source of a function
+that tests every keyword the way a hand-written validator would: one pass over an object's
+fields, each field's type and bounds tested inline, the ``if`` of an answer one expression,
+a small function only for each closed object and each list's items. fastjsonschema's
+generated code answers the same question about 3 times slower on result lines (an ``if``
+that does not hold is an exception raised and caught on every line), closures (one call per
+keyword) 1.6 times slower. A "no" is explained by jsonschema (``schemas.validator``).
+
+The source is made from goldcase's own shipped schema, never from anything a user wrote:
+field names enter it as Python string literals (``repr``), other values as named constants.
+
+Only the keywords of the schemas compiled here are known (``KEYWORDS``); any other keyword is
+refused when the schema is compiled, so a schema edit can never be skipped silently. Values
+follow JSON Schema 2020-12: ``true`` and ``false`` are not numbers, ``1.0`` is an integer,
+``minimum`` and ``minLength`` say nothing about values of other types. One deliberate
+difference: a float NaN is no JSON number (no JSON text holds one, and goldcase's decoders
+refuse the ``NaN`` constant), so it fails ``number`` and ``integer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+from goldcase.errors import GoldcaseError
+from goldcase.schemas import load_schema
+
+Check = Callable[[Any], bool]
+
+# Keywords that say nothing about validity (annotations, and $defs, reached through $ref).
+ANNOTATIONS = frozenset(("$schema", "$id", "$defs", "$comment", "title", "description"))
+KEYWORDS = frozenset(
+    (
+        "$ref", "type", "enum", "const", "minLength", "minimum", "maximum", "properties",
+        "additionalProperties", "required", "minProperties", "items", "anyOf", "oneOf", "not",
+        "if", "then", "else",
+    )
+)  # fmt: skip
+
+
+@cache
+def checker(name: str) -> Check:
+    """The predicate of the shipped schema ``name``: True exactly when an instance is valid."""
+    schema = load_schema(name)
+    return _Compiler(name, schema).compile(schema)
+
+
+# Each type as an expression of a value written X (a name or a subscript, read more than once:
+# it has no side effect). "X == X" is False for NaN only.
+_NUMBER = "(isinstance(X, (int, float)) and not isinstance(X, bool) and X == X)"
+_TYPES = {
+    "string": "isinstance(X, str)",
+    "number": _NUMBER,
+    "integer": (
+        "(X.is_integer() if isinstance(X, float)"
+        " else isinstance(X, int) and not isinstance(X, bool))"
+    ),
+    "null": "X is None",
+    "boolean": "isinstance(X, bool)",
+    "array": "isinstance(X, list)",
+    "object": "isinstance(X, dict)",
+}
+_KINDS = {
+    "string": ("minLength",),
+    "number": ("minimum", "maximum"),
+    "object": ("properties", "additionalProperties", "required", "minProperties"),
+    "array": ("items",),
+}
+
+
+class _Compiler:
+    def __init__(self, name: str, root: Mapping[str, Any]) -> None:
+        self.name = name
+        self.root = root
+        self.source: list[str] = []
+        self.constants: dict[str, Any] = {}
+        self.refs: dict[str, str] = {}  # a $ref -> the function that tests its target
+        self.resolving: set[str] = set()
+        self.functions = 0
+
+    def refuse(self, what: str) -> GoldcaseError:
+        return GoldcaseError(
+            f"goldcase's {self.name} uses {what}, which its compiled check does not know; "
+            "reinstall goldcase"
+        )
+
+    def compile(self, schema: Any) -> Check:
+        """The function testing ``schema``, its source executed once."""
+        top = self.function(schema)
+        namespace: dict[str, Any] = dict(self.constants)
+        # goldcase's own schema, written as source above: nothing a user wrote is run
+        exec(compile("\n".join(self.source), f"<{self.name}>", "exec"), namespace)
+        checked: Check = namespace[top]
+        return checked
+
+    def constant(self, value: Any) -> str:
+        name = f"_k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def function(self, schema: Any) -> str:
+        """The name of a new function ``f(v)`` that tests ``schema``."""
+        self.functions += 1
+        name = f"_f{self.functions}"
+        if _is_closed_object(schema):
+            lines = self._closed_object(schema)
+            rest = {k: v for k, v in schema.items() if k not in _KINDS["object"] and k != "type"}
+            lines.append(f"    return bool({self.expression(rest, 'v')})")
+        else:
+            lines = [f"    return bool({self.expression(schema, 'v')})"]
+        self.source += [f"def {name}(v):", *lines, ""]
+        return name
+
+    def expression(self, schema: Any, value: str) -> str:
+        """A Python expression, True exactly when ``value`` (source text) meets ``schema``."""
+        if schema is True or schema is False:
+            return str(schema)
+        if not isinstance(schema, dict):
+            raise self.refuse(f"a schema that is {type(schema).__name__}")
+        unknown = sorted(set(schema) - ANNOTATIONS - KEYWORDS)
+        if unknown:
+            raise self.refuse(f"the keyword {unknown[0]!r}")
+        if _is_closed_object(schema):
+            return f"{self.function(schema)}({value})"
+        tests = [*self._ref(schema, value), *self._values(schema, value)]
+        tests += self._combined(schema, value)
+        return _all(tests)
+
+    def _ref(self, schema: Mapping[str, Any], value: str) -> list[str]:
+        ref = schema.get("$ref")
+        if ref is None:
+            return []
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            raise self.refuse(f"the reference {ref!r}")
+        if ref in self.resolving:  # refused, not looped on
+            raise self.refuse(f"the recursive reference {ref!r}")
+        if ref not in self.refs:
+            target: Any = self.root
+            for step in ref[2:].split("/"):
+                if not isinstance(target, dict) or step not in target:
+                    raise self.refuse(f"the reference {ref!r}")
+                target = target[step]
+            self.resolving.add(ref)
+            self.refs[ref] = self.function(target)
+            self.resolving.discard(ref)
+        return [f"{self.refs[ref]}({value})"]
+
+    def _values(self, schema: Mapping[str, Any], value: str) -> list[str]:
+        """type; each kind's keywords, tested on values of that kind (they pass any other);
+        enum and const."""
+        tests: list[str] = []
+        for key in ("enum", "const"):
+            if key in schema:
+                allowed = schema[key] if key == "enum" else [schema[key]]
+                tests.append(self._one_of_strings(allowed, value))
+        wanted = schema.get("type")
+        names = [wanted] if isinstance(wanted, str) else wanted
+        if wanted is not None:
+            if not isinstance(names, list) or not all(n in _TYPES for n in names):
+                raise self.refuse(f"the type {wanted!r}")
+            tests.append(_any([_TYPES[n].replace("X", value) for n in names]))
+        for kind, keys in _KINDS.items():
+            if any(k in schema for k in keys):
+                test = self._kind(kind, schema, value)
+                if names != [kind]:  # else the type test above holds already
+                    is_kind = _NUMBER if kind == "number" else _TYPES[kind]
+                    test = f"(not {is_kind.replace('X', value)} or {test})"
+                tests.append(test)
+        return tests
+
+    def _kind(self, kind: str, schema: Mapping[str, Any], value: str) -> str:
+        if kind == "string":  # len counts code points, as JSON Schema's minLength does
+            least = schema.get("minLength", 0)
+            return f"len({value}) >= {int(least)}" if least else "True"
+        if kind == "number":
+            bounds = [
+                f"{value} {op} {self.constant(schema[key])}"
+                for key, op in (("minimum", ">="), ("maximum", "<="))
+                if key in schema
+            ]
+            return _all(bounds)
+        if kind == "array":
+            return f"{self._items(schema['items'])}({value})" if "items" in schema else "True"
+        return self._open_object(schema, value)
+
+    def _one_of_strings(self, values: Any, value: str) -> str:
+        # JSON equality of strings is Python's; other values (1 and true, 1 and 1.0) are not
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise self.refuse(f"the enum or const {values!r} (strings only)")
+        return f"(isinstance({value}, str) and {value} in {self.constant(frozenset(values))})"
+
+    def _open_object(self, schema: Mapping[str, Any], value: str) -> str:
+        """An object's keywords as one expression of a value known to be an object: for an
+        object whose fields are not all named (an ``if``, a ``required`` alone)."""
+        properties: dict[str, Any] = schema.get("properties", {})
+        tests: list[str] = []
+        if schema.get("minProperties"):
+            tests.append(f"len({value}) >= {int(schema['minProperties'])}")
+        if schema.get("required"):
+            tests.append(f"{self.constant(frozenset(schema['required']))} <= {value}.keys()")
+        rest = schema.get("additionalProperties", True)
+        if rest is not True:
+            named = self.constant(frozenset(properties))
+            other = self.function(rest)
+            tests.append(f"all({other}({value}[k]) for k in {value}.keys() - {named})")
+        for key, sub in properties.items():
+            test = self.expression(sub, f"{value}[{key!r}]")
+            if test != "True":
+                tests.append(f"({key!r} not in {value} or {test})")
+        return _all(tests)
+
+    def _closed_object(self, schema: Mapping[str, Any]) -> list[str]:
+        """The statements testing an object whose type is object and whose other fields meet
+        ``additionalProperties``: one pass over its fields, each tested where it is named."""
+        lines = ["    if not isinstance(v, dict):", "        return False"]
+        if schema.get("minProperties"):
+            lines += [f"    if len(v) < {int(schema['minProperties'])}:", "        return False"]
+        if schema.get("required"):
+            needed = self.constant(frozenset(schema["required"]))
+            lines += [f"    if not {needed} <= v.keys():", "        return False"]
+        lines.append("    for k, x in v.items():")
+        branch = "if"
+        for key, sub in schema.get("properties", {}).items():
+            lines += [f"        {branch} k == {key!r}:", *_unless(self.expression(sub, "x"))]
+            branch = "elif"
+        rest = self.expression(schema["additionalProperties"], "x")
+        if branch == "if":
+            return [*lines, *_unless(rest, "        ")]
+        return [*lines, "        else:", *_unless(rest)]
+
+    def _items(self, items: Any) -> str:
+        """A function testing a list's items (a loop: no generator made for each list)."""
+        test = self.expression(items, "i")
+        self.functions += 1
+        name = f"_f{self.functions}"
+        self.source += [f"def {name}(v):", "    for i in v:", *_unless(test), "    return True", ""]
+        return name
+
+    def _combined(self, schema: Mapping[str, Any], value: str) -> list[str]:
+        tests: list[str] = []
+        if "anyOf" in schema:
+            tests.append(_any([self.expression(s, value) for s in schema["anyOf"]]))
+        if "oneOf" in schema:
+            branches = " + ".join(f"bool({self.expression(s, value)})" for s in schema["oneOf"])
+            tests.append(f"({branches}) == 1")
+        if "not" in schema:
+            tests.append(f"not {self.expression(schema['not'], value)}")
+        if "if" in schema:
+            condition = self.expression(schema["if"], value)
+            then = self.expression(schema.get("then", True), value)
+            otherwise = self.expression(schema.get("else", True), value)
+            tests.append(f"(({then}) if ({condition}) else ({otherwise}))")
+        return tests
+
+
+def _is_closed_object(schema: Any) -> bool:
+    """An object schema tested field by field in its own function: its type is object and it
+    says what its unnamed fields must be (``additionalProperties``, false or a schema)."""
+    return (
+        isinstance(schema, dict)
+        and schema.get("type") == "object"
+        and schema.get("additionalProperties", True) is not True
+    )
+
+
+def _unless(test: str, indent: str = "            ") -> list[str]:
+    """Statements returning False when ``test`` (an expression) does not hold."""
+    if test == "True":
+        return [f"{indent}pass"]
+    if test == "False":
+        return [f"{indent}return False"]
+    return [f"{indent}if not ({test}):", f"{indent}    return False"]
+
+
+def _all(tests: list[str]) -> str:
+    tests = [t for t in tests if t != "True"]
+    if not tests:
+        return "True"
+    return tests[0] if len(tests) == 1 else "(" + " and ".join(tests) + ")"
+
+
+def _any(tests: list[str]) -> str:
+    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"

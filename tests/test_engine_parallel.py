@@ -1,0 +1,127 @@
+"""A cold check of many files parses them on every core, where the families' per-file work
+(``prepare``: support's GC208, privacy's scan, probes) is done too: the findings are the ones
+a check that does all of it in one process reports, cold or warm. The parallel path is forced
+on a small set through ``parallel_from``."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from goldcase import checks
+from goldcase.cache import Cache
+from goldcase.checks import probes
+from goldcase.config import load_config
+from goldcase.context import Context
+from goldcase.engine import load_case_set, run_checks
+from goldcase.model import Finding
+from kit import case_text, golden_set, write
+
+ALL = 10**9  # never parsed on several processes
+
+needs_cores = pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
+    reason="the parse runs on several processes only on Linux with two cores or more",
+)
+
+
+def _planted(root: Path) -> Path:
+    """A set with findings of every family that prepares per-file work, among clean cases."""
+    golden_set(root, ("ret-001", "ret-002", "ret-003"))
+    for n in range(12):  # clean cases, so the work is spread over several chunks
+        write(root, f"cases/golden/c-{n:02d}.yaml", case_text(f"c-{n:02d}"))
+    write(root, "cases/golden/bad-quote.yaml", case_text("bad-quote", quote="No such sentence"))
+    write(root, "cases/golden/figure.yaml", case_text("figure", answer="21 days"))
+    write(
+        root,
+        "cases/golden/mail.yaml",
+        case_text("mail", question="Can jane.doe@example.org get a credit?")
+        + "source: transcript\n",
+    )
+    write(
+        root,
+        "cases/dev/probe.yaml",
+        case_text("probe")
+        + 'expect:\n  contains: ["14 days"]\nprobes:\n  pass: ["Two weeks."]\n'
+        + '  fail: ["You have 14 days, or 30."]\n',
+    )
+    write(root, "cases/golden/broken.yaml", "id: broken\nquestion: [unclosed\n")
+    write(root, "cases/golden/no-id.yaml", "question: Where is the id?\n")
+    return root
+
+
+def _check(root: Path, parallel_from: int, cache: bool = True) -> list[Finding]:
+    ctx = Context(load_config(root), Cache.for_repository(root) if cache else Cache(None))
+    return run_checks(ctx, parallel_from=parallel_from).findings
+
+
+@needs_cores
+def test_a_cold_parallel_check_finds_what_a_serial_one_does_and_a_warm_one_after(
+    tmp_path: Path,
+) -> None:
+    root = _planted(tmp_path)
+    serial = _check(root, ALL, cache=False)
+    codes = {f.code for f in serial}
+    assert {"GC202", "GC208", "GC505", "GC601", "GC602", "GC101"} <= codes
+    cold = _check(root, 1)
+    warm = _check(root, 1)
+    assert cold == serial
+    assert warm == serial
+
+
+@needs_cores
+def test_the_parse_workers_do_the_per_file_work_of_the_families_asked(tmp_path: Path) -> None:
+    root = _planted(tmp_path)
+    ctx = Context(load_config(root), Cache(None))
+    case_set = load_case_set(ctx, prepare=["support", "privacy", "leakage"], parallel_from=1)
+    done = set(ctx.prepared)
+    parsed = {f.path for f in case_set.files if f.data is not None}
+    assert done == {(name, path) for name in ("support", "privacy") for path in parsed} - {
+        ("support", "cases/golden/no-id.yaml")  # support reads cases with an id only
+    }
+    mail = ctx.prepared[("privacy", "cases/golden/mail.yaml")]
+    assert [hit.kind for hit in mail] == ["email"]
+    figure = ctx.prepared[("support", "cases/golden/figure.yaml")]
+    assert [f.code for f in figure] == ["GC208"]
+
+
+@needs_cores
+def test_a_focused_cold_check_prepares_only_the_files_it_reports_on(tmp_path: Path) -> None:
+    root = _planted(tmp_path)
+    ctx = Context(load_config(root), Cache(None))
+    ctx.focus = frozenset({"cases/golden/mail.yaml"})
+    load_case_set(ctx, prepare=list(checks.FAMILIES), parallel_from=1)
+    assert {path for _, path in ctx.prepared} == {"cases/golden/mail.yaml"}
+
+
+def test_a_small_cold_check_prepares_nothing_ahead(tmp_path: Path) -> None:
+    root = _planted(tmp_path)
+    ctx = Context(load_config(root), Cache(None))
+    load_case_set(ctx, prepare=list(checks.FAMILIES))
+    assert ctx.prepared == {}
+
+
+@needs_cores
+def test_a_family_whose_work_ahead_fails_in_a_worker_does_it_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker's ``prepare`` that raises costs the family its own work, not the findings."""
+    root = _planted(tmp_path)
+    serial = _check(root, ALL, cache=False)
+
+    def failing(ctx: Context) -> checks.Preparer:
+        def prepare(case_set: object) -> dict[str, object]:
+            raise RuntimeError("no work ahead")
+
+        return prepare
+
+    monkeypatch.setattr(probes, "prepare", failing)
+    ctx = Context(load_config(root), Cache(None))
+    load_case_set(ctx, prepare=list(checks.FAMILIES), parallel_from=1)
+    assert {name for name, _ in ctx.prepared} == {"support", "privacy"}  # the parse stands
+    found = run_checks(Context(load_config(root), Cache(None)), parallel_from=1).findings
+    assert found == serial
+    assert any(f.code in probes.CODES for f in found)
