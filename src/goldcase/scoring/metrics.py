@@ -144,6 +144,7 @@ def slice_stats(graded: Iterable[Graded], config: Config) -> dict[str, SliceStat
 _SQUAD_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 
+
 def squad_tokens(text: str) -> list[str]:
     """``normalize_answer(text).split()`` of the SQuAD v2.0 evaluation script."""
     return _SQUAD_ARTICLES.sub(" ", text.lower().translate(_SQUAD_PUNCTUATION)).split()
