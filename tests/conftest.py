@@ -11,8 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kit import DATA
+
+# No property test depends on how fast the machine is: a busy 2-core runner took 0.4 s for an
+# example Hypothesis's default deadline allows 0.2 s, and failed a correct test.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,11 +1,12 @@
-"""The loader's Locator: 1-based line and column of a key or value, as findings show them."""
+"""The loader: the Locator (1-based line and column of a key or value, as findings show them),
+and the case hash with the schema's defaults filled in."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from goldcase.loader import Locator, _StrictLoader, parse_case
+from goldcase.loader import Locator, _StrictLoader, case_hash, load_case_file, parse_case
 
 CASE = b"""\
 # a comment first
@@ -121,3 +122,26 @@ def test_a_value_its_own_tag_cannot_build_is_a_finding(text: str) -> None:
     data, findings = parse_case("x.yaml", text.encode())
     assert data is None
     assert [(f.line, f.col, f.code) for f in findings] == [(1, 1, "GC104")]
+
+
+PLAIN_CASE = """\
+id: ret-001
+question: How many days does a customer have to request a credit?
+expected_answer: 14 days
+support:
+  - doc: returns-policy.md
+    quote: A customer has 14 days from delivery to request a credit
+"""
+
+
+def test_a_case_is_hashed_with_the_defaults_filled_in() -> None:
+    """docs/version.md: the hash is of the case's mapping "defaults such as `answerable: true`
+    filled in", so writing the default out, or leaving it out, is one case with one hash."""
+    left_out = load_case_file("cases/golden/ret-001.yaml", "golden", PLAIN_CASE.encode())
+    written = PLAIN_CASE.replace("\nexpected", "\nanswerable: true\nexpected")
+    written_out = load_case_file("cases/golden/ret-001.yaml", "golden", written.encode())
+    assert left_out.findings == [] and written_out.findings == []
+    assert left_out.data is not None and left_out.data["answerable"] is True
+    expected = case_hash({**yaml.safe_load(PLAIN_CASE), "answerable": True})
+    assert left_out.hash == written_out.hash == expected
+    assert expected != case_hash(yaml.safe_load(PLAIN_CASE))

@@ -4,13 +4,16 @@ the schema is compiled rather than skipped."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemacheck import _Compiler, checker
+from goldcase.schemas import validator
 
 INSTANCES: list[Any] = [
     None,
@@ -45,6 +48,17 @@ INSTANCES: list[Any] = [
     {'it\'s "x"\n': 1},
     {"k')or(1": None},
     {"k')or(1": 1},
+    "a b",
+    "  ",
+    " a",
+    "\u0663",
+    ["a", "a"],
+    ["a", "b", "c"],
+    [1, 1.0],
+    [1, True],
+    [[1], [1.0]],
+    [{"a": 1}, {"a": 1.0}],
+    [False, 0],
 ]
 
 SCHEMAS: list[dict[str, Any]] = [
@@ -91,7 +105,21 @@ SCHEMAS: list[dict[str, Any]] = [
         "else": {"not": {"required": ["a"]}},
     },
     {"$defs": {"text": {"type": "string"}}, "type": "array", "items": {"$ref": "#/$defs/text"}},
-    {"description": "annotations only"},
+    {"description": "annotations only", "default": 3},
+    {"type": "string", "pattern": "\\S"},
+    {"pattern": "^[a-z]+$"},
+    {"pattern": "\\d"},
+    {"type": "string", "maxLength": 2},
+    {"maxLength": 1},
+    {"type": "array", "minItems": 2},
+    {"maxItems": 0},
+    {"type": "array", "uniqueItems": True},
+    {"uniqueItems": False},
+    {"allOf": [{"type": "string"}, {"minLength": 2}]},
+    {"allOf": [{"required": ["a"]}, {"properties": {"a": {"const": True}}}]},
+    {"const": True},
+    {"const": False},
+    {"enum": ["answer", None]},
 ]
 
 
@@ -111,11 +139,12 @@ def test_nan_is_no_json_number(schema: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("schema", "named"),
     [
-        ({"type": "string", "pattern": "^a"}, "the keyword 'pattern'"),
-        ({"properties": {"a": {"format": "date"}}}, "the keyword 'format'"),
-        ({"enum": [1, "a"]}, "the enum or const [1, 'a'] (strings only)"),
+        ({"type": "string", "format": "date"}, "the keyword 'format'"),
+        ({"properties": {"a": {"contains": {}}}}, "the keyword 'contains'"),
+        ({"enum": [1, "a"]}, "the enum or const [1, 'a'] (strings, booleans, null only)"),
         ({"type": "text"}, "the type 'text'"),
-        ({"$ref": "case.schema.json#/properties/id"}, "the reference"),
+        ({"$ref": "../case.schema.json#/properties/id"}, "the reference"),
+        ({"$ref": "https://example.com/x.schema.json#/a"}, "the reference"),
         ({"$ref": "#/$defs/missing"}, "the reference '#/$defs/missing'"),
         ({"$defs": {"a": {"items": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"}, "recursive"),
     ],
@@ -131,3 +160,39 @@ def test_the_results_schema_compiles() -> None:
     assert line({"id": "E1", "outcome": "answer", "answer": "30 days", "confidence": 0.5})
     assert not line({"id": "E1", "outcome": "answer"})  # an answer needs answer or fact
     assert not line({"id": "E1", "outcome": "abstain", "confidence": float("nan")})
+
+
+def _shipped_instances() -> list[Any]:
+    """The sample set's case files, each also with one field taken away or replaced by a
+    value of another shape: instances on both sides of every rule of the case schema."""
+    cases = [yaml.safe_load(path.read_text(encoding="utf-8")) for path in SAMPLE]
+    others: list[Any] = [None, True, 0, 1.5, "", " ", " x", "2024-13-01", [], ["a", "a"], {}]
+    out: list[Any] = []
+    for number, case in enumerate(cases):
+        out.append(case)
+        for key in sorted(case):
+            taken = {k: v for k, v in case.items() if k != key}
+            replaced = {**case, key: others[(number + len(key)) % len(others)]}
+            out += [taken, replaced]
+    return out
+
+
+SAMPLE = sorted((Path(__file__).resolve().parent.parent / "cases").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("name", ["case.schema.json", "draft.schema.json"])
+def test_the_case_and_draft_schemas_agree_with_jsonschema(name: str) -> None:
+    """What the loader asks of every case file (and draft) it parses: the compiled schema says
+    yes exactly when jsonschema does, on the sample set and on variants of every case."""
+    check, reference = checker(name), validator(name)
+    instances = _shipped_instances()
+    if name == "draft.schema.json":  # a draft is a case's fields and what production did
+        instances = [
+            {**{k: v for k, v in i.items() if k not in ("resolution", "derived_from")}, **extra}
+            for i in instances
+            if isinstance(i, dict)
+            for extra in ({}, {"trace": {"answer": None, "flags": ["cap_hit", "cap_hit"]}})
+        ]
+    verdicts = [check(i) for i in instances]
+    assert verdicts == [reference.is_valid(i) for i in instances]
+    assert len(SAMPLE) > 100 and True in verdicts and False in verdicts

@@ -31,7 +31,15 @@ import yaml
 
 from goldcase.model import INBOX, Case, CaseFile, Finding, Folder
 from goldcase.moments import parse_moment
-from goldcase.schemas import CASE_SCHEMA, DRAFT_SCHEMA, is_valid, load_schema, path_name, validator
+from goldcase.schemacheck import checker
+from goldcase.schemas import (
+    CASE_SCHEMA,
+    DRAFT_SCHEMA,
+    defaults,
+    load_schema,
+    path_name,
+    validator,
+)
 from goldcase.text import clip
 
 MAX_CASE_BYTES = 1024 * 1024  # a case is a few hundred bytes; anything this large is a mistake
@@ -453,7 +461,10 @@ def _asked_at_shape() -> re.Pattern[str]:
 
 
 def _schema_findings(path: str, raw: bytes, data: Any, schema: str = CASE_SCHEMA) -> list[Finding]:
-    if is_valid(schema, data):
+    if isinstance(data, dict):
+        for key, value in defaults(schema).items():
+            data.setdefault(key, value)
+    if checker(schema)(data):  # only a file the schema refuses pays for jsonschema's words
         return []
     errors = list(validator(schema).iter_errors(data))
     if not errors:

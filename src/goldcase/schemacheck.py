@@ -4,10 +4,12 @@ The schema file is the one definition of what is valid; this module only knows w
 keyword means. ``checker(name)`` walks the schema once and writes the source of a function
 that tests every keyword the way a hand-written validator would: one pass over an object's
 fields, each field's type and bounds tested inline, the ``if`` of an answer one expression,
-a small function only for each closed object and each list's items. fastjsonschema's
-generated code answers the same question about 3 times slower on result lines (an ``if``
-that does not hold is an exception raised and caught on every line), closures (one call per
-keyword) 1.6 times slower. A "no" is explained by jsonschema (``schemas.validator``).
+a small function only for each closed object and each list's items. It checks every result
+line ``score`` reads and every case file and draft the loader parses. fastjsonschema, which it
+replaced, answered about 3 times slower on result lines (an ``if`` that does not hold is an
+exception raised and caught on every line) and took three times as long to build the case
+schema's check (the price of every ``check FILE`` of an edited case); closures (one call per
+keyword) were 1.6 times slower. A "no" is explained by jsonschema (``schemas.validator``).
 
 The source is made from goldcase's own shipped schema, never from anything a user wrote:
 field names enter it as Python string literals (``repr``), other values as named constants.
@@ -15,13 +17,18 @@ field names enter it as Python string literals (``repr``), other values as named
 Only the keywords of the schemas compiled here are known (``KEYWORDS``); any other keyword is
 refused when the schema is compiled, so a schema edit can never be skipped silently. Values
 follow JSON Schema 2020-12: ``true`` and ``false`` are not numbers, ``1.0`` is an integer,
-``minimum`` and ``minLength`` say nothing about values of other types. One deliberate
+``minimum`` and ``minLength`` say nothing about values of other types, ``pattern`` is
+searched for (Python's ``re``, as jsonschema does), ``uniqueItems`` compares as JSON does
+(true is not 1, 1 is 1.0). A reference is to this schema or to another shipped one
+(``case.schema.json#/properties/id``). One deliberate
 difference: a float NaN is no JSON number (no JSON text holds one, and goldcase's decoders
 refuse the ``NaN`` constant), so it fails ``number`` and ``integer``.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
@@ -32,12 +39,13 @@ from goldcase.schemas import load_schema
 Check = Callable[[Any], bool]
 
 # Keywords that say nothing about validity (annotations, and $defs, reached through $ref).
-ANNOTATIONS = frozenset(("$schema", "$id", "$defs", "$comment", "title", "description"))
+ANNOTATIONS = frozenset(("$schema", "$id", "$defs", "$comment", "title", "description", "default"))
 KEYWORDS = frozenset(
     (
-        "$ref", "type", "enum", "const", "minLength", "minimum", "maximum", "properties",
-        "additionalProperties", "required", "minProperties", "items", "anyOf", "oneOf", "not",
-        "if", "then", "else",
+        "$ref", "type", "enum", "const", "minLength", "maxLength", "pattern", "minimum",
+        "maximum", "properties", "additionalProperties", "required", "minProperties", "items",
+        "minItems", "maxItems", "uniqueItems", "anyOf", "allOf", "oneOf", "not", "if", "then",
+        "else",
     )
 )  # fmt: skip
 
@@ -65,10 +73,10 @@ _TYPES = {
     "object": "isinstance(X, dict)",
 }
 _KINDS = {
-    "string": ("minLength",),
+    "string": ("minLength", "maxLength", "pattern"),
     "number": ("minimum", "maximum"),
     "object": ("properties", "additionalProperties", "required", "minProperties"),
-    "array": ("items",),
+    "array": ("items", "minItems", "maxItems", "uniqueItems"),
 }
 
 
@@ -76,6 +84,7 @@ class _Compiler:
     def __init__(self, name: str, root: Mapping[str, Any]) -> None:
         self.name = name
         self.root = root
+        self.file = name  # the schema file whose "#/..." references are being read
         self.source: list[str] = []
         self.constants: dict[str, Any] = {}
         self.refs: dict[str, str] = {}  # a $ref -> the function that tests its target
@@ -134,20 +143,35 @@ class _Compiler:
         ref = schema.get("$ref")
         if ref is None:
             return []
-        if not isinstance(ref, str) or not ref.startswith("#/"):
+        file, _, pointer = ref.partition("#") if isinstance(ref, str) else ("", "", "")
+        shipped = not file or ("/" not in file and file.endswith(".schema.json"))
+        if not pointer.startswith("/") or not shipped:
             raise self.refuse(f"the reference {ref!r}")
-        if ref in self.resolving:  # refused, not looped on
+        file = file or self.file  # another shipped schema, or this one
+        where = f"{file}#{pointer}"
+        if where in self.resolving:  # refused, not looped on
             raise self.refuse(f"the recursive reference {ref!r}")
-        if ref not in self.refs:
-            target: Any = self.root
-            for step in ref[2:].split("/"):
+        if where not in self.refs:
+            target: Any = self.root if file == self.file else load_schema(file)
+            for step in pointer[1:].split("/"):
                 if not isinstance(target, dict) or step not in target:
                     raise self.refuse(f"the reference {ref!r}")
                 target = target[step]
-            self.resolving.add(ref)
-            self.refs[ref] = self.function(target)
-            self.resolving.discard(ref)
-        return [f"{self.refs[ref]}({value})"]
+            self.resolving.add(where)
+            self.refs[where] = self._in_file(file, target)
+            self.resolving.discard(where)
+        return [f"{self.refs[where]}({value})"]
+
+    def _in_file(self, file: str, target: Any) -> str:
+        """The function of ``target``, a part of the schema ``file`` (its own references read
+        in that file)."""
+        outer = (self.file, self.root)
+        if file != self.file:
+            self.file, self.root = file, load_schema(file)
+        try:
+            return self.function(target)
+        finally:
+            self.file, self.root = outer
 
     def _values(self, schema: Mapping[str, Any], value: str) -> list[str]:
         """type; each kind's keywords, tested on values of that kind (they pass any other);
@@ -173,9 +197,8 @@ class _Compiler:
         return tests
 
     def _kind(self, kind: str, schema: Mapping[str, Any], value: str) -> str:
-        if kind == "string":  # len counts code points, as JSON Schema's minLength does
-            least = schema.get("minLength", 0)
-            return f"len({value}) >= {int(least)}" if least else "True"
+        if kind == "string":  # len counts code points, as JSON Schema's lengths do
+            return self._string(schema, value)
         if kind == "number":
             bounds = [
                 f"{value} {op} {self.constant(schema[key])}"
@@ -184,14 +207,42 @@ class _Compiler:
             ]
             return _all(bounds)
         if kind == "array":
-            return f"{self._items(schema['items'])}({value})" if "items" in schema else "True"
+            return self._array(schema, value)
         return self._open_object(schema, value)
 
+    def _string(self, schema: Mapping[str, Any], value: str) -> str:
+        tests = []
+        if schema.get("minLength"):
+            tests.append(f"len({value}) >= {int(schema['minLength'])}")
+        if "maxLength" in schema:
+            tests.append(f"len({value}) <= {int(schema['maxLength'])}")
+        if "pattern" in schema:  # searched, not matched whole, as JSON Schema says
+            found = self.constant(re.compile(schema["pattern"]).search)
+            tests.append(f"{found}({value}) is not None")
+        return _all(tests)
+
+    def _array(self, schema: Mapping[str, Any], value: str) -> str:
+        tests = []
+        if schema.get("minItems"):
+            tests.append(f"len({value}) >= {int(schema['minItems'])}")
+        if "maxItems" in schema:
+            tests.append(f"len({value}) <= {int(schema['maxItems'])}")
+        if schema.get("uniqueItems") is True:
+            tests.append(f"{self.constant(_distinct)}({value})")
+        if "items" in schema:
+            tests.append(f"{self._items(schema['items'])}({value})")
+        return _all(tests)
+
     def _one_of_strings(self, values: Any, value: str) -> str:
-        # JSON equality of strings is Python's; other values (1 and true, 1 and 1.0) are not
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise self.refuse(f"the enum or const {values!r} (strings only)")
-        return f"(isinstance({value}, str) and {value} in {self.constant(frozenset(values))})"
+        # JSON equality of strings is Python's, and true, false and null are themselves; other
+        # values (1 and true, 1 and 1.0) are not compared by Python's ==
+        if not isinstance(values, list) or not all(_plain_constant(v) for v in values):
+            raise self.refuse(f"the enum or const {values!r} (strings, booleans, null only)")
+        tests = [f"{value} is {v!r}" for v in values if not isinstance(v, str)]
+        strings = frozenset(v for v in values if isinstance(v, str))
+        if strings:
+            tests.append(f"(isinstance({value}, str) and {value} in {self.constant(strings)})")
+        return _any(tests) if tests else "False"
 
     def _open_object(self, schema: Mapping[str, Any], value: str) -> str:
         """An object's keywords as one expression of a value known to be an object: for an
@@ -242,6 +293,8 @@ class _Compiler:
 
     def _combined(self, schema: Mapping[str, Any], value: str) -> list[str]:
         tests: list[str] = []
+        if "allOf" in schema:
+            tests += [self.expression(s, value) for s in schema["allOf"]]
         if "anyOf" in schema:
             tests.append(_any([self.expression(s, value) for s in schema["anyOf"]]))
         if "oneOf" in schema:
@@ -255,6 +308,32 @@ class _Compiler:
             otherwise = self.expression(schema.get("else", True), value)
             tests.append(f"(({then}) if ({condition}) else ({otherwise}))")
         return tests
+
+
+def _plain_constant(value: Any) -> bool:
+    return isinstance(value, str) or value is True or value is False or value is None
+
+
+def _distinct(items: list[Any]) -> bool:
+    """No two items equal as JSON values are (``uniqueItems``): true is not 1, 1 is 1.0."""
+    seen: set[str] = set()
+    for item in items:
+        key = json.dumps(_json_value(item), sort_keys=True)
+        if key in seen:
+            return False
+        seen.add(key)
+    return True
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` with each whole float written as an integer, so that 1.0 and 1 compare equal."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    return value
 
 
 def _is_closed_object(schema: Any) -> bool:

@@ -26,7 +26,7 @@ from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Case, Finding
-from goldcase.schemas import is_valid
+from goldcase.schemacheck import checker
 from goldcase.scoring.probes import Probe, grade_probes
 from goldcase.sentences import InContext, Sentences, find_quote
 from goldcase.writer import write_new_folder
@@ -236,7 +236,7 @@ def _probes(entry: tuple[str, str, dict[str, Any]]) -> list[Probe]:
     """The case's probes graded with its checks; none for a case the schema refuses (the
     findings say what is wrong with it)."""
     path, split, data = entry
-    if not data.get("probes") or not is_valid("case.schema.json", data):
+    if not data.get("probes") or not checker("case.schema.json")(data):
         return []
     return grade_probes(Case(path, "dev" if split == "dev" else "golden", data))
 
