@@ -6,8 +6,11 @@ import hashlib
 import os
 from pathlib import Path
 
+import pytest
+
+from goldcase import corpus as corpus_module
 from goldcase.cache import Cache
-from goldcase.corpus import load_corpus
+from goldcase.corpus import Document, load_corpus
 from goldcase.safeio import stat_signature
 
 LONG_AGO_NS = 1_000_000_000  # a modification time older than any cache file
@@ -58,3 +61,25 @@ def test_the_corpus_digest_is_the_same_with_and_without_the_cache(tmp_path: Path
         cache = Cache(folder)
         assert load_corpus(root / "corpus", root, cache).digest == plain
         cache.save()
+
+
+def test_a_document_changed_while_it_is_read_is_hashed_from_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stat that vouches for a cached digest is taken before the bytes are read; a file
+    replaced in between holds other bytes than the digest says, so its digest is the read
+    bytes' own (the quotes are checked against those bytes)."""
+    root = tmp_path / "repo"
+    path = _document(root, "Refunds take 14 days.\n")
+    folder = tmp_path / "cache"
+    _digests(root, Cache(folder))  # the digest of the first bytes, recorded by stat
+    reader = corpus_module._read_document
+
+    def replaced_while_read(name: str, rel: str, where: Path) -> Document:
+        _document(root, "Refunds take 30 days, not 14.\n")  # another size: another signature
+        return reader(name, rel, where)
+
+    monkeypatch.setattr(corpus_module, "_read_document", replaced_while_read)
+    corpus = load_corpus(root / "corpus", root, Cache(folder))
+    document = corpus.documents["policy.md"]
+    assert document.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()

@@ -145,3 +145,12 @@ def test_a_case_is_hashed_with_the_defaults_filled_in() -> None:
     expected = case_hash({**yaml.safe_load(PLAIN_CASE), "answerable": True})
     assert left_out.hash == written_out.hash == expected
     assert expected != case_hash(yaml.safe_load(PLAIN_CASE))
+
+
+def test_an_unquoted_date_in_the_tags_is_a_finding() -> None:
+    """The tags must be unique strings; a YAML date among them is a GC107 that says to quote
+    it (the uniqueness test once compared items as JSON and crashed on a date)."""
+    raw = PLAIN_CASE.replace("expected_answer", "tags: [returns, 2024-01-01]\nexpected_answer")
+    loaded = load_case_file("cases/golden/ret-001.yaml", "golden", raw.encode())
+    assert [(f.code, f.line, f.col) for f in loaded.findings] == [("GC107", 3, 17)]
+    assert loaded.findings[0].message.endswith("put the value in quotes")

@@ -4,6 +4,7 @@ the schema is compiled rather than skipped."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,13 @@ INSTANCES: list[Any] = [
     [[1], [1.0]],
     [{"a": 1}, {"a": 1.0}],
     [False, 0],
+    [[1], [True]],
+    [{"a": 1, "b": 2}, {"b": 2, "a": 1}],
+    # values YAML makes that no JSON holds (an unquoted date, a key that is a number)
+    [date(2024, 1, 1)],
+    [date(2024, 1, 1), date(2024, 1, 1)],
+    [{1: "a", "b": "c"}],
+    [{1: "a"}, {1: "a"}],
 ]
 
 SCHEMAS: list[dict[str, Any]] = [
@@ -196,3 +204,14 @@ def test_the_case_and_draft_schemas_agree_with_jsonschema(name: str) -> None:
     verdicts = [check(i) for i in instances]
     assert verdicts == [reference.is_valid(i) for i in instances]
     assert len(SAMPLE) > 100 and True in verdicts and False in verdicts
+
+
+def test_a_value_no_json_holds_is_a_finding_not_a_crash() -> None:
+    """An unquoted date in a list the schema wants unique strings (tags) ended `check` with
+    an internal error once the uniqueness test compared items as JSON text."""
+    case = {"id": "ret-002", "question": "q?", "answerable": False, "tags": [date(2024, 1, 1)]}
+    assert checker("case.schema.json")(case) is False
+    nested: list[Any] = []
+    for _ in range(3000):
+        nested = [nested]
+    assert checker("case.schema.json")({**case, "tags": nested}) is False

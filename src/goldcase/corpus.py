@@ -97,7 +97,8 @@ def load_corpus(root: Path, repo_root: Path, cache: Cache | None = None) -> Corp
             continue
         signature = stat_signature(path) if cache is not None else None  # before the bytes
         document = corpus.documents[name] = _read_document(name, rel, path)
-        if cache is not None and document.problem is None:
+        # and after them: a file that changed while it was read is hashed from what was read
+        if cache is not None and document.problem is None and stat_signature(path) == signature:
             known_digest(cache, document, signature)
     return corpus
 

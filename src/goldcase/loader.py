@@ -18,6 +18,7 @@ here too:
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import json
@@ -463,7 +464,7 @@ def _asked_at_shape() -> re.Pattern[str]:
 def _schema_findings(path: str, raw: bytes, data: Any, schema: str = CASE_SCHEMA) -> list[Finding]:
     if isinstance(data, dict):
         for key, value in defaults(schema).items():
-            data.setdefault(key, value)
+            data.setdefault(key, copy.deepcopy(value))  # a case's own, should one be a list
     if checker(schema)(data):  # only a file the schema refuses pays for jsonschema's words
         return []
     errors = list(validator(schema).iter_errors(data))

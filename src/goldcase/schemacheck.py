@@ -27,7 +27,6 @@ refuse the ``NaN`` constant), so it fails ``number`` and ``integer``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -197,7 +196,7 @@ class _Compiler:
         return tests
 
     def _kind(self, kind: str, schema: Mapping[str, Any], value: str) -> str:
-        if kind == "string":  # len counts code points, as JSON Schema's lengths do
+        if kind == "string":
             return self._string(schema, value)
         if kind == "number":
             bounds = [
@@ -211,26 +210,18 @@ class _Compiler:
         return self._open_object(schema, value)
 
     def _string(self, schema: Mapping[str, Any], value: str) -> str:
-        tests = []
-        if schema.get("minLength"):
-            tests.append(f"len({value}) >= {int(schema['minLength'])}")
-        if "maxLength" in schema:
-            tests.append(f"len({value}) <= {int(schema['maxLength'])}")
+        tests = _lengths(schema, value, "minLength", "maxLength")
         if "pattern" in schema:  # searched, not matched whole, as JSON Schema says
             found = self.constant(re.compile(schema["pattern"]).search)
             tests.append(f"{found}({value}) is not None")
         return _all(tests)
 
     def _array(self, schema: Mapping[str, Any], value: str) -> str:
-        tests = []
-        if schema.get("minItems"):
-            tests.append(f"len({value}) >= {int(schema['minItems'])}")
-        if "maxItems" in schema:
-            tests.append(f"len({value}) <= {int(schema['maxItems'])}")
+        tests = _lengths(schema, value, "minItems", "maxItems")
+        if "items" in schema:  # first: a list of values no JSON holds stops here
+            tests.append(f"{self._items(schema['items'])}({value})")
         if schema.get("uniqueItems") is True:
             tests.append(f"{self.constant(_distinct)}({value})")
-        if "items" in schema:
-            tests.append(f"{self._items(schema['items'])}({value})")
         return _all(tests)
 
     def _one_of_strings(self, values: Any, value: str) -> str:
@@ -310,30 +301,48 @@ class _Compiler:
         return tests
 
 
+def _lengths(schema: Mapping[str, Any], value: str, least: str, most: str) -> list[str]:
+    """The tests of a string's or a list's length bounds (``len`` counts code points, as
+    JSON Schema's string lengths do)."""
+    tests = []
+    if schema.get(least):
+        tests.append(f"len({value}) >= {int(schema[least])}")
+    if most in schema:
+        tests.append(f"len({value}) <= {int(schema[most])}")
+    return tests
+
+
 def _plain_constant(value: Any) -> bool:
     return isinstance(value, str) or value is True or value is False or value is None
 
 
 def _distinct(items: list[Any]) -> bool:
-    """No two items equal as JSON values are (``uniqueItems``): true is not 1, 1 is 1.0."""
-    seen: set[str] = set()
-    for item in items:
-        key = json.dumps(_json_value(item), sort_keys=True)
-        if key in seen:
-            return False
-        seen.add(key)
-    return True
+    """No two items equal as JSON values are (``uniqueItems``): true is not 1, 1 is 1.0, an
+    object's keys in any order. Any value may come (a date YAML read, a key that is a number),
+    and none makes this raise; a list nested past Python's recursion limit counts as distinct
+    (jsonschema itself cannot compare it)."""
+    try:
+        keys = [_json_key(item) for item in items]
+    except RecursionError:
+        return True
+    return len(set(keys)) == len(keys)
 
 
-def _json_value(value: Any) -> Any:
-    """``value`` with each whole float written as an integer, so that 1.0 and 1 compare equal."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+def _json_key(value: Any) -> Any:
+    """A hashable key equal for two values exactly when they are equal as JSON values."""
+    if value is True or value is False:
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)  # 1 == 1.0, and their hashes agree
     if isinstance(value, list):
-        return [_json_value(v) for v in value]
+        return ("array", tuple(_json_key(v) for v in value))
     if isinstance(value, dict):
-        return {k: _json_value(v) for k, v in value.items()}
-    return value
+        return ("object", frozenset((("key", k), _json_key(v)) for k, v in value.items()))
+    try:
+        hash(value)
+    except TypeError:  # nothing JSON holds: equal only to itself
+        return ("other", id(value))
+    return ("other", value)
 
 
 def _is_closed_object(schema: Any) -> bool:

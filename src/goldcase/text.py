@@ -230,9 +230,12 @@ HALF_SURROGATE = (
 
 
 def half_surrogate(data: Any) -> bool:
-    """Whether decoded JSON holds half a surrogate pair, in a key or a value."""
+    """Whether decoded JSON holds half a surrogate pair, in a key or a value. A value nested
+    too deeply to write out is not looked into (False): what writes it refuses it."""
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return True
+    except RecursionError:
+        return False
     return False

@@ -3,6 +3,7 @@ result line, or an error line saying why it is not one."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -102,6 +103,19 @@ def test_half_a_surrogate_pair_is_refused_saying_so(text: str | bytes) -> None:
     with pytest.raises(ValueError, match="half a surrogate pair"):
         parse_response(text)
     assert parse_response('{"answer": "\\ud83d\\ude00"}') == {"answer": "\U0001f600"}
+
+
+def test_a_response_nested_deep_is_refused_or_read_never_a_crash() -> None:
+    """Just shallow enough to decode, too deep to write back: a ValueError the run turns into
+    an error line, never a RecursionError that ends the run (every depth around the limit)."""
+    for depth in range(1, sys.getrecursionlimit() + 50):
+        text = "[" * depth + '"\\ud800"' + "]" * depth
+        try:
+            value = parse_response(text)
+        except ValueError:
+            continue
+        with pytest.raises(ValueError, match="not JSON"):  # the line is an error line
+            encode({"id": "x", "meta": value})
 
 
 def test_a_value_json_cannot_hold_is_refused_when_written() -> None:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from goldcase.errors import GoldcaseError
+from goldcase.run.manifest import MAX_DEPTH, read_manifest
 from kit import run_cli
 from run.kit import (
     CASES,
@@ -373,6 +376,25 @@ def test_a_manifest_holding_half_a_surrogate_pair_is_refused_naming_it(
     score = run_cli("score", "--repo", repo, out)
     assert score.exit_code == 0, score.stderr
     assert "its provenance is not known" in score.stderr
+
+
+def test_a_manifest_nested_deep_is_read_or_refused_never_a_crash(tmp_path: Path) -> None:
+    """A manifest nested deeper than goldcase writes (a run writes it back, and a value just
+    shallow enough to decode can be too deep to encode) is refused naming it, at every depth
+    up to the interpreter's limit and past it, never a RecursionError."""
+    path = tmp_path / "run.jsonl.run.json"
+    for depth in range(1, sys.getrecursionlimit() + 50):
+        value = "[" * depth + "1" + "]" * depth
+        path.write_text(f'{{"format": "goldcase-run", "version": 1, "x": {value}}}')
+        if depth < MAX_DEPTH:
+            assert read_manifest(path) is not None
+            continue
+        with pytest.raises(GoldcaseError, match="not a run manifest") as refused:
+            read_manifest(path)
+        assert refused.value.message.startswith(f"{path}: not a run manifest")
+    path.write_text('{"format": "goldcase-run", "version": 1, "x": ' + "[" * 40 + "]" * 40 + "}")
+    with pytest.raises(GoldcaseError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        read_manifest(path)
 
 
 HOSTILE = "4\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028"

@@ -33,7 +33,7 @@ from goldcase import __version__
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
 from goldcase.safeio import read_regular
-from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
+from goldcase.text import HALF_SURROGATE
 from goldcase.writer import atomic_write_text
 
 FORMAT = "goldcase-run"
@@ -94,8 +94,7 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
     """The manifest at ``path``; None when there is none; ``GoldcaseError`` when it is not
     one goldcase wrote."""
     try:
-        raw = read_regular(path, MAX_BYTES)
-        data = json.loads(raw)
+        data = json.loads(read_regular(path, MAX_BYTES))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -104,8 +103,9 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         ) from None
     except (ValueError, RecursionError) as exc:
         raise GoldcaseError(f"{path}: not a run manifest (not JSON: {exc})") from None
-    if HALF_SURROGATE_ESCAPE.search(raw) and half_surrogate(data):  # no file can hold it
-        raise GoldcaseError(f"{path}: not a run manifest goldcase wrote: {HALF_SURROGATE}")
+    unwritable = _unwritable(data)  # a run writes the manifest back: it must be able to
+    if unwritable is not None:
+        raise GoldcaseError(f"{path}: not a run manifest goldcase wrote: {unwritable}")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GoldcaseError(f'{path}: not a run manifest (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:
@@ -114,6 +114,27 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
             f"version {VERSION}"
         )
     return data
+
+
+MAX_DEPTH = 32  # goldcase writes three levels; a run writes the manifest back
+
+
+def _unwritable(data: Any) -> str | None:
+    """Why ``data`` cannot be written back as JSON text, or None: half a surrogate pair, or
+    nesting past ``MAX_DEPTH`` (counted without recursion, so the count itself is safe)."""
+    level = [(data, 1)]
+    while level:
+        value, depth = level.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                return f"nested more than {MAX_DEPTH} levels deep"
+            inner = value.values() if isinstance(value, dict) else value
+            level += [(v, depth + 1) for v in inner]
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return HALF_SURROGATE
+    return None
 
 
 class Manifest:
