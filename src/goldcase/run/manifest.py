@@ -33,7 +33,7 @@ from goldcase import __version__
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
 from goldcase.safeio import read_regular
-from goldcase.text import HALF_SURROGATE
+from goldcase.text import HALF_SURROGATE, half_surrogate
 from goldcase.writer import atomic_write_text
 
 FORMAT = "goldcase-run"
@@ -130,11 +130,7 @@ def _unwritable(data: Any) -> str | None:
                 return f"nested more than {MAX_DEPTH} levels deep"
             inner = value.values() if isinstance(value, dict) else value
             level += [(v, depth + 1) for v in inner]
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return HALF_SURROGATE
-    return None
+    return HALF_SURROGATE if half_surrogate(data) else None
 
 
 class Manifest:
