@@ -20,7 +20,15 @@ from goldcase.context import Context
 from goldcase.errors import GoldcaseError
 from goldcase.loader import MAX_CASE_BYTES, file_digest, load_case_file
 from goldcase.model import INBOX, CaseFile, CaseSet, Finding, Folder
-from goldcase.safeio import NOT_REGULAR, Outside, TooLarge, kind_of_mode, read_inside, read_regular
+from goldcase.safeio import (
+    NOT_REGULAR,
+    Outside,
+    TooLarge,
+    kind_of_mode,
+    read_inside,
+    read_regular,
+    signature_of,
+)
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _FILES = "files"
@@ -66,7 +74,7 @@ def _signature(entry: os.DirEntry[str]) -> Signature | None:
         return None
     if not stat.S_ISREG(info.st_mode):
         return None
-    return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
+    return signature_of(info)
 
 
 def _linked_folder(entry: os.DirEntry[str]) -> bool:

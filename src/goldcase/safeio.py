@@ -217,6 +217,11 @@ def stat_signature(path: Path | str) -> list[int] | None:
         info = os.stat(path)
     except OSError:
         return None
+    return signature_of(info)
+
+
+def signature_of(info: os.stat_result) -> list[int]:
+    """A stat result's signature (``stat_signature``), the one every cache entry records."""
     return [info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino]
 
 
