@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from goldcase import checks
+from goldcase import checks, engine
 from goldcase.cache import Cache
 from goldcase.checks import probes
 from goldcase.config import load_config
@@ -125,3 +125,48 @@ def test_a_family_whose_work_ahead_fails_in_a_worker_does_it_itself(
     found = run_checks(Context(load_config(root), Cache(None)), parallel_from=1).findings
     assert found == serial
     assert any(f.code in probes.CODES for f in found)
+
+
+@needs_cores
+def test_a_warm_check_takes_its_listing_in_a_child_and_sees_each_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing taken aside (a forked child's ``case_entries``) is the one taken here: a
+    case edited, added or removed after the cache was written is seen as on one process."""
+    root = _planted(tmp_path)
+    _check(root, ALL)  # the cache, to decode while the child lists
+    listers: list[int] = []
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (tmp_path / f"listed-by-{os.getpid()}").touch()  # a child's own list is not ours
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
+    write(root, "cases/golden/c-99.yaml", case_text("c-01"))  # a second c-01: a duplicate id
+    (root / "cases/golden/c-05.yaml").unlink()
+    aside = _check(root, ALL)
+    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
+    assert listers and os.getpid() not in listers
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 10**12)
+    assert aside == _check(root, ALL, cache=False)
+    assert {f.path for f in aside} >= {"cases/golden/c-03.yaml", "cases/golden/c-99.yaml"}
+
+
+@needs_cores
+def test_a_listing_child_that_fails_leaves_the_listing_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    expected = _check(root, ALL, cache=False)
+
+    class Broken:
+        def encode(self, value: object) -> bytes:
+            raise RuntimeError("the child cannot send its listing")
+
+    monkeypatch.setattr(engine, "_ENTRIES", Broken())
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    assert _check(root, ALL) == expected
