@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from goldcase.cache import Cache, decode
 from goldcase.checks.leakage import fact_units
-from kit import run_cli
+from kit import cache_folder, run_cli
 
 Repo = Callable[..., Path]
 QUOTE = (
@@ -182,6 +183,50 @@ def test_gc308_a_dev_case_that_shares_a_golden_quote(
         "cases/golden/del-013.yaml:6:12: GC308 support quote 1 shares a sentence with support "
         "quote 1 of dev case dev-001",
     ]
+
+
+def _focused(root: Path, path: str) -> list[str]:
+    result = run_cli("check", "--repo", root, "--select", "leakage", root / path)
+    return [line for line in result.stdout.splitlines() if "GC308" in line]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text, owners, table: [text, owners, {unit: [99] for unit in table}],  # no quote
+        lambda text, owners, table: [text + " more \x00", owners, table],  # a piece too many
+        lambda text, owners, table: [text, [["cases/golden/gone.yaml", 0]], table],
+        lambda text, owners, table: [text, [[path, 7] for path, _ in owners], table],
+        lambda text, owners, table: {"a unit": [["cases/golden/del-013.yaml", 0]]},
+    ],
+)
+def test_gc308_of_a_commit_is_found_from_the_other_splits_table_even_a_damaged_one(
+    make_repo: Repo, damage: Callable[[str, list[list[object]], dict[str, object]], object]
+) -> None:
+    """A focused check of a dev case finds its GC308 against the golden set's facts as kept
+    by the whole run before; a table that names no quote of the set is built again."""
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "cases/golden/del-014.yaml": answered("del-014", "saturday?", "Saturday is fine."),
+            "cases/dev/dev-001.yaml": answered(
+                "dev-001", "nominated day", "Saturday is not available."
+            ),
+        },
+    )
+    whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
+    assert len(whole) == 1 and "GC308" in whole[0]
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole
+    [(key, value)] = decode(
+        (cache_folder(root) / "leakage-facts-golden.msgpack").read_bytes()
+    ).items()
+    cache = Cache.for_repository(root)
+    cache.put("leakage-facts-golden", key, damage(*value))
+    cache.save()
+    dev = root / "cases" / "dev" / "dev-001.yaml"
+    dev.write_text(dev.read_text() + "notes: edited\n")
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole
 
 
 def test_no_gc308_for_quotes_of_different_sentences(make_repo: Repo) -> None:
