@@ -792,7 +792,8 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
     h = hashlib.blake2b(digest_size=16)
     h.update("".join([f"{case.path}\x00{case.digest}\x01" for case in cases]).encode())
     key, namespace = h.hexdigest(), f"{_FACTS}-{split}"
-    facts = _facts_read(ctx.cache.get(namespace, key), {case.path: case for case in cases})
+    value = ctx.cache.take(namespace, [key], _FACTS_SHAPE).get(key)
+    facts = None if value is None else _facts_read(value, {case.path: case for case in cases})
     if facts is None:
         units = _facts_of(ctx, cases)
         owners = _quoting(units)
@@ -803,43 +804,33 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
     return facts
 
 
-def _facts_read(value: object, by_path: Mapping[str, Case]) -> _Facts | None:
-    """The cached facts, or None when they have another shape or name another case."""
-    if type(value) is not list or len(value) != 3:
-        return None
+# The joined text, its quotes as (path, index), and each unit's quotes by their place among
+# them: the types checked by the decoder, the rest by ``_facts_read``.
+_FACTS_SHAPE = dict[str, tuple[str, list[tuple[str, int]], dict[str, list[int]]]]
+
+
+def _facts_read(
+    value: tuple[str, list[tuple[str, int]], dict[str, list[int]]], by_path: Mapping[str, Case]
+) -> _Facts | None:
+    """The cached facts, or None when they name a quote the set does not have."""
     text, items, table = value
-    if type(text) is not str or type(table) is not dict:
-        return None
-    owners = _quotes_named(items, by_path)
-    if owners is None or text.count("\x00") != len(owners):
-        return None
-    units: dict[str, list[Quoted]] = {}
-    for unit, places in table.items():
-        if type(places) is not list or not all(type(i) is int for i in places):
+    owners = []
+    for path, at in items:
+        case = by_path.get(path)
+        if case is None or not 0 <= at < case.support_count:
             return None
-        if places and not 0 <= min(places) <= max(places) < len(owners):
-            return None
-        units[unit] = [owners[i] for i in places]
-    starts, at = [], 0
+        owners.append(Quoted(path, at, case))
+    places = table.values()
+    if text.count("\x00") != len(owners) or not all(places):
+        return None
+    if places and not 0 <= min(map(min, places)) <= max(map(max, places)) < len(owners):
+        return None
+    units = {unit: [owners[i] for i in at] for unit, at in table.items()}
+    starts, offset = [], 0
     for piece in text.split("\x00")[:-1]:
-        starts.append(at)
-        at += len(piece) + 1
+        starts.append(offset)
+        offset += len(piece) + 1
     return _Facts(units, _Joined(text, starts, owners))
-
-
-def _quotes_named(items: object, by_path: Mapping[str, Case]) -> list[Quoted] | None:
-    """``[[path, at], ...]`` read back as quotes; None when an item names no quote there."""
-    if type(items) is not list:
-        return None
-    quotes = []
-    for item in items:
-        if type(item) is not list or len(item) != 2 or item[0] not in by_path:
-            return None
-        case, at = by_path[item[0]], item[1]
-        if type(at) is not int or not 0 <= at < case.support_count:
-            return None
-        quotes.append(Quoted(case.path, at, case))
-    return quotes
 
 
 def _shared_pair(places: _Places, mine: Quoted, theirs: Quoted, digest: str) -> Iterator[Finding]:
