@@ -193,15 +193,17 @@ def _focused(root: Path, path: str) -> list[str]:
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda text, owners, table: [text, owners, {unit: [99] for unit in table}],  # no quote
-        lambda text, owners, table: [text + " more \x00", owners, table],  # a piece too many
-        lambda text, owners, table: [text, [["cases/golden/gone.yaml", 0]], table],
-        lambda text, owners, table: [text, [[path, 7] for path, _ in owners], table],
-        lambda text, owners, table: {"a unit": [["cases/golden/del-013.yaml", 0]]},
+        lambda text, starts, owners, table: [text, starts, owners, {u: [99] for u in table}],
+        lambda text, starts, owners, table: [text + " more \x00", starts, owners, table],
+        lambda text, starts, owners, table: [text, [*starts, 9], owners, table],
+        lambda text, starts, owners, table: [text, [s + 1 for s in starts], owners, table],
+        lambda text, starts, owners, table: [text, starts, [["cases/golden/gone.yaml", 0]], table],
+        lambda text, starts, owners, table: [text, starts, [[p, 7] for p, _ in owners], table],
+        lambda text, starts, owners, table: {"a unit": [["cases/golden/del-013.yaml", 0]]},
     ],
 )
 def test_gc308_of_a_commit_is_found_from_the_other_splits_table_even_a_damaged_one(
-    make_repo: Repo, damage: Callable[[str, list[list[object]], dict[str, object]], object]
+    make_repo: Repo, damage: Callable[..., object]
 ) -> None:
     """A focused check of a dev case finds its GC308 against the golden set's facts as kept
     by the whole run before; a table that names no quote of the set is built again."""

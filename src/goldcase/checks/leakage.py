@@ -800,20 +800,21 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
         facts = _Facts(units, _joined(owners, [_folded(ctx, q.text, split)[0] for q in owners]))
         place = {quoted.key(): at for at, quoted in enumerate(owners)}
         table = {unit: [place[q.key()] for q in quoted] for unit, quoted in units.items()}
-        ctx.cache.put(namespace, key, [facts.quotes.text, [[q.path, q.at] for q in owners], table])
+        text, starts = facts.quotes.text, facts.quotes.starts
+        ctx.cache.put(namespace, key, [text, starts, [q.key() for q in owners], table])
     return facts
 
 
-# The joined text, its quotes as (path, index), and each unit's quotes by their place among
-# them: the types checked by the decoder, the rest by ``_facts_read``.
-_FACTS_SHAPE = dict[str, tuple[str, list[tuple[str, int]], dict[str, list[int]]]]
+# The joined text, where each quote's piece starts, its quotes as (path, index), and each
+# unit's quotes by their place among them: the types checked by the decoder, the rest by
+# ``_facts_read``.
+_Stored = tuple[str, list[int], list[tuple[str, int]], dict[str, list[int]]]
+_FACTS_SHAPE = dict[str, _Stored]
 
 
-def _facts_read(
-    value: tuple[str, list[tuple[str, int]], dict[str, list[int]]], by_path: Mapping[str, Case]
-) -> _Facts | None:
+def _facts_read(value: _Stored, by_path: Mapping[str, Case]) -> _Facts | None:
     """The cached facts, or None when they name a quote the set does not have."""
-    text, items, table = value
+    text, starts, items, table = value
     owners = []
     for path, at in items:
         case = by_path.get(path)
@@ -821,15 +822,13 @@ def _facts_read(
             return None
         owners.append(Quoted(path, at, case))
     places = table.values()
-    if text.count("\x00") != len(owners) or not all(places):
+    if text.count("\x00") != len(owners) or len(starts) != len(owners) or not all(places):
+        return None
+    if starts and (starts[0] != 0 or starts != sorted(starts)):
         return None
     if places and not 0 <= min(map(min, places)) <= max(map(max, places)) < len(owners):
         return None
     units = {unit: [owners[i] for i in at] for unit, at in table.items()}
-    starts, offset = [], 0
-    for piece in text.split("\x00")[:-1]:
-        starts.append(offset)
-        offset += len(piece) + 1
     return _Facts(units, _Joined(text, starts, owners))
 
 
