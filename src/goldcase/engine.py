@@ -78,7 +78,9 @@ def _listing(ctx: Context) -> Callable[[], Entries]:
     function's result; taken here, when asked for, for a small set (too little cache to
     decode meanwhile), one core, or any failure of the child."""
     here = lambda: case_entries(ctx)  # noqa: E731
-    if (os.cpu_count() or 1) < 2 or ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
+    if sys.platform != "linux" or (os.cpu_count() or 1) < 2:
+        return here
+    if ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
         return here
     try:
         read_fd, write_fd = os.pipe()
@@ -106,7 +108,10 @@ def _listing(ctx: Context) -> Callable[[], Entries]:
 def _listed(ctx: Context, read_fd: int, pid: int) -> Entries:
     with os.fdopen(read_fd, "rb") as pipe:
         raw = pipe.read()
-    _, status = os.waitpid(pid, 0)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped already (SIGCHLD ignored): a cut listing won't decode
+        status = 0
     if status == 0:
         with contextlib.suppress(msgspec.DecodeError):
             return _ENTRIES_SHAPE.decode(raw)
