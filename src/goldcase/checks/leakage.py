@@ -728,8 +728,9 @@ def _shared_focused(
 
 
 class _Joined(NamedTuple):
-    """Quotes folded and joined into one text, each as `` quote \x00``: one automaton pass
-    finds every unit in every quote (no unit holds the NUL, so none is found across two)."""
+    """Quotes folded and joined into one text, each padded by a space on both sides and
+    followed by a NUL: one automaton pass finds every unit in every quote (no folded text
+    holds a NUL, so no unit is found across two)."""
 
     text: str
     starts: list[int]  # where each quote's piece begins in ``text``
