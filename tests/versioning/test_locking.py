@@ -542,3 +542,48 @@ def test_lock_in_a_repository_with_no_commits_and_a_detached_head(tmp_path: Path
     git(root, "checkout", "-q", "--detach")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="big orders"))
     assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+
+
+# --- lock --stage: the files it rewrote join the commit only when the commit holds the set ---
+
+
+def test_stage_refuses_a_golden_case_in_an_ignored_folder(tmp_path: Path) -> None:
+    """git status names an ignored folder, not the case files in it; the lock pins them."""
+    root = git_set(tmp_path / "set")
+    write(root, ".gitignore", "drafts-local/\n")
+    commit(root, "ignore rule")
+    write(root, "cases/golden/drafts-local/ret-003.yaml", case_text("ret-003"))
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1
+    assert (
+        "not staged: cases/golden/drafts-local/ret-003.yaml is on disk but not in this commit"
+        in (result.stdout)
+    )
+    assert git(root, "diff", "--cached", "--name-only").stdout == ""
+
+
+def test_stage_in_a_set_inside_a_larger_repository(tmp_path: Path) -> None:
+    """Paths are the set's own: a note beside the cases is not a case the lock pins, an
+    unstaged edit of a case is."""
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    git(mono, "init", "-q", "-b", "main")
+    root = golden_set(mono / "sets" / "one")
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    commit(mono, "the set")
+    write(root, "cases/golden/README.txt", "how these cases were written\n")  # untracked
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    git(mono, "add", "sets/one/cases/golden/ret-003.yaml")
+    staged = run_cli("lock", "--stage", "--repo", root)
+    assert staged.exit_code == 0, staged.stdout
+    assert git(mono, "diff", "--cached", "--name-only").stdout.split() == [
+        "sets/one/cases/golden/ret-003.yaml",
+        "sets/one/golden.lock",
+        "sets/one/golden.version",
+    ]
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="over 200 pounds"))
+    refused = run_cli("lock", "--stage", "--repo", root)
+    assert refused.exit_code == 1
+    assert "not staged: cases/golden/ret-003.yaml is on disk but not in this commit" in (
+        refused.stdout
+    )

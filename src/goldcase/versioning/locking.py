@@ -328,14 +328,17 @@ def _base_findings(ctx: Context) -> list[Finding]:
 def stage_written(config: Config, written: list[str]) -> str | None:
     """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
     reason it did not, when a file the lock covers is on disk but not in that commit."""
-    if gitview.top_level(config.root) is None:
-        return "not in a git work tree: add the files to your commit yourself"
     golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
-    missing = [
-        rel
-        for rel in gitview.uncommittable(config.root, [golden, config.corpus])
-        if _locked_file(rel, golden)
-    ]
+    found = gitview.uncommittable(config.root, [golden, config.corpus])
+    if found is None:  # outside a work tree, or git cannot read it: ask which, once
+        if gitview.top_level(config.root) is None:
+            return "not in a git work tree: add the files to your commit yourself"
+        raise GoldcaseError(
+            f"git ls-files failed in {config.root}: cannot tell whether the commit holds "
+            "the golden set and corpus on disk, so golden.version and golden.lock were not "
+            "staged; run git status to see why"
+        )
+    missing = [rel for rel in found if _locked_file(rel, golden)]
     if missing:
         shown = ", ".join(missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -425,15 +428,13 @@ class Base(Struct, frozen=True):
 def find_base(config: Config) -> Base:
     """The base of the branch being worked on (``gitview.default_base``: the merge base of
     HEAD and the main branch, HEAD when there is none) and the lock it committed."""
-    if gitview.top_level(config.root) is None:
+    where = gitview.work_tree(config.root)
+    if where is None:
         return Base(None, "", in_git=False)
-    found = gitview.base_commit(config.root)
-    if found is None:
-        head = gitview.head_commit(config.root)
-        found = (head, "HEAD") if head is not None else None
-    if found is None:
+    head = where[1]
+    if head is None:
         return Base(None, "", in_git=True)  # no commits yet
-    sha, how = found
+    sha, how = gitview.base_of(config.root, head) or (head, "HEAD")
     text = gitview.text_at(config.lock_file, sha)
     try:
         lock = lockfile.parse(text) if text is not None else None
