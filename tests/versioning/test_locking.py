@@ -252,6 +252,32 @@ def test_hand_edited_hash_is_gc404_and_lock_repairs_it_with_a_bump(tmp_path: Pat
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
 
 
+def test_a_committed_hand_edited_lock_is_no_base_and_lock_repairs_it_with_a_bump(
+    tmp_path: Path,
+) -> None:
+    """The base holds the very text on disk, which does not parse: no lock at the base."""
+    root = git_set(tmp_path / "set")
+    text = (root / "golden.lock").read_text()
+    h1 = expected_case_hash(case_data("ret-001"))
+    write(root, "golden.lock", text.replace(h1, "0" * 64))
+    commit(root, "a hand edit")
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == "golden.version: 1 -> 2 (golden.lock was unreadable)"
+    assert read_lock(root)["cases"]["ret-001"] == h1
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_a_lock_committed_as_it_is_on_disk_is_the_base(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002", answer="over 200 pounds"))
+    out = run_cli("lock", "--repo", root).stdout.splitlines()
+    assert out[:2] == [
+        "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)",
+        "golden cases: 1 changed (ret-002)",
+    ]
+
+
 def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: Path) -> None:
     root = golden_set(tmp_path / "set")
     run_cli("lock", "--repo", root)

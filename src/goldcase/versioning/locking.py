@@ -310,7 +310,7 @@ def _base_findings(ctx: Context) -> list[Finding]:
     the base's (a branch that changed the set without a bump; see "once per branch")."""
     config = ctx.config
     disk = read_on_disk(config)
-    base = find_base(config)
+    base = find_base(config, disk)
     if base.lock is None or disk.lock is None or disk.version is None:
         return []
     if disk.lock.same_content(base.lock):
@@ -400,7 +400,7 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     if disk.settled is not None:
         version, note = disk.settled[1], "settled the merge conflict in golden.version"
     else:
-        version, note = _decide(disk, probe, find_base(config))
+        version, note = _decide(disk, probe, find_base(config, disk))
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
@@ -425,9 +425,11 @@ class Base(Struct, frozen=True):
     in_git: bool
 
 
-def find_base(config: Config) -> Base:
+def find_base(config: Config, disk: OnDisk) -> Base:
     """The base of the branch being worked on (``gitview.default_base``: the merge base of
-    HEAD and the main branch, HEAD when there is none) and the lock it committed."""
+    HEAD and the main branch, HEAD when there is none) and the lock it committed. ``disk``
+    is golden.lock as read from disk: most commits start from the lock their base holds,
+    and the same text need not be parsed (and its digests checked) twice."""
     where = gitview.work_tree(config.root)
     if where is None:
         return Base(None, "", in_git=False)
@@ -436,10 +438,13 @@ def find_base(config: Config) -> Base:
         return Base(None, "", in_git=True)  # no commits yet
     sha, how = gitview.base_of(config.root, head) or (head, "HEAD")
     text = gitview.text_at(config.lock_file, sha)
-    try:
-        lock = lockfile.parse(text) if text is not None else None
-    except LockError:
-        lock = None
+    if text is not None and text == disk.lock_text:
+        lock = disk.lock  # what parsing the same text gave (None: it does not parse)
+    else:
+        try:
+            lock = lockfile.parse(text) if text is not None else None
+        except LockError:
+            lock = None
     return Base(lock, how if how == "HEAD" else f"the {how}", in_git=True)
 
 
