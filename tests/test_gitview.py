@@ -229,3 +229,31 @@ def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/new.yaml", "new\n")
     assert gitview.uncommittable(root, [":(exclude)corpus"]) == []
+
+
+def test_on_the_main_branch_the_base_is_head(tmp_path: Path) -> None:
+    root = repo_with_version(tmp_path / "r")
+    git(root, "branch", "-q", "-M", "main")
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(root) == (head, "HEAD")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "notes.txt", "a commit of the branch\n")
+    commit(root, "branch work")
+    assert gitview.base_commit(root) == (head, "merge base of HEAD and main")
+
+
+def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
+    """Merging into main's tip: HEAD is an ancestor of the merge being made."""
+    root = repo_with_version(tmp_path / "r")
+    git(root, "branch", "-q", "-M", "main")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "feature.txt", "feature\n")
+    commit(root, "feature")
+    git(root, "checkout", "-q", "main")
+    write(root, "main.txt", "main\n")
+    commit(root, "main moves on")
+    git(root, "merge", "-q", "--no-commit", "--no-ff", "feature")
+    assert (root / ".git" / "MERGE_HEAD").is_file()
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(root) == (head, "HEAD")
+    assert gitview.merge_base(root, "refs/heads/main", "HEAD", "MERGE_HEAD") == head

@@ -253,14 +253,17 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     refs = [
         f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
     ]
-    listed = _git(path, "for-each-ref", "--format=%(refname)", *refs)
-    present = set(listed.decode().split()) if listed else set()
+    listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
+    present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
-        if ref in present:
-            base = merge_base(path, ref, *tips)
-            if base is not None:
-                return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
+        if ref not in present:
+            continue
+        # A base branch whose tip is HEAD (a commit on the main branch) is its own merge base,
+        # with HEAD and with any merge HEAD takes part in: no need to ask git.
+        base = head if present[ref] == head else merge_base(path, ref, *tips)
+        if base is not None:
+            return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
     return None
 
 
@@ -320,8 +323,10 @@ def in_merge_hook() -> bool:
 
 
 def stage(path: Path, rels: list[str]) -> None:
-    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing."""
-    if _git(path, "add", "--", *rels) is None:
+    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing.
+    Without the preload of the index: its threads (up to 20) each walk a slice of the whole
+    index to find the entries of the paths named, two for the files a lock rewrites."""
+    if _git(path, "-c", "core.preloadIndex=false", "add", "--", *rels) is None:
         raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 
