@@ -14,6 +14,7 @@ from goldcase.versioning.version import next_version
 from kit import (
     DOCUMENT,
     GOLDCASE,
+    cached_table,
     case_data,
     case_text,
     commit,
@@ -276,6 +277,24 @@ def test_a_lock_committed_as_it_is_on_disk_is_the_base(tmp_path: Path) -> None:
         "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)",
         "golden cases: 1 changed (ret-002)",
     ]
+
+
+def test_a_lock_edited_after_a_check_cached_it_is_read_again(tmp_path: Path) -> None:
+    """lock and check take the parsed lock from the cache while the file is unchanged; an
+    edit (same size, digits swapped) is seen."""
+    root = git_set(tmp_path / "set")
+    assert run_cli("check", "--repo", root).exit_code == 0  # the lock, parsed and cached
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+    text = (root / "golden.lock").read_text()
+    h1 = expected_case_hash(case_data("ret-001"))
+    write(root, "golden.lock", text.replace(h1, h1[::-1]))
+    checked = run_cli("check", "--repo", root)
+    assert "GC404 golden.lock: set_digest does not match" in checked.stdout
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == (
+        "golden.version: 1 (the set and corpus are what golden.lock pins at HEAD; no bump)"
+    )
+    assert (root / "golden.lock").read_text() == text
 
 
 def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: Path) -> None:
@@ -613,3 +632,42 @@ def test_stage_in_a_set_inside_a_larger_repository(tmp_path: Path) -> None:
     assert "not staged: cases/golden/ret-003.yaml is on disk but not in this commit" in (
         refused.stdout
     )
+
+
+# --- the base's lock, read once a base ---
+
+
+def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    run_cli("lock", "--repo", root)
+    commit(root, "add ret-003")
+    assert cached_table(root, "base-lock")[f"{base}:golden.lock"][0] == "1"
+    write(root, "cases/golden/ret-004.yaml", case_text("ret-004"))
+    out = run_cli("lock", "--repo", root).stdout.splitlines()[0]
+    assert out == f"golden.version: 2 ({BRANCH_BUMP})"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_two_sets_of_one_repository_sharing_a_cache_folder_keep_their_own_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOLDCASE_CACHE_DIR", str(tmp_path / "one cache"))
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    git(mono, "init", "-q", "-b", "main")
+    first = golden_set(mono / "sets" / "a", ("ret-001", "ret-002"))
+    second = golden_set(mono / "sets" / "b", ("ret-001",))
+    for root in (first, second):
+        assert run_cli("lock", "--repo", root).exit_code == 1
+    commit(mono, "two sets")
+    git(mono, "checkout", "-q", "-b", "feature")
+    write(first, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    assert run_cli("lock", "--repo", first).stdout.startswith("golden.version: 1 -> 2")
+    assert run_cli("lock", "--repo", second).stdout == "golden.lock is up to date (version 1)\n"
+    commit(mono, "a changed")
+    assert run_cli("lock", "--repo", second).stdout == "golden.lock is up to date (version 1)\n"
+    assert run_cli("lock", "--check", "--repo", second).exit_code == 0
+    assert run_cli("lock", "--check", "--repo", first).exit_code == 0
