@@ -644,11 +644,19 @@ def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
     run_cli("lock", "--repo", root)
     commit(root, "add ret-003")
-    assert cached_table(root, "base-lock")[f"{base}:golden.lock"][0] == "1"
+    assert cached_table(root, "base-lock")["golden.lock"][0] == base  # one entry, the last base
     write(root, "cases/golden/ret-004.yaml", case_text("ret-004"))
     out = run_cli("lock", "--repo", root).stdout.splitlines()[0]
     assert out == f"golden.version: 2 ({BRANCH_BUMP})"
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+    commit(root, "add ret-004")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "--no-gpg-sign", "feature")
+    merged = git(root, "rev-parse", "HEAD").stdout.strip()
+    write(root, "cases/golden/ret-005.yaml", case_text("ret-005"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+    assert list(cached_table(root, "base-lock")) == ["golden.lock"]
+    assert cached_table(root, "base-lock")["golden.lock"][0] == merged
 
 
 def test_two_sets_of_one_repository_sharing_a_cache_folder_keep_their_own_base(

@@ -459,17 +459,21 @@ _BASE_LOCKS = "base-lock"
 
 def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
     """golden.lock as committed at ``sha`` (None: none there, or one that does not parse).
-    A commit's files never change, so a lock read at one is kept in the cache under the
-    commit and the lock's path in the work tree (the cache folder may be shared): every
-    commit of a branch measures its set against the same base, read and checked once."""
+    A commit's files never change, so the lock read at the base is kept in the cache with
+    the base's sha: every commit of a branch measures its set against the same base, read
+    and checked once. One entry a lock path in the work tree (the cache folder may be
+    shared), the last base's: a lock of 10,000 cases takes a megabyte."""
     path = ctx.config.lock_file
     try:
         inside = (path.parent.resolve() / path.name).relative_to(top).as_posix()
     except ValueError:  # the lock is not in this work tree: nothing to key it by
         inside = None
-    key = f"{sha}:{inside}"
-    if inside is not None and (known := _lock_from(ctx.cache.get(_BASE_LOCKS, key))):
-        return known
+    if inside is not None:
+        entry = ctx.cache.get(_BASE_LOCKS, inside)
+        if type(entry) is list and len(entry) == 2 and entry[0] == sha:
+            known = _lock_from(entry[1])
+            if known is not None:
+                return known
     text = gitview.text_at(path, sha)
     if text is not None and text == disk.lock_text:
         lock = disk.lock  # what parsing the same text gave (None: it does not parse)
@@ -479,7 +483,7 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
         except LockError:
             lock = None
     if lock is not None and inside is not None:
-        ctx.cache.put(_BASE_LOCKS, key, _lock_value(lock))
+        ctx.cache.put(_BASE_LOCKS, inside, [sha, _lock_value(lock)])
     return lock
 
 
