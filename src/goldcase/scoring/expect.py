@@ -330,19 +330,24 @@ _RULES: dict[str, Callable[[Any], Rule]] = {
     "cites_id": _cites_id,
 }
 assert tuple(_RULES) == CHECKS, "failed checks are listed in CHECKS order"
-_DECLARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+_DECLARED: dict[tuple[str, ...], tuple[tuple[str, ...], bool]] = {}
 
 
-def _declared(expect: Mapping[str, Any]) -> tuple[str, ...]:
-    """The checks ``expect`` declares, in ``CHECKS`` order: found once for each order of keys
-    (a set writes its blocks' keys in a few orders)."""
+def _declared(expect: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+    """The checks ``expect`` declares, in ``CHECKS`` order, and whether one of them reads the
+    answer's text: found once for each order of keys (a set writes its blocks' keys in a few
+    orders; a case's checks are prepared for every case a run grades)."""
     keys = tuple(expect)
-    names = _DECLARED.get(keys)
-    if names is None:
+    declared = _DECLARED.get(keys)
+    if declared is None:
         names = tuple(name for name in CHECKS if name in expect)
+        declared = (names, not TEXT_CHECKS_SET.isdisjoint(names))
         if len(_DECLARED) < PREPARED_KEPT:
-            _DECLARED[keys] = names
-    return names
+            _DECLARED[keys] = declared
+    return declared
+
+
+TEXT_CHECKS_SET = frozenset(TEXT_CHECKS)
 
 
 _FAILED_DEFAULT = (DEFAULT_CHECK,)
@@ -402,13 +407,16 @@ class Checks:
 
     def __init__(self, expect: Mapping[str, Any], expected_answer: str | None) -> None:
         self._expected_answer = expected_answer
+        if not expect:
+            self._rules: list[tuple[str, Rule]] = []
+            self.failed: Checker = _by_answer(expected_answer)
+            return
+        names, reads_answer = _declared(expect)
         self._rules = [
-            (name, _rule(name, value))
-            for name in _declared(expect)
-            if (value := expect[name]) is not None
+            (name, _rule(name, value)) for name in names if (value := expect[name]) is not None
         ]
         # a closure, not a method: a run calls it once a line
-        self.failed: Checker = _checker(self._rules) if expect else _by_answer(expected_answer)
+        self.failed = _checker(self._rules, reads_answer)
 
     def why(self, name: str, result: Mapping[str, Any]) -> str:
         """``name: what it wanted and what it saw`` for a check this line failed."""
@@ -420,8 +428,8 @@ class Checks:
         return f"{name}: {rule.why(hay, result)}"
 
 
-def _checker(rules: list[tuple[str, Rule]]) -> Checker:
-    reads_answer = any(name in TEXT_CHECKS for name, _ in rules)
+def _checker(rules: list[tuple[str, Rule]], reads_answer: bool) -> Checker:
+    """``reads_answer``: a check of the answer's text is declared (the answer is folded)."""
     passing = [(name, rule.passes) for name, rule in rules]
 
     def check(result: Mapping[str, Any]) -> tuple[str, ...]:
@@ -430,8 +438,14 @@ def _checker(rules: list[tuple[str, Rule]]) -> Checker:
             answer = result.get("answer")
             if isinstance(answer, str):
                 hay = fold(answer)
-        failed = [name for name, passes in passing if not passes(hay, result)]
-        return tuple(failed) if failed else _PASSED
+        failed = None  # a loop, not a comprehension: no frame made for each line
+        for name, passes in passing:
+            if not passes(hay, result):
+                if failed is None:
+                    failed = [name]
+                else:
+                    failed.append(name)
+        return _PASSED if failed is None else tuple(failed)
 
     return check
 

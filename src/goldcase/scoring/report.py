@@ -37,7 +37,11 @@ SHOWN_FAILURES = 50  # failing cases listed in text and Markdown; JSON lists eve
 
 
 def canonical_json(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+    # no check for cycles (a report is a tree, built here or decoded from JSON): it kept a
+    # table of every list and object being written, 100,000 of them for a large run
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), check_circular=False
+    ).encode()
 
 
 def cases_digest(cases: list[dict[str, Any]]) -> str:

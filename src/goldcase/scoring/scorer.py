@@ -153,6 +153,9 @@ def _id_line(ctx: Context, rel: str) -> int:
 
 def unknown_ids(by_id: dict[str, list[Result]], known: set[str], name: str) -> list[Problem]:
     """A problem for every line whose id no case has."""
+    unknown = by_id.keys() - known  # in C; the lines are then visited only when there is one
+    if not unknown:
+        return []
     return [
         Problem(
             name,
@@ -161,7 +164,7 @@ def unknown_ids(by_id: dict[str, list[Result]], known: set[str], name: str) -> l
             "(was the run made on another set, or the case renamed?)",
         )
         for case_id, lines in by_id.items()
-        if case_id not in known
+        if case_id in unknown
         for result in lines
     ]
 
@@ -225,7 +228,7 @@ def _score(
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
     inside = {case.id for case in selection.cases}
-    outside = sum(len(lines) for case_id, lines in by_id.items() if case_id not in inside)
+    outside = sum(len(by_id[case_id]) for case_id in by_id.keys() - inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
     view.remember(ctx, scored)  # now: its rows take the room the lines left

@@ -20,6 +20,7 @@ gets no view: it is loaded, and its problems found, on every run.
 from __future__ import annotations
 
 import hashlib
+import operator
 from pathlib import Path
 
 import msgspec
@@ -34,6 +35,8 @@ NAMESPACE = "score-view"
 _KEY = "set"
 _ENCODER = msgspec.msgpack.Encoder()
 _SPLITS = ("golden", "dev")
+_SIGNATURE = operator.itemgetter(1)  # of an entry (path, signature)
+_MTIME = operator.itemgetter(0)  # of a signature
 
 
 class ScoredSet(Struct):
@@ -51,7 +54,7 @@ class ScoredSet(Struct):
 def stat_key(ctx: Context, entries: Entries) -> str | None:
     """The view's key for these case files; None when one is a link (whose own times say
     nothing of what it points to) or is not a plain file."""
-    if any(signature is None for _, signature in entries):
+    if None in map(_SIGNATURE, entries):  # in C: 100,000 entries are looked at twice a run
         return None
     h = hashlib.blake2b(digest_size=16)
     h.update(Path(ctx.config.cases).as_posix().encode())
@@ -70,7 +73,8 @@ def cached(ctx: Context, entries: Entries) -> ScoredSet | None:
 
 def _cached(ctx: Context, entries: Entries) -> ScoredSet | None:
     written = ctx.cache.written_ns(NAMESPACE)
-    if not all(signature is not None and signature[0] < written for _, signature in entries):
+    signatures = list(map(_SIGNATURE, entries))
+    if None in signatures or (signatures and max(map(_MTIME, signatures)) >= written):
         return None  # a link, or a file as new as the view (racy): load the set
     value = ctx.cache.get(NAMESPACE, _KEY)
     if type(value) is not list or len(value) != 3:
