@@ -679,3 +679,14 @@ def test_two_sets_of_one_repository_sharing_a_cache_folder_keep_their_own_base(
     assert run_cli("lock", "--repo", second).stdout == "golden.lock is up to date (version 1)\n"
     assert run_cli("lock", "--check", "--repo", second).exit_code == 0
     assert run_cli("lock", "--check", "--repo", first).exit_code == 0
+
+
+def test_stage_with_an_index_git_cannot_read_stops_without_staging(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    (root / ".git" / "index").write_bytes(b"DIRC not an index")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 2
+    assert "git ls-files failed" in result.stderr
+    assert "golden.version and golden.lock were not staged" in result.stderr
+    assert read_version(root) == "2"  # written, as without --stage
