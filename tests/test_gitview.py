@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,166 @@ def test_worktree(tmp_path: Path) -> None:
     git(root, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "wt")
     assert gitview.find_git_dir(tmp_path / "wt") == (root / ".git" / "worktrees" / "wt").resolve()
     assert gitview.committed_text(tmp_path / "wt" / "golden.version") == "7\n"
+
+
+# --- work_tree: the top and HEAD in one question ---
+
+
+def test_work_tree_gives_the_top_and_head(tmp_path: Path) -> None:
+    root = repo_with_version(tmp_path / "a b")
+    (root / "sub").mkdir()
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.work_tree(root / "sub") == (root.resolve(), head)
+    git(root, "checkout", "-q", "--detach")
+    assert gitview.work_tree(root) == (root.resolve(), head)
+
+
+def test_work_tree_before_the_first_commit_outside_and_bare(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q", "fresh")
+    assert gitview.work_tree(tmp_path / "fresh") == ((tmp_path / "fresh").resolve(), None)
+    git(tmp_path, "init", "-q", "--bare", "bare.git")
+    assert gitview.work_tree(tmp_path / "bare.git") is None
+    (tmp_path / "plain").mkdir()
+    assert gitview.work_tree(tmp_path / "plain") is None
+
+
+def test_work_tree_of_a_linked_worktree(tmp_path: Path) -> None:
+    root = repo_with_version(tmp_path / "main")
+    git(root, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "wt")
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.work_tree(tmp_path / "wt") == ((tmp_path / "wt").resolve(), head)
+
+
+# --- base_commit: the merge base with the main branch, origin's first ---
+
+
+def test_the_base_is_found_through_origin_main_alone(tmp_path: Path) -> None:
+    """A clone whose local main was deleted (or never made): origin/main is the base."""
+    source = repo_with_version(tmp_path / "source")
+    git(source, "branch", "-q", "-M", "main")
+    git(tmp_path, "clone", "-q", str(source), "clone")
+    clone = tmp_path / "clone"
+    started = git(clone, "rev-parse", "HEAD").stdout.strip()
+    git(clone, "checkout", "-q", "-b", "feature")
+    git(clone, "branch", "-q", "-D", "main")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    assert gitview.base_commit(clone) == (started, "merge base of HEAD and origin/main")
+
+
+def test_origin_main_comes_before_a_stale_local_main(tmp_path: Path) -> None:
+    source = repo_with_version(tmp_path / "source")
+    git(source, "branch", "-q", "-M", "main")
+    git(tmp_path, "clone", "-q", str(source), "clone")
+    clone = tmp_path / "clone"
+    write(source, "golden.version", "8\n")
+    commit(source, "main moves on")
+    git(clone, "fetch", "-q")
+    git(clone, "checkout", "-q", "-b", "feature", "origin/main")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    moved = git(source, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(clone) == (moved, "merge base of HEAD and origin/main")
+
+
+# --- uncommittable: what the commit will not hold as it is on disk ---
+
+
+def committed_folders(root: Path) -> Path:
+    root.mkdir(parents=True)
+    git(root, "init", "-q")
+    write(root, "cases/golden/a.yaml", "a\n")
+    write(root, "cases/golden/b.yaml", "b\n")
+    write(root, "corpus/doc.md", "doc\n")
+    write(root, "cases/dev/d.yaml", "d\n")
+    commit(root, "set")
+    return root
+
+
+def test_a_clean_tree_and_staged_changes_hold_nothing_back(tmp_path: Path) -> None:
+    root = committed_folders(tmp_path / "r")
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+    write(root, "cases/golden/a.yaml", "a, edited\n")
+    write(root, "cases/golden/c.yaml", "c\n")
+    git(root, "add", "cases/golden")
+    git(root, "rm", "-q", "cases/golden/b.yaml")
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+
+
+def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -> None:
+    root = committed_folders(tmp_path / "r")
+    write(root, ".gitignore", "*.tmp\nhidden-away/\n")
+    write(root, "cases/golden/new.yaml", "new\n")  # untracked
+    write(root, "cases/golden/scratch.tmp", "x\n")  # ignored
+    write(root, "cases/golden/hidden-away/deep.yaml", "deep\n")  # in an ignored folder
+    write(root, "cases/golden/a.yaml", "a, not staged\n")  # changed since staged
+    (root / "corpus/doc.md").unlink()  # deleted, not staged
+    write(root, "cases/dev/untracked.yaml", "dev\n")  # not a folder asked about
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found is not None
+    assert sorted(found) == [
+        "cases/golden/a.yaml",
+        "cases/golden/hidden-away/deep.yaml",
+        "cases/golden/new.yaml",
+        "cases/golden/scratch.tmp",
+        "corpus/doc.md",
+    ]
+
+
+def test_added_with_intent_to_add_is_not_staged_content(tmp_path: Path) -> None:
+    root = committed_folders(tmp_path / "r")
+    write(root, "cases/golden/c.yaml", "c\n")
+    git(root, "add", "--intent-to-add", "cases/golden/c.yaml")
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == ["cases/golden/c.yaml"]
+
+
+def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: Path) -> None:
+    mono = tmp_path / "mono"
+    committed_folders(mono / "sets" / "one")
+    shutil.rmtree(mono / "sets" / "one" / ".git")
+    git(mono, "init", "-q")
+    commit(mono, "the set inside a larger repository")
+    one = mono / "sets" / "one"
+    write(one, "cases/golden/new.yaml", "new\n")
+    write(one, "corpus/doc.md", "doc, edited\n")
+    found = gitview.uncommittable(one, ["cases/golden", "corpus"])
+    assert found is not None
+    assert sorted(found) == ["cases/golden/new.yaml", "corpus/doc.md"]
+
+
+def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
+    assert gitview.uncommittable(tmp_path, ["cases/golden", "corpus"]) is None
+
+
+def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
+    root = committed_folders(tmp_path / "r")
+    write(root, "cases/golden/new.yaml", "new\n")
+    assert gitview.uncommittable(root, [":(exclude)corpus"]) == []
+
+
+def test_on_the_main_branch_the_base_is_head(tmp_path: Path) -> None:
+    root = repo_with_version(tmp_path / "r")
+    git(root, "branch", "-q", "-M", "main")
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(root) == (head, "HEAD")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "notes.txt", "a commit of the branch\n")
+    commit(root, "branch work")
+    assert gitview.base_commit(root) == (head, "merge base of HEAD and main")
+
+
+def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
+    """Merging into main's tip: HEAD is an ancestor of the merge being made."""
+    root = repo_with_version(tmp_path / "r")
+    git(root, "branch", "-q", "-M", "main")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "feature.txt", "feature\n")
+    commit(root, "feature")
+    git(root, "checkout", "-q", "main")
+    write(root, "main.txt", "main\n")
+    commit(root, "main moves on")
+    git(root, "merge", "-q", "--no-commit", "--no-ff", "feature")
+    assert (root / ".git" / "MERGE_HEAD").is_file()
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(root) == (head, "HEAD")
+    assert gitview.merge_base(root, "refs/heads/main", "HEAD", "MERGE_HEAD") == head

@@ -89,13 +89,20 @@ def _own_index(index: str | None, own: Path | None) -> str | None:
 def _git(path: Path, *args: str) -> bytes | None:
     """The output of ``git args`` run in the folder ``path``; None when git fails (not a
     repository, no such commit or file) or cannot be run."""
+    done = _run(path, *args)
+    return done[1] if done is not None and done[0] == 0 else None
+
+
+def _run(path: Path, *args: str) -> tuple[int, bytes] | None:
+    """``git args`` run in the folder ``path``: its exit status and output; None when git
+    cannot be run."""
     try:
         done = subprocess.run(
             ["git", *args], cwd=path, env=git_env(path), capture_output=True, timeout=120
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+    return done.returncode, done.stdout
 
 
 @contextlib.contextmanager
@@ -136,6 +143,20 @@ def top_level(path: Path) -> Path | None:
     if not out or not out.strip():
         return None
     return Path(os.fsdecode(out.rstrip(b"\n"))).resolve()
+
+
+def work_tree(path: Path) -> tuple[Path, str | None] | None:
+    """(the root of the work tree holding ``path``, HEAD's sha or None before the first
+    commit); None outside a repository or in a bare one. One git process answers both
+    :func:`top_level` and :func:`head_commit`: a hook asks each once a commit."""
+    done = _run(path, "rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}")
+    if done is None or done[0] not in (0, 1):  # 1: the top printed, HEAD not a commit yet
+        return None
+    text = os.fsdecode(done[1]).removesuffix("\n")
+    top, head = text.rsplit("\n", 1) if done[0] == 0 and "\n" in text else (text, None)
+    if not top.strip():
+        return None
+    return Path(top).resolve(), head
 
 
 def committed_text(path: Path) -> str | None:
@@ -224,20 +245,25 @@ def base_commit(path: Path) -> tuple[str, str] | None:
     or None when no base branch exists or shares history with HEAD (no commits yet, a
     shallow clone without it)."""
     head = head_commit(path)
-    if head is None:
-        return None
+    return None if head is None else base_of(path, head)
+
+
+def base_of(path: Path, head: str) -> tuple[str, str] | None:
+    """``base_commit`` for a HEAD already known to be the commit ``head``."""
     refs = [
-        f"refs/remotes/{b[7:]}" if b.startswith("origin/") else f"refs/heads/{b}"
-        for b in BASE_BRANCHES
+        f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
     ]
-    listed = _git(path, "for-each-ref", "--format=%(refname)", *refs)
-    present = set(listed.decode().split()) if listed else set()
+    listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
+    present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
-        if ref in present:
-            base = merge_base(path, ref, *tips)
-            if base is not None:
-                return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
+        if ref not in present:
+            continue
+        # A base branch whose tip is HEAD (a commit on the main branch) is its own merge base,
+        # with HEAD and with any merge HEAD takes part in: no need to ask git.
+        base = head if present[ref] == head else merge_base(path, ref, *tips)
+        if base is not None:
+            return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
     return None
 
 
@@ -252,27 +278,22 @@ def head_commit(path: Path) -> str | None:
     return out.decode().strip() if out else None
 
 
-def uncommittable(path: Path, folders: list[str]) -> list[str]:
-    """Files under ``folders`` (relative to ``path``) that the commit being made will not
-    hold as they are on disk: untracked, ignored, or changed since they were staged."""
+def uncommittable(path: Path, folders: list[str]) -> list[str] | None:
+    """Files under ``folders`` (relative to ``path``, as the result is) that the commit being
+    made will not hold as they are on disk: untracked or ignored (each file, also inside an
+    ignored folder), or changed since they were staged (edited, deleted, added with
+    ``--intent-to-add``). None when git cannot tell (not a work tree, an unreadable index).
+
+    ``ls-files --others`` with no exclude rules lists untracked and ignored files alike, and
+    ``--modified`` is the work tree against the index alone: ``git status`` also compares the
+    index with HEAD, which this question does not need."""
     out = _git(
-        path,
-        "--no-optional-locks",
-        "status",
-        "--porcelain=v1",
-        "-z",
-        "--untracked-files=all",
-        "--ignored=matching",
-        "--",
-        *folders,
+        path, "--literal-pathspecs", "ls-files", "-z", "--others", "--modified", "--", *folders
     )
     if out is None:
-        return []
-    found = []
-    for entry in out.decode("utf-8", "replace").split("\0"):
-        if len(entry) > 3 and (entry[1] != " " or entry[:2] in ("??", "!!")):
-            found.append(entry[3:])
-    return found
+        return None
+    names = out.decode("utf-8", "replace").split("\0")
+    return list(dict.fromkeys(name for name in names if name))  # an unmerged path: once
 
 
 def staged_removals(path: Path, folder: str) -> list[str]:
@@ -302,8 +323,10 @@ def in_merge_hook() -> bool:
 
 
 def stage(path: Path, rels: list[str]) -> None:
-    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing."""
-    if _git(path, "add", "--", *rels) is None:
+    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing.
+    Without the preload of the index: its threads (up to 20) each walk a slice of the whole
+    index to find the entries of the paths named, two for the files a lock rewrites."""
+    if _git(path, "-c", "core.preloadIndex=false", "add", "--", *rels) is None:
         raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 

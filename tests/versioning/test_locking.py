@@ -14,6 +14,7 @@ from goldcase.versioning.version import next_version
 from kit import (
     DOCUMENT,
     GOLDCASE,
+    cached_table,
     case_data,
     case_text,
     commit,
@@ -250,6 +251,50 @@ def test_hand_edited_hash_is_gc404_and_lock_repairs_it_with_a_bump(tmp_path: Pat
     fixed = run_cli("lock", "--repo", root)
     assert fixed.stdout.splitlines()[0] == "golden.version: 1 -> 2 (golden.lock was unreadable)"
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_a_committed_hand_edited_lock_is_no_base_and_lock_repairs_it_with_a_bump(
+    tmp_path: Path,
+) -> None:
+    """The base holds the very text on disk, which does not parse: no lock at the base."""
+    root = git_set(tmp_path / "set")
+    text = (root / "golden.lock").read_text()
+    h1 = expected_case_hash(case_data("ret-001"))
+    write(root, "golden.lock", text.replace(h1, "0" * 64))
+    commit(root, "a hand edit")
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == "golden.version: 1 -> 2 (golden.lock was unreadable)"
+    assert read_lock(root)["cases"]["ret-001"] == h1
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_a_lock_committed_as_it_is_on_disk_is_the_base(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+    write(root, "cases/golden/ret-002.yaml", case_text("ret-002", answer="over 200 pounds"))
+    out = run_cli("lock", "--repo", root).stdout.splitlines()
+    assert out[:2] == [
+        "golden.version: 1 -> 2 (set or corpus changed since HEAD, version 1)",
+        "golden cases: 1 changed (ret-002)",
+    ]
+
+
+def test_a_lock_edited_after_a_check_cached_it_is_read_again(tmp_path: Path) -> None:
+    """lock and check take the parsed lock from the cache while the file is unchanged; an
+    edit (same size, digits swapped) is seen."""
+    root = git_set(tmp_path / "set")
+    assert run_cli("check", "--repo", root).exit_code == 0  # the lock, parsed and cached
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+    text = (root / "golden.lock").read_text()
+    h1 = expected_case_hash(case_data("ret-001"))
+    write(root, "golden.lock", text.replace(h1, h1[::-1]))
+    checked = run_cli("check", "--repo", root)
+    assert "GC404 golden.lock: set_digest does not match" in checked.stdout
+    fixed = run_cli("lock", "--repo", root)
+    assert fixed.stdout.splitlines()[0] == (
+        "golden.version: 1 (the set and corpus are what golden.lock pins at HEAD; no bump)"
+    )
+    assert (root / "golden.lock").read_text() == text
 
 
 def test_version_differing_from_the_lock_is_gc405_and_lock_adopts_it(tmp_path: Path) -> None:
@@ -542,3 +587,106 @@ def test_lock_in_a_repository_with_no_commits_and_a_detached_head(tmp_path: Path
     git(root, "checkout", "-q", "--detach")
     write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="big orders"))
     assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 1 -> 2")
+
+
+# --- lock --stage: the files it rewrote join the commit only when the commit holds the set ---
+
+
+def test_stage_refuses_a_golden_case_in_an_ignored_folder(tmp_path: Path) -> None:
+    """git status names an ignored folder, not the case files in it; the lock pins them."""
+    root = git_set(tmp_path / "set")
+    write(root, ".gitignore", "drafts-local/\n")
+    commit(root, "ignore rule")
+    write(root, "cases/golden/drafts-local/ret-003.yaml", case_text("ret-003"))
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1
+    assert (
+        "not staged: cases/golden/drafts-local/ret-003.yaml is on disk but not in this commit"
+        in (result.stdout)
+    )
+    assert git(root, "diff", "--cached", "--name-only").stdout == ""
+
+
+def test_stage_in_a_set_inside_a_larger_repository(tmp_path: Path) -> None:
+    """Paths are the set's own: a note beside the cases is not a case the lock pins, an
+    unstaged edit of a case is."""
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    git(mono, "init", "-q", "-b", "main")
+    root = golden_set(mono / "sets" / "one")
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    commit(mono, "the set")
+    write(root, "cases/golden/README.txt", "how these cases were written\n")  # untracked
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    git(mono, "add", "sets/one/cases/golden/ret-003.yaml")
+    staged = run_cli("lock", "--stage", "--repo", root)
+    assert staged.exit_code == 0, staged.stdout
+    assert git(mono, "diff", "--cached", "--name-only").stdout.split() == [
+        "sets/one/cases/golden/ret-003.yaml",
+        "sets/one/golden.lock",
+        "sets/one/golden.version",
+    ]
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003", answer="over 200 pounds"))
+    refused = run_cli("lock", "--stage", "--repo", root)
+    assert refused.exit_code == 1
+    assert "not staged: cases/golden/ret-003.yaml is on disk but not in this commit" in (
+        refused.stdout
+    )
+
+
+# --- the base's lock, read once a base ---
+
+
+def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    run_cli("lock", "--repo", root)
+    commit(root, "add ret-003")
+    assert cached_table(root, "base-lock")["golden.lock"][0] == base  # one entry, the last base
+    write(root, "cases/golden/ret-004.yaml", case_text("ret-004"))
+    out = run_cli("lock", "--repo", root).stdout.splitlines()[0]
+    assert out == f"golden.version: 2 ({BRANCH_BUMP})"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+    commit(root, "add ret-004")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "--no-gpg-sign", "feature")
+    merged = git(root, "rev-parse", "HEAD").stdout.strip()
+    write(root, "cases/golden/ret-005.yaml", case_text("ret-005"))
+    assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
+    assert list(cached_table(root, "base-lock")) == ["golden.lock"]
+    assert cached_table(root, "base-lock")["golden.lock"][0] == merged
+
+
+def test_two_sets_of_one_repository_sharing_a_cache_folder_keep_their_own_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOLDCASE_CACHE_DIR", str(tmp_path / "one cache"))
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    git(mono, "init", "-q", "-b", "main")
+    first = golden_set(mono / "sets" / "a", ("ret-001", "ret-002"))
+    second = golden_set(mono / "sets" / "b", ("ret-001",))
+    for root in (first, second):
+        assert run_cli("lock", "--repo", root).exit_code == 1
+    commit(mono, "two sets")
+    git(mono, "checkout", "-q", "-b", "feature")
+    write(first, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    assert run_cli("lock", "--repo", first).stdout.startswith("golden.version: 1 -> 2")
+    assert run_cli("lock", "--repo", second).stdout == "golden.lock is up to date (version 1)\n"
+    commit(mono, "a changed")
+    assert run_cli("lock", "--repo", second).stdout == "golden.lock is up to date (version 1)\n"
+    assert run_cli("lock", "--check", "--repo", second).exit_code == 0
+    assert run_cli("lock", "--check", "--repo", first).exit_code == 0
+
+
+def test_stage_with_an_index_git_cannot_read_stops_without_staging(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    (root / ".git" / "index").write_bytes(b"DIRC not an index")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 2
+    assert "git ls-files failed" in result.stderr
+    assert "golden.version and golden.lock were not staged" in result.stderr
+    assert read_version(root) == "2"  # written, as without --stage

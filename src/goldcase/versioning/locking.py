@@ -20,6 +20,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from goldcase import gitview
+from goldcase.cache import Cache
 from goldcase.config import Config
 from goldcase.context import Context
 from goldcase.engine import CASE_SUFFIXES, load_case_set
@@ -89,7 +90,8 @@ class OnDisk(Struct, frozen=True):
     settled: tuple[str, str] | None = None  # a conflicted golden.version: (sides, resolution)
 
 
-def read_on_disk(config: Config) -> OnDisk:
+def read_on_disk(config: Config, cache: Cache | None = None) -> OnDisk:
+    """golden.version and golden.lock; with ``cache``, as ``read_lock`` reads the lock."""
     version, version_problem, settled = None, None, None
     try:
         version = read_version(config)
@@ -101,17 +103,24 @@ def read_on_disk(config: Config) -> OnDisk:
                 f"golden.version holds merge-conflict markers ({settled[0]}); "
                 f"run goldcase lock to settle it at {settled[1]}"
             )
-    text, lock, problem = read_lock(config)
+    text, lock, problem = read_lock(config, cache)
     return OnDisk(version, version_problem, lock, text, problem, settled)
 
 
-def read_lock(config: Config) -> tuple[str | None, Lock | None, LockError | None]:
-    """golden.lock's text (None: no lock), the lock read from it, or why it cannot be."""
+def read_lock(
+    config: Config, cache: Cache | None = None
+) -> tuple[str | None, Lock | None, LockError | None]:
+    """golden.lock's text (None: no lock), the lock read from it, or why it cannot be. With
+    ``cache``, the lock a run parsed from this very file (``Cache.known``: the same stat
+    signature, older than the cache) is taken instead of parsing it again: parsing and
+    checking a lock of 10,000 cases is the larger part of reading it."""
     text, lock, problem = None, None, None
     if config.lock_file.exists():
         try:
+            signature = stat_signature(config.lock_file)  # before the bytes
             text = read_regular_text(config.lock_file)
-            lock = lockfile.parse(text)
+            known = cache.known(_LOCKS, _LOCK_KEY, signature) if cache is not None else None
+            lock = _lock_from(known) or lockfile.parse(text)
         except (OSError, UnicodeDecodeError) as exc:
             text = text if text is not None else ""
             problem = LockError(f"golden.lock cannot be read: {exc}")
@@ -146,7 +155,7 @@ def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
         return list(_focused_findings(ctx, case_set, focus))
     config = ctx.config
     signature = stat_signature(config.lock_file)  # before the bytes
-    disk = read_on_disk(config)
+    disk = read_on_disk(config, ctx.cache)
     if disk.lock is not None and ctx.cache.known(_LOCKS, _LOCK_KEY, signature) is None:
         _remember_lock(ctx, signature, disk.lock)  # for the focused runs that follow
     lock_rel, version_rel = ctx.rel(config.lock_file), ctx.rel(config.version_file)
@@ -226,8 +235,12 @@ def _known_lock(ctx: Context) -> Lock | None:
 
 
 def _remember_lock(ctx: Context, signature: list[int] | None, lock: Lock) -> None:
-    value = [lock.version, lock.set_digest, lock.corpus_digest, lock.cases, lock.corpus]
-    ctx.cache.record(_LOCKS, _LOCK_KEY, signature, value)
+    ctx.cache.record(_LOCKS, _LOCK_KEY, signature, _lock_value(lock))
+
+
+def _lock_value(lock: Lock) -> list[object]:
+    """A lock as cache data (``_lock_from`` reads it back)."""
+    return [lock.version, lock.set_digest, lock.corpus_digest, lock.cases, lock.corpus]
 
 
 def _lock_from(value: object) -> Lock | None:
@@ -309,8 +322,8 @@ def _base_findings(ctx: Context) -> list[Finding]:
     """GC405 when the set differs from what the base pins but the version has not moved past
     the base's (a branch that changed the set without a bump; see "once per branch")."""
     config = ctx.config
-    disk = read_on_disk(config)
-    base = find_base(config)
+    disk = read_on_disk(config, ctx.cache)
+    base = find_base(ctx, disk)
     if base.lock is None or disk.lock is None or disk.version is None:
         return []
     if disk.lock.same_content(base.lock):
@@ -328,14 +341,17 @@ def _base_findings(ctx: Context) -> list[Finding]:
 def stage_written(config: Config, written: list[str]) -> str | None:
     """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
     reason it did not, when a file the lock covers is on disk but not in that commit."""
-    if gitview.top_level(config.root) is None:
-        return "not in a git work tree: add the files to your commit yourself"
     golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
-    missing = [
-        rel
-        for rel in gitview.uncommittable(config.root, [golden, config.corpus])
-        if _locked_file(rel, golden)
-    ]
+    found = gitview.uncommittable(config.root, [golden, config.corpus])
+    if found is None:  # outside a work tree, or git cannot read it: ask which, once
+        if gitview.top_level(config.root) is None:
+            return "not in a git work tree: add the files to your commit yourself"
+        raise GoldcaseError(
+            f"git ls-files failed in {config.root}: cannot tell whether the commit holds "
+            "the golden set and corpus on disk, so golden.version and golden.lock were not "
+            "staged; run git status to see why"
+        )
+    missing = [rel for rel in found if _locked_file(rel, golden)]
     if missing:
         shown = ", ".join(missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -388,7 +404,7 @@ def case_set_hashes(ctx: Context, case_set: CaseSet, cases: list[Case]) -> dict[
 def update(ctx: Context, case_set: CaseSet) -> Outcome:
     """Bring golden.lock (and golden.version when the set or corpus changed) up to date."""
     config = ctx.config
-    disk = read_on_disk(config)
+    disk = read_on_disk(config, ctx.cache)
     if disk.version_problem is not None and disk.settled is None:
         raise GoldcaseError(f"{disk.version_problem}")
     hashes = golden_hashes(ctx, case_set)
@@ -397,7 +413,7 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     if disk.settled is not None:
         version, note = disk.settled[1], "settled the merge conflict in golden.version"
     else:
-        version, note = _decide(disk, probe, find_base(config))
+        version, note = _decide(disk, probe, find_base(ctx, disk))
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
@@ -422,24 +438,53 @@ class Base(Struct, frozen=True):
     in_git: bool
 
 
-def find_base(config: Config) -> Base:
+def find_base(ctx: Context, disk: OnDisk) -> Base:
     """The base of the branch being worked on (``gitview.default_base``: the merge base of
-    HEAD and the main branch, HEAD when there is none) and the lock it committed."""
-    if gitview.top_level(config.root) is None:
+    HEAD and the main branch, HEAD when there is none) and the lock it committed. ``disk``
+    is golden.lock as read from disk: most commits start from the lock their base holds,
+    and the same text need not be parsed (and its digests checked) twice."""
+    where = gitview.work_tree(ctx.root)
+    if where is None:
         return Base(None, "", in_git=False)
-    found = gitview.base_commit(config.root)
-    if found is None:
-        head = gitview.head_commit(config.root)
-        found = (head, "HEAD") if head is not None else None
-    if found is None:
+    top, head = where
+    if head is None:
         return Base(None, "", in_git=True)  # no commits yet
-    sha, how = found
-    text = gitview.text_at(config.lock_file, sha)
-    try:
-        lock = lockfile.parse(text) if text is not None else None
-    except LockError:
-        lock = None
+    sha, how = gitview.base_of(ctx.root, head) or (head, "HEAD")
+    lock = _lock_at(ctx, top, sha, disk)
     return Base(lock, how if how == "HEAD" else f"the {how}", in_git=True)
+
+
+_BASE_LOCKS = "base-lock"
+
+
+def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
+    """golden.lock as committed at ``sha`` (None: none there, or one that does not parse).
+    A commit's files never change, so the lock read at the base is kept in the cache with
+    the base's sha: every commit of a branch measures its set against the same base, read
+    and checked once. One entry a lock path in the work tree (the cache folder may be
+    shared), the last base's: a lock of 10,000 cases takes a megabyte."""
+    path = ctx.config.lock_file
+    try:
+        inside = (path.parent.resolve() / path.name).relative_to(top).as_posix()
+    except ValueError:  # the lock is not in this work tree: nothing to key it by
+        inside = None
+    if inside is not None:
+        entry = ctx.cache.get(_BASE_LOCKS, inside)
+        if type(entry) is list and len(entry) == 2 and entry[0] == sha:
+            known = _lock_from(entry[1])
+            if known is not None:
+                return known
+    text = gitview.text_at(path, sha)
+    if text is not None and text == disk.lock_text:
+        lock = disk.lock  # what parsing the same text gave (None: it does not parse)
+    else:
+        try:
+            lock = lockfile.parse(text) if text is not None else None
+        except LockError:
+            lock = None
+    if lock is not None and inside is not None:
+        ctx.cache.put(_BASE_LOCKS, inside, [sha, _lock_value(lock)])
+    return lock
 
 
 def _decide(disk: OnDisk, probe: Lock, base: Base) -> tuple[str, str]:
