@@ -5,6 +5,7 @@ on a small set through ``parallel_from``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -170,3 +171,51 @@ def test_a_listing_child_that_fails_leaves_the_listing_to_this_process(
     monkeypatch.setattr(engine, "_ENTRIES", Broken())
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
     assert _check(root, ALL) == expected
+
+
+@needs_cores
+def test_a_failure_while_the_child_lists_leaves_no_child_and_no_open_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception in this process between the fork and the collection of the listing (a
+    family that cannot be imported, an interrupt) still reaps the child and closes the
+    pipe's end: a long-lived caller (the label page) would otherwise keep a child blocked on
+    a full pipe, and a descriptor, for each such failure."""
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    forked: list[int] = []
+    pipes: list[tuple[int, int]] = []
+    real_fork, real_pipe = os.fork, os.pipe
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def pipe() -> tuple[int, int]:
+        pipes.append(real_pipe())
+        return pipes[-1]
+
+    def cannot_import(name: str) -> None:
+        raise ImportError(f"the family {name} cannot be imported")
+
+    monkeypatch.setattr(engine.os, "fork", fork)
+    monkeypatch.setattr(engine.os, "pipe", pipe)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    monkeypatch.setattr(checks, "family", cannot_import)
+    ctx = Context(load_config(root), Cache.for_repository(root))
+    with pytest.raises(ImportError):
+        load_case_set(ctx, prepare=["leakage"])
+    assert forked and pipes
+    [(read_fd, _)] = pipes
+    try:
+        with pytest.raises(ChildProcessError):  # reaped by load_case_set, not left to us
+            os.waitpid(forked[0], os.WNOHANG)
+        with pytest.raises(OSError):  # the pipe's read end is closed
+            os.fstat(read_fd)
+    finally:  # the child is not left blocked whatever the verdict
+        with contextlib.suppress(OSError):
+            os.close(read_fd)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(forked[0], 0)
