@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -219,3 +220,31 @@ def test_a_failure_while_the_child_lists_leaves_no_child_and_no_open_pipe(
             os.close(read_fd)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(forked[0], 0)
+
+
+@needs_cores
+def test_a_listing_child_reaped_already_when_sigchld_is_ignored_still_gives_its_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With SIGCHLD ignored the kernel reaps the child itself, so its exit status is lost:
+    a listing that decodes is the child's, one cut short is taken here."""
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (tmp_path / f"listed-by-{os.getpid()}").touch()
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
+    expected = _check(root, ALL, cache=False)
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        aside = _check(root, ALL)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
+    assert any(pid != os.getpid() for pid in listers)  # a child did list
+    assert aside == expected
