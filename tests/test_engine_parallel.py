@@ -137,7 +137,6 @@ def test_a_warm_check_takes_its_listing_in_a_child_and_sees_each_change(
     case edited, added or removed after the cache was written is seen as on one process."""
     root = _planted(tmp_path)
     _check(root, ALL)  # the cache, to decode while the child lists
-    listers: list[int] = []
     real = engine.case_entries
 
     def recorded(ctx: Context) -> engine.Entries:
@@ -167,11 +166,14 @@ def test_a_listing_child_that_fails_leaves_the_listing_to_this_process(
 
     class Broken:
         def encode(self, value: object) -> bytes:
+            (tmp_path / f"failed-in-{os.getpid()}").touch()
             raise RuntimeError("the child cannot send its listing")
 
     monkeypatch.setattr(engine, "_ENTRIES", Broken())
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
     assert _check(root, ALL) == expected
+    [mark] = tmp_path.glob("failed-in-*")  # it failed in a child, and was listed here after
+    assert int(mark.name.rsplit("-", 1)[1]) != os.getpid()
 
 
 @needs_cores

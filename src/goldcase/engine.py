@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -68,7 +69,7 @@ def case_entries(ctx: Context) -> Entries:
     return [(rel, found[rel]) for rel in sorted(found)]
 
 
-LIST_ASIDE_FROM = 1 << 20  # bytes of case cache (about 2,000 cases) from which it pays
+LIST_ASIDE_FROM = 1 << 20  # bytes of case cache (800 to 3,000 cases) from which it pays
 
 
 def list_aside(ctx: Context) -> Callable[[], Entries]:
@@ -87,9 +88,17 @@ def list_aside(ctx: Context) -> Callable[[], Entries]:
         read_fd, write_fd = os.pipe()
     except OSError:
         return here
+    # A Ctrl-C waits until the child has its own handling: killed outright, never running
+    # this process's (which would print and exit as it did).
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
     except OSError:
+        pid = -1
+    if pid == 0:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if pid < 0:
         os.close(read_fd)
         os.close(write_fd)
         return here
@@ -179,10 +188,12 @@ def load_case_set(
     too (``checks.preparers``; its results wait in ``ctx.prepared``)."""
     if listed is None:
         take_listing = list_aside(ctx)
-        ctx.cache.take(_FILES, (), _SHAPE)  # decoded (its shape checked) meanwhile
-        for name in prepare:  # and the families imported
-            checks.family(name)
-        listed = take_listing()
+        try:
+            ctx.cache.take(_FILES, (), _SHAPE)  # decoded (its shape checked) meanwhile
+            for name in prepare:  # and the families imported
+                checks.family(name)
+        finally:  # taken whatever happened: the child is reaped, the pipe closed
+            listed = take_listing()
     parallel = _Parallel(PARALLEL_FROM if parallel_from is None else parallel_from, prepare)
     with kept():  # the set lives as long as the command
         return _load_case_set(ctx, listed, parallel)

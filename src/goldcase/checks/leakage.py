@@ -48,7 +48,8 @@ import hashlib
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from goldcase.cache import findings_from, findings_to
 from goldcase.leakage.neardup import NearConfig, near_pairs
@@ -659,11 +660,18 @@ def _folded(ctx: Context, quote: str, split: str) -> list[str]:
     quotes' entries only."""
     namespace = f"{_UNITS}-{split}"
     cached = ctx.cache.get(namespace, quote)
-    if type(cached) is list and cached and all(type(unit) is str for unit in cached):
+    if _is_folded(cached):
         return cached
     folded = [normalise_input(quote), *fact_units(quote)]
     ctx.cache.put(namespace, quote, folded)
     return folded
+
+
+def _is_folded(value: Any) -> bool:
+    """Whether a cached value is a fold: the folded quote, then its units, each of words."""
+    if type(value) is not list or not value or not all(type(unit) is str for unit in value):
+        return False
+    return all(unit.split() for unit in value[1:])
 
 
 def _stated(
@@ -822,15 +830,27 @@ def _facts_read(value: _Stored, by_path: Mapping[str, Case]) -> _Facts | None:
         if case is None or not 0 <= at < case.support_count:
             return None
         owners.append(Quoted(path, at, case))
-    places = table.values()
-    if text.count("\x00") != len(owners) or len(starts) != len(owners) or not all(places):
+    if not _pieces_at(text, starts, len(owners)):
         return None
-    if starts and (starts[0] != 0 or starts != sorted(starts)):
+    places = table.values()
+    if not all(places) or not all(unit.split() for unit in table):  # a unit is words
         return None
     if places and not 0 <= min(map(min, places)) <= max(map(max, places)) < len(owners):
         return None
     units = {unit: [owners[i] for i in at] for unit, at in table.items()}
     return _Facts(units, _Joined(text, starts, owners))
+
+
+def _pieces_at(text: str, starts: list[int], count: int) -> bool:
+    """Whether ``starts`` are where the ``count`` pieces of ``text`` begin (as ``_joined``
+    makes them: each ends in a NUL, nothing after the last), so that every match maps back
+    to the quote it is in."""
+    if text.count("\x00") != count or len(starts) != count or (text and text[-1] != "\x00"):
+        return False
+    if count and starts[0] != 0:
+        return False
+    pairs = pairwise(starts)
+    return all(last < at < len(text) and text[at - 1] == "\x00" for last, at in pairs)
 
 
 def _shared_pair(places: _Places, mine: Quoted, theirs: Quoted, digest: str) -> Iterator[Finding]:

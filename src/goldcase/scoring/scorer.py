@@ -221,8 +221,11 @@ def _score(
     if raw is None:
         raw = read_raw(results_path, name)
     listing = list_aside(ctx)  # the case files listed by a child while the lines are read
-    parsed = parse_lines(raw, name)
-    scored = scored_set(ctx, listing())
+    try:
+        parsed = parse_lines(raw, name)
+    finally:  # taken whatever happened: the child is reaped, the pipe closed
+        entries = listing()
+    scored = scored_set(ctx, entries)
     by_id, result_lines = validated(scored, parsed, name)
     results_digest = hashlib.sha256(raw).hexdigest()
     del raw  # the lines are parsed: the bytes would only add to the peak
