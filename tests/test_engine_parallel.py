@@ -5,13 +5,15 @@ on a small set through ``parallel_from``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
-from goldcase import checks
+from goldcase import checks, engine
 from goldcase.cache import Cache
 from goldcase.checks import probes
 from goldcase.config import load_config
@@ -125,3 +127,126 @@ def test_a_family_whose_work_ahead_fails_in_a_worker_does_it_itself(
     found = run_checks(Context(load_config(root), Cache(None)), parallel_from=1).findings
     assert found == serial
     assert any(f.code in probes.CODES for f in found)
+
+
+@needs_cores
+def test_a_warm_check_takes_its_listing_in_a_child_and_sees_each_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing taken aside (a forked child's ``case_entries``) is the one taken here: a
+    case edited, added or removed after the cache was written is seen as on one process."""
+    root = _planted(tmp_path)
+    _check(root, ALL)  # the cache, to decode while the child lists
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (tmp_path / f"listed-by-{os.getpid()}").touch()  # a child's own list is not ours
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
+    write(root, "cases/golden/c-99.yaml", case_text("c-01"))  # a second c-01: a duplicate id
+    (root / "cases/golden/c-05.yaml").unlink()
+    aside = _check(root, ALL)
+    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
+    assert listers and os.getpid() not in listers
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 10**12)
+    assert aside == _check(root, ALL, cache=False)
+    assert {f.path for f in aside} >= {"cases/golden/c-03.yaml", "cases/golden/c-99.yaml"}
+
+
+@needs_cores
+def test_a_listing_child_that_fails_leaves_the_listing_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    expected = _check(root, ALL, cache=False)
+
+    class Broken:
+        def encode(self, value: object) -> bytes:
+            (tmp_path / f"failed-in-{os.getpid()}").touch()
+            raise RuntimeError("the child cannot send its listing")
+
+    monkeypatch.setattr(engine, "_ENTRIES", Broken())
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    assert _check(root, ALL) == expected
+    [mark] = tmp_path.glob("failed-in-*")  # it failed in a child, and was listed here after
+    assert int(mark.name.rsplit("-", 1)[1]) != os.getpid()
+
+
+@needs_cores
+def test_a_failure_while_the_child_lists_leaves_no_child_and_no_open_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception in this process between the fork and the collection of the listing (a
+    family that cannot be imported, an interrupt) still reaps the child and closes the
+    pipe's end: a long-lived caller (the label page) would otherwise keep a child blocked on
+    a full pipe, and a descriptor, for each such failure."""
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    forked: list[int] = []
+    pipes: list[tuple[int, int]] = []
+    real_fork, real_pipe = os.fork, os.pipe
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def pipe() -> tuple[int, int]:
+        pipes.append(real_pipe())
+        return pipes[-1]
+
+    def cannot_import(name: str) -> None:
+        raise ImportError(f"the family {name} cannot be imported")
+
+    monkeypatch.setattr(engine.os, "fork", fork)
+    monkeypatch.setattr(engine.os, "pipe", pipe)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    monkeypatch.setattr(checks, "family", cannot_import)
+    ctx = Context(load_config(root), Cache.for_repository(root))
+    with pytest.raises(ImportError):
+        load_case_set(ctx, prepare=["leakage"])
+    assert forked and pipes
+    [(read_fd, _)] = pipes
+    try:
+        with pytest.raises(ChildProcessError):  # reaped by load_case_set, not left to us
+            os.waitpid(forked[0], os.WNOHANG)
+        with pytest.raises(OSError):  # the pipe's read end is closed
+            os.fstat(read_fd)
+    finally:  # the child is not left blocked whatever the verdict
+        with contextlib.suppress(OSError):
+            os.close(read_fd)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(forked[0], 0)
+
+
+@needs_cores
+def test_a_listing_child_reaped_already_when_sigchld_is_ignored_still_gives_its_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With SIGCHLD ignored the kernel reaps the child itself, so its exit status is lost:
+    a listing that decodes is the child's, one cut short is taken here."""
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (tmp_path / f"listed-by-{os.getpid()}").touch()
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
+    expected = _check(root, ALL, cache=False)
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        aside = _check(root, ALL)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
+    assert any(pid != os.getpid() for pid in listers)  # a child did list
+    assert aside == expected

@@ -226,6 +226,17 @@ class Cache:
         used.update(found)
         return used
 
+    def stored_bytes(self, namespace: str) -> int:
+        """The size of the namespace's file as last saved (0 when there is none), from its
+        stat alone: how much a run would decode, known before it does."""
+        if self._base is None:
+            return 0
+        try:
+            with _folder(self._base, create=False) as fd:
+                return os.stat(f"{namespace}{_SUFFIX}", dir_fd=fd, follow_symlinks=False).st_size
+        except Exception:  # no cache yet, or one that cannot be read: nothing to decode
+            return 0
+
     def written_ns(self, namespace: str) -> int:
         """When the namespace's file was last written (its modification time in ns, on the
         file system's own clock), 0 when there was none: an entry that records a file's

@@ -11,11 +11,11 @@ import hashlib
 import json
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
+from goldcase.project import shipped
 
 CASE_SCHEMA = "case.schema.json"
 DRAFT_SCHEMA = "draft.schema.json"
@@ -23,12 +23,9 @@ _ID_BASE = "https://goldcase.dev/schema/"
 
 
 def schema_dir() -> Path:
-    packaged = Path(str(resources.files("goldcase"))) / "schema"
-    if packaged.is_dir():
-        return packaged
-    source_tree = Path(__file__).resolve().parents[2] / "schema"
-    if source_tree.is_dir():
-        return source_tree
+    found = shipped("schema")
+    if found is not None and found.is_dir():
+        return found
     raise GoldcaseError("goldcase's schema files are missing; reinstall goldcase")
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from goldcase.cache import Cache, decode
 from goldcase.checks.leakage import fact_units
-from kit import run_cli
+from kit import cache_folder, run_cli
 
 Repo = Callable[..., Path]
 QUOTE = (
@@ -184,6 +185,52 @@ def test_gc308_a_dev_case_that_shares_a_golden_quote(
     ]
 
 
+def _focused(root: Path, path: str) -> list[str]:
+    result = run_cli("check", "--repo", root, "--select", "leakage", root / path)
+    return [line for line in result.stdout.splitlines() if "GC308" in line]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text, starts, owners, table: [text, starts, owners, {u: [99] for u in table}],
+        lambda text, starts, owners, table: [text + " more \x00", starts, owners, table],
+        lambda text, starts, owners, table: [text, [*starts, 9], owners, table],
+        lambda text, starts, owners, table: [text, [s + 1 for s in starts], owners, table],
+        lambda text, starts, owners, table: [text, starts, [["cases/golden/gone.yaml", 0]], table],
+        lambda text, starts, owners, table: [text, starts, [[p, 7] for p, _ in owners], table],
+        lambda text, starts, owners, table: {"a unit": [["cases/golden/del-013.yaml", 0]]},
+    ],
+)
+def test_gc308_of_a_commit_is_found_from_the_other_splits_table_even_a_damaged_one(
+    make_repo: Repo, damage: Callable[..., object]
+) -> None:
+    """A focused check of a dev case finds its GC308 against the golden set's facts as kept
+    by the whole run before; a table that names no quote of the set is built again."""
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "cases/golden/del-014.yaml": answered("del-014", "saturday?", "Saturday is fine."),
+            "cases/dev/dev-001.yaml": answered(
+                "dev-001", "nominated day", "Saturday is not available."
+            ),
+        },
+    )
+    whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
+    assert len(whole) == 1 and "GC308" in whole[0]
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole
+    [(key, value)] = decode(
+        (cache_folder(root) / "leakage-facts-golden.msgpack").read_bytes()
+    ).items()
+    cache = Cache.for_repository(root)
+    cache.put("leakage-facts-golden", key, damage(*value))
+    cache.save()
+    dev = root / "cases" / "dev" / "dev-001.yaml"
+    dev.write_text(dev.read_text() + "notes: edited\n")
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole
+
+
 def test_no_gc308_for_quotes_of_different_sentences(make_repo: Repo) -> None:
     root = repo(
         make_repo,
@@ -217,3 +264,41 @@ def test_gc307_and_gc308_severities_come_from_the_config(make_repo: Repo) -> Non
         ("GC307", "warning"),
         ("GC308", "error"),
     ]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        # a text with no quote in it (no NUL, no owners, no units) that holds the dev unit
+        lambda text, starts, owners, table: ["saturday is not available", [], [], {}],
+        # a unit that is only white space: no word to anchor it by
+        lambda text, starts, owners, table: [text, starts, owners, {" ": [0], **table}],
+        # a unit that is the empty string
+        lambda text, starts, owners, table: [text, starts, owners, {"": [0], **table}],
+    ],
+)
+def test_gc308_of_a_commit_survives_a_damaged_table_that_still_type_checks(
+    make_repo: Repo, damage: Callable[..., object]
+) -> None:
+    """The cache is a saving, never a source of truth: a golden facts entry of the right
+    types whose content no run could have written is built again, not trusted into a crash."""
+    root = repo(
+        make_repo,
+        {
+            "cases/golden/del-013.yaml": answered("del-013", "can i pick saturday", QUOTE),
+            "cases/dev/dev-001.yaml": answered(
+                "dev-001", "nominated day", "Saturday is not available."
+            ),
+        },
+    )
+    whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
+    assert len(whole) == 1 and "GC308" in whole[0]
+    [(key, value)] = decode(
+        (cache_folder(root) / "leakage-facts-golden.msgpack").read_bytes()
+    ).items()
+    cache = Cache.for_repository(root)
+    cache.put("leakage-facts-golden", key, damage(*value))
+    cache.save()
+    dev = root / "cases" / "dev" / "dev-001.yaml"
+    dev.write_text(dev.read_text() + "notes: edited\n")
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole

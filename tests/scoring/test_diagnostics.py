@@ -14,7 +14,6 @@ import pytest
 from goldcase import engine
 from goldcase.context import Context
 from goldcase.schemas import validator
-from goldcase.scoring import scorer
 from kit import run_cli
 
 POLICY = (
@@ -172,8 +171,7 @@ def test_score_loads_the_case_set_once(repo: Path, monkeypatch: pytest.MonkeyPat
         loads.append(ctx.root)
         return walk(ctx)
 
-    monkeypatch.setattr(engine, "case_entries", counted)
-    monkeypatch.setattr(scorer, "case_entries", counted)  # the listing the score's load reuses
+    monkeypatch.setattr(engine, "case_entries", counted)  # the score's listing, its load reuses
     report = score(repo, [{"id": "E1", "outcome": "answer", "fact": "window_30"}])
     assert report["agreement"]["items"] == 1
     assert loads == [repo]

@@ -4,6 +4,7 @@ trusted across a changed, added or removed file, a racy file, a link, or a damag
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -108,10 +109,45 @@ def test_a_score_that_loads_the_set_lists_the_case_files_once(
         return real(ctx)
 
     monkeypatch.setattr(engine, "case_entries", counting)
-    monkeypatch.setattr(scorer, "case_entries", counting)
     loads = _loads(monkeypatch)
     assert _score(root) == expected
     assert loads == [1] and listings == [1]
+
+
+@pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
+    reason="the listing is taken by a child only on Linux with two cores or more",
+)
+def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing a child takes while the lines are read (``engine.list_aside``) is the
+    one taken here: the view still answers an unchanged set and misses a changed one."""
+    root = _repo(tmp_path)
+    expected = _uncached(root)
+    _score(root)  # the case cache and the view
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (tmp_path / f"listed-by-{os.getpid()}").touch()
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected and loads == []
+    assert _listers(tmp_path) and os.getpid() not in _listers(tmp_path)
+    _edit(root)
+    _age_cases(root)
+    changed = _score(root)
+    assert loads == [1]  # the view missed
+    assert len(_listers(tmp_path)) == 2 and os.getpid() not in _listers(tmp_path)
+    assert changed == _uncached(root) != expected  # r-002 now passes
+
+
+def _listers(folder: Path) -> set[int]:
+    """The processes that listed the case files (each leaves its mark in ``folder``)."""
+    return {int(p.name.rsplit("-", 1)[1]) for p in folder.glob("listed-by-*")}
 
 
 def _edit(root: Path) -> None:

@@ -18,7 +18,6 @@ manifest (``.pre-commit-hooks.yaml``, shipped in the package), so they cannot dr
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from msgspec import Struct
 from goldcase import gitview
 from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.errors import GoldcaseError
-from goldcase.project import REPOSITORY, install_command, release_tag
+from goldcase.project import REPOSITORY, install_command, release_tag, shipped
 from goldcase.writer import atomic_write_bytes
 
 MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
@@ -211,22 +210,18 @@ def local_hook(hook_id: str) -> dict[str, Any]:
 
 def hook_manifest() -> list[dict[str, Any]]:
     """goldcase's .pre-commit-hooks.yaml (in the wheel, or at the source tree's top)."""
-    packaged = Path(str(resources.files("goldcase"))) / _MANIFEST_PACKAGED
-    source_tree = Path(__file__).resolve().parents[3] / MANIFEST
-    for path in (packaged, source_tree):
-        if path.is_file():
-            hooks = yaml.safe_load(path.read_text(encoding="utf-8"))
-            return [hook for hook in hooks if isinstance(hook, dict)]
+    path = shipped(_MANIFEST_PACKAGED, MANIFEST)
+    if path is not None and path.is_file():
+        hooks = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return [hook for hook in hooks if isinstance(hook, dict)]
     raise GoldcaseError(f"goldcase's hook manifest {MANIFEST} is missing; reinstall goldcase")
 
 
 def hook_text(name: str) -> str:
     """The plain git hook ``name`` as shipped (in the wheel, or the source tree's hooks/)."""
-    packaged = Path(str(resources.files("goldcase"))) / "hooks" / name
-    source_tree = Path(__file__).resolve().parents[3] / "hooks" / name
-    for path in (packaged, source_tree):
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
+    path = shipped(f"hooks/{name}")
+    if path is not None and path.is_file():
+        return path.read_text(encoding="utf-8")
     raise GoldcaseError(f"goldcase's git hook {name} is missing; reinstall goldcase")
 
 

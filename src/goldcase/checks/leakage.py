@@ -46,8 +46,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from goldcase.cache import findings_from, findings_to
 from goldcase.leakage.neardup import NearConfig, near_pairs
@@ -158,10 +160,10 @@ def _check(
     yield from _derived(case_set, places, mine)
     if focus is None:
         golden_facts = _facts_table(ctx, golden, "golden")
-        yield from _stated(golden_facts, prompts, places)
-        yield from _shared(ctx, golden_facts, _facts_table(ctx, dev, "dev"), places)
+        yield from _stated(golden_facts.units, prompts, places)
+        yield from _shared(golden_facts, _facts_table(ctx, dev, "dev"), places)
     else:
-        yield from _stated(_facts_of(ctx, _split(mine, "golden"), cached=False), prompts, places)
+        yield from _stated(_facts_of(None, _split(mine, "golden")), prompts, places)
         yield from _shared_focused(case_set, mine, ctx, places)
     yield from _drafts(case_set, ctx, places)
 
@@ -629,13 +631,14 @@ MIN_CLAUSE_WORDS = 6  # a shorter run of a quote ("within 30 days") is common wo
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
 
 
-def _facts_of(ctx: Context, cases: list[Case], cached: bool = True) -> dict[str, list[Quoted]]:
-    """Normalised fact unit -> the quotes it comes from; without ``cached`` (a focused run's
-    few cases), each quote's units are computed, not looked up in a cache of every quote's."""
+def _facts_of(ctx: Context | None, cases: list[Case]) -> dict[str, list[Quoted]]:
+    """Normalised fact unit -> the quotes it comes from; each quote's units looked up in the
+    cache of every quote's, or without ``ctx`` (a focused run's few cases) computed here."""
     facts: dict[str, list[Quoted]] = {}
     for case in cases:
         for at, support in enumerate(case.support):
-            units = _units(ctx, support.quote, case.split) if cached else fact_units(support.quote)
+            quote = support.quote
+            units = fact_units(quote) if ctx is None else _units(ctx, quote, case.split)
             for unit in units:
                 facts.setdefault(unit, []).append(Quoted(case.path, at, case))
     return facts
@@ -657,11 +660,18 @@ def _folded(ctx: Context, quote: str, split: str) -> list[str]:
     quotes' entries only."""
     namespace = f"{_UNITS}-{split}"
     cached = ctx.cache.get(namespace, quote)
-    if type(cached) is list and cached and all(type(unit) is str for unit in cached):
+    if _is_folded(cached):
         return cached
     folded = [normalise_input(quote), *fact_units(quote)]
     ctx.cache.put(namespace, quote, folded)
     return folded
+
+
+def _is_folded(value: Any) -> bool:
+    """Whether a cached value is a fold: the folded quote, then its units, each of words."""
+    if type(value) is not list or not value or not all(type(unit) is str for unit in value):
+        return False
+    return all(unit.split() for unit in value[1:])
 
 
 def _stated(
@@ -701,17 +711,12 @@ def _stated_pair(
         )
 
 
-def _shared(
-    ctx: Context,
-    golden: Mapping[str, list[Quoted]],
-    dev: Mapping[str, list[Quoted]],
-    places: _Places,
-) -> Iterator[Finding]:
+def _shared(golden: _Facts, dev: _Facts, places: _Places) -> Iterator[Finding]:
     """GC308: a dev quote that holds a golden quote's fact unit, or the other way round."""
     pairs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[Quoted, Quoted, str]] = {}
-    for mine, theirs, unit in _holding(ctx, golden, dev):
+    for mine, theirs, unit in _holding(golden.units, dev.quotes):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
-    for theirs, mine, unit in _holding(ctx, dev, golden):
+    for theirs, mine, unit in _holding(dev.units, golden.quotes):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
     for _, (mine, theirs, unit) in sorted(pairs.items()):
         yield from _shared_pair(places, mine, theirs, fingerprint(unit))
@@ -722,81 +727,130 @@ def _shared_focused(
 ) -> Iterator[Finding]:
     """GC308 for the focused cases: the other split's facts (from the cache while that split
     is unchanged) against theirs."""
-    golden = _facts_of(ctx, _split(mine, "golden"), cached=False)
-    dev = _facts_of(ctx, _split(mine, "dev"), cached=False)
-    if golden:
-        yield from _shared(ctx, golden, _facts_table(ctx, case_set.dev, "dev"), places)
-    if dev:
-        yield from _shared(ctx, _facts_table(ctx, case_set.golden, "golden"), dev, places)
+    golden = _few_facts(_split(mine, "golden"))
+    dev = _few_facts(_split(mine, "dev"))
+    if golden.units:
+        yield from _shared(golden, _facts_table(ctx, case_set.dev, "dev"), places)
+    if dev.units:
+        yield from _shared(_facts_table(ctx, case_set.golden, "golden"), dev, places)
+
+
+class _Joined(NamedTuple):
+    """Quotes folded and joined into one text, each padded by a space on both sides and
+    followed by a NUL: one automaton pass finds every unit in every quote (no folded text
+    holds a NUL, so no unit is found across two)."""
+
+    text: str
+    starts: list[int]  # where each quote's piece begins in ``text``
+    owners: list[Quoted]  # whose quote each piece is
+
+
+class _Facts(NamedTuple):
+    units: dict[str, list[Quoted]]  # normalised fact unit -> the quotes it comes from
+    quotes: _Joined  # those quotes (each once), to search for another split's units
+
+
+def _joined(owners: list[Quoted], folded: list[str]) -> _Joined:
+    starts, at = [], 0
+    for text in folded:
+        starts.append(at)
+        at += len(text) + 3
+    return _Joined("".join([f" {text} \x00" for text in folded]), starts, owners)
+
+
+def _quoting(units: Mapping[str, list[Quoted]]) -> list[Quoted]:
+    """Each quote some unit comes from, once, in the order the units name them."""
+    return list({quoted.key(): quoted for owners in units.values() for quoted in owners}.values())
+
+
+def _few_facts(cases: list[Case]) -> _Facts:
+    """A focused run's own cases' facts, folded here: no cache of every quote decoded."""
+    units = _facts_of(None, cases)
+    owners = _quoting(units)
+    return _Facts(units, _joined(owners, [normalise_input(q.text) for q in owners]))
 
 
 def _holding(
-    ctx: Context, units: Mapping[str, list[Quoted]], quotes: Mapping[str, list[Quoted]]
+    units: Mapping[str, list[Quoted]], quotes: _Joined
 ) -> Iterator[tuple[Quoted, Quoted, str]]:
     """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit.
-    A unit one of whose words no quote has cannot be in any: it is left out of the index."""
-    texts: dict[tuple[str, int], tuple[Quoted, str]] = {}
-    few = len(quotes) <= _FEW_UNITS  # a focused run's own: folded here, no cache decoded for it
-    for owners in quotes.values():
-        for quoted in owners:
-            if quoted.key() not in texts:
-                text = quoted.text
-                folded = normalise_input(text) if few else _folded(ctx, text, quoted.case.split)[0]
-                texts[quoted.key()] = (quoted, folded)
-    # Many units (the golden set's): leave out those with a word no quote has, which costs a
-    # pass over every quote's words; a few (one changed case's) cost less to search for.
-    words = None
-    if len(units) > _FEW_UNITS:
-        words = {word for _, text in texts.values() for word in text.split()}
+    A unit one of whose words no quote has cannot be in any: with many units (a split's),
+    those are left out of the index, which costs a pass over every quote's words; a few (one
+    changed case's) cost less to search for."""
+    words = set(quotes.text.split()) if len(units) > _FEW_UNITS else None
     index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in units), words)
     if not index.size:
         return
-    for quoted, text in texts.values():
-        for _start, _end, found in index.find(text):
-            for unit in found:
-                for other in units[unit]:
-                    yield quoted, other, unit
+    for start, _end, found in index.find(quotes.text, screen=False):
+        quoted = quotes.owners[bisect_right(quotes.starts, start) - 1]
+        for unit in found:
+            for other in units[unit]:
+                yield quoted, other, unit
 
 
 _FACTS = "leakage-facts"
 _FEW_UNITS = 64
 
 
-def _facts_table(ctx: Context, cases: list[Case], split: str) -> dict[str, list[Quoted]]:
-    """``_facts_of(ctx, cases)`` (the cases of ``split``), kept in the cache for exactly these
-    case files: a commit that changes golden cases finds the dev set's facts there, and the
-    other way round. One namespace a split, so that a commit of a golden case decodes the dev
-    set's table only."""
+def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
+    """``_facts_of(ctx, cases)`` (the cases of ``split``) and its quotes joined, kept in the
+    cache for exactly these case files: a commit that changes golden cases finds the dev
+    set's facts there, and the other way round. One namespace a split, so that a commit of a
+    golden case decodes the dev set's table only. Stored as the joined text, its quotes, and
+    each unit's quotes by their place among them."""
     h = hashlib.blake2b(digest_size=16)
     h.update("".join([f"{case.path}\x00{case.digest}\x01" for case in cases]).encode())
     key, namespace = h.hexdigest(), f"{_FACTS}-{split}"
-    by_path = {case.path: case for case in cases}
-    table = _quoted_table(ctx.cache.get(namespace, key), by_path)
-    if table is None:
-        table = _facts_of(ctx, cases)
-        value = {unit: [[q.path, q.at] for q in owners] for unit, owners in table.items()}
-        ctx.cache.put(namespace, key, value)
-    return table
+    value = ctx.cache.take(namespace, [key], _FACTS_SHAPE).get(key)
+    facts = None if value is None else _facts_read(value, {case.path: case for case in cases})
+    if facts is None:
+        units = _facts_of(ctx, cases)
+        owners = _quoting(units)
+        facts = _Facts(units, _joined(owners, [_folded(ctx, q.text, split)[0] for q in owners]))
+        place = {quoted.key(): at for at, quoted in enumerate(owners)}
+        table = {unit: [place[q.key()] for q in quoted] for unit, quoted in units.items()}
+        text, starts = facts.quotes.text, facts.quotes.starts
+        ctx.cache.put(namespace, key, [text, starts, [q.key() for q in owners], table])
+    return facts
 
 
-def _quoted_table(value: object, by_path: Mapping[str, Case]) -> dict[str, list[Quoted]] | None:
-    """The cached table, or None when it has another shape or names another case."""
-    if type(value) is not dict:
-        return None
-    out: dict[str, list[Quoted]] = {}
-    for unit, owners in value.items():
-        if type(owners) is not list:
+# The joined text, where each quote's piece starts, its quotes as (path, index), and each
+# unit's quotes by their place among them: the types checked by the decoder, the rest by
+# ``_facts_read``.
+_Stored = tuple[str, list[int], list[tuple[str, int]], dict[str, list[int]]]
+_FACTS_SHAPE = dict[str, _Stored]
+
+
+def _facts_read(value: _Stored, by_path: Mapping[str, Case]) -> _Facts | None:
+    """The cached facts, or None when they name a quote the set does not have."""
+    text, starts, items, table = value
+    owners = []
+    for path, at in items:
+        case = by_path.get(path)
+        if case is None or not 0 <= at < case.support_count:
             return None
-        quotes = []
-        for item in owners:
-            if type(item) is not list or len(item) != 2 or item[0] not in by_path:
-                return None
-            case, at = by_path[item[0]], item[1]
-            if type(at) is not int or not 0 <= at < case.support_count:
-                return None
-            quotes.append(Quoted(case.path, at, case))
-        out[unit] = quotes
-    return out
+        owners.append(Quoted(path, at, case))
+    if not _pieces_at(text, starts, len(owners)):
+        return None
+    places = table.values()
+    if not all(places) or not all(unit.split() for unit in table):  # a unit is words
+        return None
+    if places and not 0 <= min(map(min, places)) <= max(map(max, places)) < len(owners):
+        return None
+    units = {unit: [owners[i] for i in at] for unit, at in table.items()}
+    return _Facts(units, _Joined(text, starts, owners))
+
+
+def _pieces_at(text: str, starts: list[int], count: int) -> bool:
+    """Whether ``starts`` are where the ``count`` pieces of ``text`` begin (as ``_joined``
+    makes them: each ends in a NUL, nothing after the last), so that every match maps back
+    to the quote it is in."""
+    if text.count("\x00") != count or len(starts) != count or (text and text[-1] != "\x00"):
+        return False
+    if count and starts[0] != 0:
+        return False
+    pairs = pairwise(starts)
+    return all(last < at < len(text) and text[at - 1] == "\x00" for last, at in pairs)
 
 
 def _shared_pair(places: _Places, mine: Quoted, theirs: Quoted, digest: str) -> Iterator[Finding]:

@@ -50,9 +50,13 @@ class PhraseIndex(Generic[V]):
         words = set(normalised.split())
         return any(not self._anchors[first].isdisjoint(words) for first in words & self._firsts)
 
-    def find(self, normalised: str) -> Iterator[tuple[int, int, tuple[V, ...]]]:
-        """(start, end, values) of every phrase in ``normalised`` (offsets into it)."""
-        if not self.size or not normalised or not self._may_hold(normalised):
+    def find(
+        self, normalised: str, *, screen: bool = True
+    ) -> Iterator[tuple[int, int, tuple[V, ...]]]:
+        """(start, end, values) of every phrase in ``normalised`` (offsets into it). With
+        ``screen``, a text none of whose words anchors a phrase is passed over without
+        walking the automaton: worth it for many short texts, not for one long one."""
+        if not self.size or not normalised or (screen and not self._may_hold(normalised)):
             return
         for last, (length, values) in self._automaton.iter(f" {normalised} "):
             # ``last`` indexes the padded text; its closing space is at last, the phrase

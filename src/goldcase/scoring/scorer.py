@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from goldcase import progress
 from goldcase.context import Context
-from goldcase.engine import case_entries, load_case_set, release_case_cache
+from goldcase.engine import Entries, list_aside, load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
 from goldcase.loader import set_digest
 from goldcase.model import INBOX, Case, CaseSet
@@ -220,8 +220,13 @@ def _score(
     name = shown if shown is not None else str(results_path)
     if raw is None:
         raw = read_raw(results_path, name)
-    scored = scored_set(ctx)
-    by_id, result_lines = validated(scored, raw, name)
+    listing = list_aside(ctx)  # the case files listed by a child while the lines are read
+    try:
+        parsed = parse_lines(raw, name)
+    finally:  # taken whatever happened: the child is reaped, the pipe closed
+        entries = listing()
+    scored = scored_set(ctx, entries)
+    by_id, result_lines = validated(scored, parsed, name)
     results_digest = hashlib.sha256(raw).hexdigest()
     del raw  # the lines are parsed: the bytes would only add to the peak
     case_set = scored.case_set
@@ -247,11 +252,12 @@ def _score(
     return report
 
 
-def scored_set(ctx: Context) -> ScoredSet:
-    """The set, from the score view when nothing changed since it was written (see
-    ``scoring.view``); else loaded and checked for what stops a score, with the key its view
-    is remembered under once the lines are graded (``view.remember``)."""
-    entries = case_entries(ctx)  # before anything is read: a later change gives another key
+def scored_set(ctx: Context, entries: Entries) -> ScoredSet:
+    """The set of the case files ``entries`` lists (``case_entries``, taken before anything
+    is read: a later change gives another key), from the score view when nothing changed
+    since it was written (see ``scoring.view``); else loaded and checked for what stops a
+    score, with the key its view is remembered under once the lines are graded
+    (``view.remember``)."""
     hit = view.cached(ctx, entries)
     if hit is not None:
         return hit
@@ -266,11 +272,13 @@ def scored_set(ctx: Context) -> ScoredSet:
     )
 
 
-def validated(scored: ScoredSet, raw: bytes, name: str) -> tuple[dict[str, list[Result]], int]:
-    """Result lines by case id and how many lines were read; ``InvalidInput`` listing every
-    problem with the set or the file when there is any."""
+def validated(
+    scored: ScoredSet, parsed: tuple[list[Result], list[Problem]], name: str
+) -> tuple[dict[str, list[Result]], int]:
+    """Result lines by case id (``parse_lines``' results) and how many lines were read;
+    ``InvalidInput`` listing every problem with the set or the file when there is any."""
     problems = list(scored.problems)
-    results, line_problems = parse_lines(raw, name)
+    results, line_problems = parsed
     by_id, repeated = index_results(results, name)
     unknown = unknown_ids(by_id, scored.known, name)
     problems.extend(sorted(line_problems + repeated + unknown, key=lambda p: p.line))
