@@ -17,7 +17,7 @@ from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.loader import set_digest
 from goldcase.model import CaseSet
-from kit import cache_folder, case_data, case_text, expected_case_hash, golden_set, write
+from kit import cache_folder, case_data, case_text, expected_case_hash, golden_set, run_cli, write
 
 
 def _load(root: Path) -> CaseSet:
@@ -205,3 +205,23 @@ def test_a_case_cache_of_another_shape_is_read_as_empty(
     warm = _load(tmp_path)
     assert sorted(reads) == ["ret-001.yaml", "ret-002.yaml"]
     assert [c.data for c in warm.golden] == [case_data("ret-001"), case_data("ret-002")]
+
+
+def test_a_case_file_whose_name_is_not_utf8_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    """Such a name cannot be written into a report, the cache or golden.lock: the file gets
+    GC113 under its name with the odd byte escaped, from a whole check, a check of that file
+    and a score, and every other family still runs."""
+    golden_set(tmp_path)
+    odd = os.fsencode(tmp_path / "cases" / "golden") + b"/ret-\xff.yaml"
+    with open(odd, "wb") as handle:
+        handle.write(case_text("ret-001").encode())
+    shown = "cases/golden/ret-\\xff.yaml"
+    finding = f"{shown}:1:1: GC113 the file's name is not UTF-8"
+    whole = run_cli("check", "--repo", tmp_path)
+    assert whole.exit_code == 1
+    assert [line for line in whole.stdout.splitlines() if line.startswith(finding)]
+    one = run_cli("check", "--repo", tmp_path, os.fsdecode(odd))
+    assert one.exit_code == 1 and one.stdout.startswith(finding)
+    write(tmp_path, "run.jsonl", '{"id": "ret-001", "outcome": "abstain"}\n')
+    scored = run_cli("score", "--repo", tmp_path, tmp_path / "run.jsonl")
+    assert scored.exit_code == 2 and f"{shown}:1: GC113" in scored.stderr
