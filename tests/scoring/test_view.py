@@ -121,7 +121,7 @@ def test_a_score_that_loads_the_set_lists_the_case_files_once(
 def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The listing a child takes while the lines are read (``engine.list_aside``) is the
+    """The listing a child takes while the view is read (``engine.list_aside``) is the
     one taken here: the view still answers an unchanged set and misses a changed one."""
     root = _repo(tmp_path)
     expected = _uncached(root)

@@ -62,6 +62,12 @@ def stat_key(ctx: Context, entries: Entries) -> str | None:
     return h.hexdigest()
 
 
+def read(ctx: Context) -> None:
+    """Read and decode the view's file now (``cached`` then finds it read): ``score`` does
+    this while a child lists the case files the view is checked against."""
+    ctx.cache.written_ns(NAMESPACE)
+
+
 def cached(ctx: Context, entries: Entries) -> ScoredSet | None:
     """The set from the view, when the view's key is these files' and every file is older
     than the view; None otherwise. The view's entries are let go once read."""
