@@ -1,0 +1,50 @@
+"""A file whose name is not UTF-8 outside the case folders: a corpus document or a prompt
+file. A case file so named is GC113, named with the byte escaped (docs/check.md); these are
+read by the same commands (check, lock, the hooks) and must give a clear word naming the
+file, never an internal error (docs/robustness.md: every bad input gets a clear error
+naming the file)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from kit import GOLDCASE, env, git_set, write
+
+QUESTION = "How many days does a customer have to request a credit?"
+
+
+def goldcase_bytes(root: Path, *args: str) -> tuple[int, str]:
+    """goldcase run as the hooks run it; its exit status and both streams, any byte that is
+    not UTF-8 shown as U+FFFD (so a raw byte in the output cannot fail the test itself)."""
+    done = subprocess.run(
+        [str(GOLDCASE), *args], cwd=root, env=env(), capture_output=True, timeout=600
+    )
+    text = (done.stdout + done.stderr).decode("utf-8", "replace")
+    return done.returncode, text
+
+
+def test_a_corpus_document_whose_name_is_not_utf8_is_named_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set")
+    (root / "corpus").joinpath(os.fsdecode(b"notes-\xff.md")).write_text("Another document.\n")
+    for args in (("check",), ("lock",), ("check", "--staged", "--lock")):
+        status, out = goldcase_bytes(root, *args)
+        assert "internal error" not in out, (args, out)
+        assert status in (1, 2), (args, out)
+        assert "corpus/notes-\\xff.md" in out, (args, out)
+
+
+def test_a_prompt_file_whose_name_is_not_utf8_is_named_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    """Prompt files are read on every commit (the leakage hook is always_run)."""
+    root = git_set(tmp_path / "set")
+    write(root, "prompts/few-shot.txt", f"Q: {QUESTION}\nA: 14 days\n")
+    (root / "prompts").joinpath(os.fsdecode(b"old-\xff.txt")).write_text("Q: hello\nA: hi\n")
+    status, out = goldcase_bytes(root, "check")
+    assert "internal error" not in out, out
+    assert status == 1, out
+    assert "prompts/old-\\xff.txt" in out, out
