@@ -79,7 +79,7 @@ def test_the_plain_hook_in_a_linked_worktree_of_a_larger_repository(tmp_path: Pa
 
 
 def test_each_commit_on_main_ahead_of_origin_main_moves_the_version(tmp_path: Path) -> None:
-    """"On the main branch each commit's base is the commit before it … a version names one
+    """Docs: "On the main branch each commit's base is the commit before it … a version names one
     set" (docs/version.md). A clone whose main is ahead of origin/main (commits not pushed
     yet) took origin/main's tip as the base of every commit on main: two commits that
     changed the set both recorded version 2."""
