@@ -94,3 +94,20 @@ def test_each_commit_on_main_ahead_of_origin_main_moves_the_version(tmp_path: Pa
     assert second == "golden.version: 2 -> 3 (set or corpus changed since HEAD, version 2)"
     commit(clone, "second change on main")
     assert run_cli("lock", "--check", "--repo", clone).exit_code == 0
+
+
+def test_stage_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path: Path) -> None:
+    """A sparse checkout leaves cases/golden/eu/ off the disk while the index (and so the
+    commit) still holds them: the lock written from the disk drops them ("1 removed"), and
+    the commit would pin a set without a case it holds."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/eu/ret-003.yaml", case_text("ret-003"))
+    run_cli("lock", "--repo", root)
+    commit(root, "a folder of cases")
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/eu/")
+    assert not (root / "cases/golden/eu").exists()
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    assert staged_names(root) == ["cases/golden/ret-001.yaml"]
