@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from kit import (
     REPO_HOOKS,
     case_text,
@@ -111,3 +113,29 @@ def test_stage_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_pat
     result = run_cli("lock", "--stage", "--repo", root)
     assert result.exit_code == 1, result.stdout
     assert staged_names(root) == ["cases/golden/ret-001.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("folder", "new_file"),
+    [
+        ("corpus", "new.md"),
+        ("cases", "golden/ret-003.yaml"),
+    ],
+)
+def test_stage_refuses_an_untracked_file_behind_a_linked_set_folder(
+    tmp_path: Path, folder: str, new_file: str
+) -> None:
+    """corpus/ (or cases/) is a link to a folder elsewhere in the repository, and goldcase
+    reads the set through it; git, asked about the link's path, never looks behind it. The
+    untracked file there is pinned by the lock, not held by the commit."""
+    root = git_set(tmp_path / "set")
+    git(root, "mv", folder, f"real-{folder}")
+    (root / folder).symlink_to(f"real-{folder}")
+    commit(root, "the folder moved behind a link")
+    assert run_cli("lock", "--repo", root).stdout == "golden.lock is up to date (version 1)\n"
+    text = case_text("ret-003") if new_file.endswith(".yaml") else "Another document.\n"
+    write(root, f"real-{folder}/{new_file}", text)
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    assert "not staged" in result.stdout
+    assert staged_names(root) == []
