@@ -6,11 +6,12 @@ naming the file)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
 
-from kit import GOLDCASE, env, git_set, write
+from kit import GOLDCASE, case_text, commit, env, git_set, write
 
 QUESTION = "How many days does a customer have to request a credit?"
 
@@ -48,3 +49,31 @@ def test_a_prompt_file_whose_name_is_not_utf8_is_named_not_an_internal_error(
     assert "internal error" not in out, out
     assert status == 1, out
     assert "prompts/old-\\xff.txt" in out, out
+
+
+def json_output(root: Path, *args: str) -> object:
+    done = subprocess.run(
+        [str(GOLDCASE), *args], cwd=root, env=env(), capture_output=True, timeout=600
+    )
+    assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
+    return json.loads(done.stdout.decode("utf-8"))  # strict: a raw byte is not JSON text
+
+
+def test_a_label_file_whose_name_is_not_utf8_is_named_escaped_in_json(tmp_path: Path) -> None:
+    """check's JSON names a case file so named with the byte escaped; a label file's GC509
+    carried the raw byte, which no JSON reader takes."""
+    root = git_set(tmp_path / "set")
+    (root / "labels" / "bob").mkdir(parents=True)
+    (root / "labels" / "bob").joinpath(os.fsdecode(b"ret-\xff.yaml")).write_text("{}\n")
+    report = json_output(root, "check", "--select", "labelling", "--format", "json")
+    assert "labels/bob/ret-\\xff.yaml" in json.dumps(report, ensure_ascii=False)
+
+
+def test_review_of_a_case_file_whose_name_is_not_utf8_is_json(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    (root / "cases" / "golden").joinpath(os.fsdecode(b"ret-\xff.yaml")).write_text(
+        case_text("ret-003")
+    )
+    commit(root, "a case file whose name is not UTF-8")
+    report = json_output(root, "review", "--base", "HEAD~1", "--head", "HEAD", "--format", "json")
+    assert "cases/golden/ret-\\xff.yaml" in json.dumps(report, ensure_ascii=False)
