@@ -139,3 +139,23 @@ def test_stage_refuses_an_untracked_file_behind_a_linked_set_folder(
     assert result.exit_code == 1, result.stdout
     assert "not staged" in result.stdout
     assert staged_names(root) == []
+
+
+def test_stage_with_golden_lock_ignored_says_why_and_stages_both_or_neither(
+    tmp_path: Path,
+) -> None:
+    """A .gitignore that catches golden.lock (``*.lock``): git add stages golden.version and
+    refuses golden.lock. The hook must stage both (they are the set's own files, written
+    for this commit), or neither and say that golden.lock is ignored; it staged one and
+    said only "git add … failed"."""
+    root = golden_set(tmp_path / "set")
+    git(root, "init", "-q", "-b", "main")
+    write(root, ".gitignore", "*.lock\n")
+    commit(root, "a set not locked yet")
+    result = run_cli("lock", "--stage", "--repo", root)
+    staged = staged_names(root)
+    if result.exit_code == 0:
+        assert staged == ["golden.lock", "golden.version"]
+    else:
+        assert staged == [], staged
+        assert "ignored" in result.stdout + result.stderr
