@@ -62,10 +62,11 @@ def git_env(path: Path) -> dict[str, str]:
     it lies in this repository's own git folder, so a hook that stages a file stages it in
     the commit it runs for."""
     env = dict(os.environ)
-    inherited = env.get("GIT_DIR")
+    # Every variable of git's own is dropped, GIT_DIR too: git runs a linked worktree's hook
+    # with GIT_DIR set and no GIT_WORK_TREE, and a command run from a set below the top would
+    # take that folder for the top of the work tree. git finds the repository again from
+    # ``path``; only the index being committed is kept.
     own = find_git_dir(path)
-    if inherited and own is not None and Path(inherited).resolve() == own.resolve():
-        return env  # git is working on this very repository: its index is the right one
     index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
         env.pop(name, None)
@@ -255,6 +256,8 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     ]
     listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
     present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
+    if head in present.values():  # HEAD is a base branch's tip (a commit on the main branch,
+        return head, "HEAD"  # ahead of origin/main or not): its base is the commit before
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
         if ref not in present:
@@ -323,10 +326,12 @@ def in_merge_hook() -> bool:
 
 
 def stage(path: Path, rels: list[str]) -> None:
-    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing.
+    """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing,
+    even one a .gitignore pattern matches (``*.lock``): they are the files goldcase wrote for
+    this commit, and staging one without the other would commit a version without its lock.
     Without the preload of the index: its threads (up to 20) each walk a slice of the whole
     index to find the entries of the paths named, two for the files a lock rewrites."""
-    if _git(path, "-c", "core.preloadIndex=false", "add", "--", *rels) is None:
+    if _git(path, "-c", "core.preloadIndex=false", "add", "--force", "--", *rels) is None:
         raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 

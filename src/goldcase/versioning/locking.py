@@ -341,8 +341,8 @@ def _base_findings(ctx: Context) -> list[Finding]:
 def stage_written(config: Config, written: list[str]) -> str | None:
     """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
     reason it did not, when a file the lock covers is on disk but not in that commit."""
-    golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
-    found = gitview.uncommittable(config.root, [golden, config.corpus])
+    golden = _where(config, f"{Path(config.cases).as_posix().rstrip('/')}/golden")
+    found = gitview.uncommittable(config.root, [golden, _where(config, config.corpus)])
     if found is None:  # outside a work tree, or git cannot read it: ask which, once
         if gitview.top_level(config.root) is None:
             return "not in a git work tree: add the files to your commit yourself"
@@ -365,11 +365,23 @@ def stage_written(config: Config, written: list[str]) -> str | None:
     return None
 
 
+def _where(config: Config, folder: str) -> str:
+    """The folder git is asked about: where it leads when it is a link to a folder of the
+    repository (git does not look behind a link, and would not see a file untracked there)."""
+    root = config.root.resolve()
+    try:
+        return (root / folder).resolve().relative_to(root).as_posix()
+    except (OSError, ValueError):  # a loop, or a link out of the repository: as it is named
+        return folder
+
+
 def _locked_file(rel: str, golden: str) -> bool:
     """Whether a file is one the lock covers: a case file of the golden folder, or any corpus
     document (hidden files and folders are never read)."""
     if any(part.startswith(".") for part in Path(rel).parts):
         return False
+    if rel.endswith("/"):  # a repository nested in the folder: git names it, not its files
+        return True
     return not rel.startswith(f"{golden}/") or rel.endswith(CASE_SUFFIXES)
 
 
