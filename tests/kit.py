@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from goldcase import engine
 from goldcase.cli import main
+from goldcase.context import Context
 
 BIN = Path(sys.executable).parent
 GOLDCASE = BIN / "goldcase"
@@ -247,3 +250,18 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def listed_aside(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Callable[[], set[int]]:
+    """Every listing of the case files taken aside by a child (``engine.list_aside``, on any
+    set), each lister leaving its process id in ``folder``: what it returns reads the ids
+    back, so a test can tell a child's listing from this process's."""
+    real = engine.case_entries
+
+    def recorded(ctx: Context) -> engine.Entries:
+        (folder / f"listed-by-{os.getpid()}").touch()
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", recorded)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    return lambda: {int(p.name.rsplit("-", 1)[1]) for p in folder.glob("listed-by-*")}

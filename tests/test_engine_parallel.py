@@ -20,7 +20,7 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set, run_checks
 from goldcase.model import Finding
-from kit import case_text, golden_set, write
+from kit import case_text, golden_set, listed_aside, write
 
 ALL = 10**9  # never parsed on several processes
 
@@ -137,20 +137,12 @@ def test_a_warm_check_takes_its_listing_in_a_child_and_sees_each_change(
     case edited, added or removed after the cache was written is seen as on one process."""
     root = _planted(tmp_path)
     _check(root, ALL)  # the cache, to decode while the child lists
-    real = engine.case_entries
-
-    def recorded(ctx: Context) -> engine.Entries:
-        (tmp_path / f"listed-by-{os.getpid()}").touch()  # a child's own list is not ours
-        return real(ctx)
-
-    monkeypatch.setattr(engine, "case_entries", recorded)
-    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    listers = listed_aside(monkeypatch, tmp_path)
     write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
     write(root, "cases/golden/c-99.yaml", case_text("c-01"))  # a second c-01: a duplicate id
     (root / "cases/golden/c-05.yaml").unlink()
     aside = _check(root, ALL)
-    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
-    assert listers and os.getpid() not in listers
+    assert listers() and os.getpid() not in listers()
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 10**12)
     assert aside == _check(root, ALL, cache=False)
     assert {f.path for f in aside} >= {"cases/golden/c-03.yaml", "cases/golden/c-99.yaml"}
@@ -232,14 +224,7 @@ def test_a_listing_child_reaped_already_when_sigchld_is_ignored_still_gives_its_
     a listing that decodes is the child's, one cut short is taken here."""
     root = _planted(tmp_path)
     _check(root, ALL)
-    real = engine.case_entries
-
-    def recorded(ctx: Context) -> engine.Entries:
-        (tmp_path / f"listed-by-{os.getpid()}").touch()
-        return real(ctx)
-
-    monkeypatch.setattr(engine, "case_entries", recorded)
-    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    listers = listed_aside(monkeypatch, tmp_path)
     write(root, "cases/golden/c-03.yaml", case_text("c-03", quote="No such sentence"))
     expected = _check(root, ALL, cache=False)
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
@@ -247,6 +232,5 @@ def test_a_listing_child_reaped_already_when_sigchld_is_ignored_still_gives_its_
         aside = _check(root, ALL)
     finally:
         signal.signal(signal.SIGCHLD, previous)
-    listers = [int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("listed-by-*")]
-    assert any(pid != os.getpid() for pid in listers)  # a child did list
+    assert any(pid != os.getpid() for pid in listers())  # a child did list
     assert aside == expected

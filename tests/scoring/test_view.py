@@ -21,7 +21,7 @@ from goldcase.engine import case_entries
 from goldcase.scoring import scorer, view
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
-from kit import cache_folder
+from kit import cache_folder, listed_aside
 from scoring.kit import case_yaml, write_repo, write_results
 
 IDS = ("r-001", "r-002", "r-003")
@@ -126,28 +126,16 @@ def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_chang
     root = _repo(tmp_path)
     expected = _uncached(root)
     _score(root)  # the case cache and the view
-    real = engine.case_entries
-
-    def recorded(ctx: Context) -> engine.Entries:
-        (tmp_path / f"listed-by-{os.getpid()}").touch()
-        return real(ctx)
-
-    monkeypatch.setattr(engine, "case_entries", recorded)
-    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    listers = listed_aside(monkeypatch, tmp_path)
     loads = _loads(monkeypatch)
     assert _score(root) == expected and loads == []
-    assert _listers(tmp_path) and os.getpid() not in _listers(tmp_path)
+    assert listers() and os.getpid() not in listers()
     _edit(root)
     _age_cases(root)
     changed = _score(root)
     assert loads == [1]  # the view missed
-    assert len(_listers(tmp_path)) == 2 and os.getpid() not in _listers(tmp_path)
+    assert len(listers()) == 2 and os.getpid() not in listers()
     assert changed == _uncached(root) != expected  # r-002 now passes
-
-
-def _listers(folder: Path) -> set[int]:
-    """The processes that listed the case files (each leaves its mark in ``folder``)."""
-    return {int(p.name.rsplit("-", 1)[1]) for p in folder.glob("listed-by-*")}
 
 
 def _edit(root: Path) -> None:
