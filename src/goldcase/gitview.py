@@ -256,15 +256,15 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     ]
     listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
     present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
-    if head in present.values():  # HEAD is a base branch's tip (a commit on the main branch,
-        return head, "HEAD"  # ahead of origin/main or not): its base is the commit before
+    # HEAD a base branch's tip (a commit on the main branch, ahead of origin/main or not; a
+    # merge into it): the commit being made follows HEAD, with no need to ask git.
+    if head in present.values():
+        return head, "HEAD"
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
         if ref not in present:
             continue
-        # A base branch whose tip is HEAD (a commit on the main branch) is its own merge base,
-        # with HEAD and with any merge HEAD takes part in: no need to ask git.
-        base = head if present[ref] == head else merge_base(path, ref, *tips)
+        base = merge_base(path, ref, *tips)
         if base is not None:
             return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
     return None
