@@ -12,7 +12,14 @@ from pathlib import Path
 from msgspec import Struct, field
 
 from goldcase.cache import Cache
-from goldcase.safeio import NOT_REGULAR, TooLarge, read_regular, stat_signature
+from goldcase.safeio import (
+    NOT_REGULAR,
+    TooLarge,
+    is_named,
+    read_regular,
+    shown_path,
+    stat_signature,
+)
 from goldcase.text import fold_quote, fold_space
 
 MAX_DOC_BYTES = 64 * 1024 * 1024
@@ -65,6 +72,7 @@ class Corpus(Struct, dict=True):
     documents: dict[str, Document] = field(default_factory=dict)
     duplicates: dict[str, list[str]] = field(default_factory=dict)  # basename -> rel paths
     escaping: dict[str, str] = field(default_factory=dict)  # basename -> where the link points
+    unnamed: list[str] = field(default_factory=list)  # files whose name is not UTF-8, shown
 
     @cached_property
     def digest(self) -> str:
@@ -89,6 +97,9 @@ def load_corpus(root: Path, repo_root: Path, cache: Cache | None = None) -> Corp
     for path in sorted(_walk(root)):
         name = path.name
         rel = path.relative_to(repo_root).as_posix()
+        if not is_named(rel):  # no case, lock or report can name it: left out, and said
+            corpus.unnamed.append(shown_path(rel))
+            continue
         if not _inside(path, real_root):
             corpus.escaping[name] = os.path.realpath(path)
             continue

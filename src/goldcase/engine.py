@@ -26,9 +26,11 @@ from goldcase.safeio import (
     NOT_REGULAR,
     Outside,
     TooLarge,
+    is_named,
     kind_of_mode,
     read_inside,
     read_regular,
+    shown_path,
     signature_of,
 )
 
@@ -65,7 +67,7 @@ def case_entries(ctx: Context) -> Entries:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((entry.path, f"{prefix}{name}/"))
                 elif name.endswith(CASE_SUFFIXES) or _linked_folder(entry):
-                    named = name.isascii() or _utf8(name)  # else no signature: not cached
+                    named = is_named(name)  # else no signature: not cached
                     found[prefix + name] = _signature(entry) if named else None
     return [(rel, found[rel]) for rel in sorted(found)]
 
@@ -222,7 +224,7 @@ def _load_case_set(ctx: Context, listed: Entries, parallel: _Parallel) -> CaseSe
     todo: list[tuple[int, str, Folder | None, bytes | None, Signature | None]] = []
     for rel, signature in listed:
         split = split_of(prefix, rel)
-        if not (rel.isascii() or _utf8(rel)):
+        if not is_named(rel):
             files.append(_unnamed(rel, split))
             continue
         entry = cached.get(rel)
@@ -262,22 +264,8 @@ _Entry = tuple[str, str | None, dict[str, Any] | None, list[_Finding], str, list
 _SHAPE = dict[str, _Entry]
 
 
-def _utf8(rel: str) -> bool:
-    try:
-        rel.encode()
-    except UnicodeEncodeError:  # a byte of the name that is not UTF-8, kept as a surrogate
-        return False
-    return True
-
-
-def shown_path(rel: str) -> str:
-    """``rel`` as findings name it: a byte of the name that is not UTF-8 (kept by Python as
-    a surrogate) escaped as ``\xff``, since no report, lock or message can hold it."""
-    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
 def _unnamed(rel: str, split: Folder | None) -> CaseFile:
-    """A file whose name is not UTF-8: not read, and named by ``shown_path``."""
+    """A file whose name is not UTF-8: not read, and named by ``safeio.shown_path``."""
     shown = shown_path(rel)
     message = "the file's name is not UTF-8, so no report or lock can name it: rename it"
     return CaseFile(shown, split, "", None, [Finding(shown, 1, 1, "GC113", "error", message)])

@@ -256,3 +256,21 @@ def not_a_file(path: Path) -> str | None:
     if stat.S_ISDIR(mode):
         return "is a link to a folder" if os.path.islink(path) else f"is {kind}"
     return f"is {kind}, not a regular file"
+
+
+def is_named(rel: str) -> bool:
+    """Whether a file's name is UTF-8 (every report, lock and cache key can hold it): a byte
+    that is not is kept by Python as a lone surrogate, which none of them can."""
+    if rel.isascii():
+        return True
+    try:
+        rel.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(rel: str) -> str:
+    """``rel`` as a finding names it: a byte of the name that is not UTF-8 escaped as
+    ``\\xff``."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -216,6 +216,9 @@ def _path(index: int) -> list[str | int]:
 
 
 def _corpus_findings(corpus: Corpus) -> Iterator[Finding]:
+    for rel in corpus.unnamed:
+        message = "the document's name is not UTF-8, so no case or lock can name it: rename it"
+        yield Finding(rel, 1, 1, "GC206", "error", message)
     for name, rels in sorted(corpus.duplicates.items()):
         for rel in rels[1:]:
             yield Finding(

@@ -34,7 +34,7 @@ from msgspec import Struct
 from goldcase.cache import Cache
 from goldcase.leakage.textmatch import NormalisedLines, string_values
 from goldcase.loader import YamlTooLarge, compose_data, walk_scalars
-from goldcase.safeio import Outside, read_inside
+from goldcase.safeio import Outside, is_named, read_inside, shown_path
 from goldcase.text import normalise_input
 
 MAX_PROMPT_BYTES = 64 * 1024 * 1024  # as a corpus document
@@ -155,6 +155,10 @@ def load_prompts(
     skip = exclude.strip("/") + "/" if exclude else None
     for rel in matching_files(root, patterns):
         if skip is not None and rel.startswith(skip):
+            continue
+        if not is_named(rel):  # no report or cache key can hold the name: said, not read
+            problem = (1, 1, "the prompt file's name is not UTF-8, so no report can name it")
+            out.append(ScannedPrompt(shown_path(rel), problem, (), (), NormalisedLines.of(()), ()))
             continue
         try:  # inside the repository, never blocking on a FIFO, never reading /dev/zero
             raw = read_inside(root, rel, MAX_PROMPT_BYTES)

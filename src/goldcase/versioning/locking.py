@@ -416,6 +416,11 @@ def case_set_hashes(ctx: Context, case_set: CaseSet, cases: list[Case]) -> dict[
 def update(ctx: Context, case_set: CaseSet) -> Outcome:
     """Bring golden.lock (and golden.version when the set or corpus changed) up to date."""
     config = ctx.config
+    if ctx.corpus.unnamed:  # a document golden.lock could not pin by its name
+        raise GoldcaseError(
+            f"{ctx.corpus.unnamed[0]}: the document's name is not UTF-8, so golden.lock "
+            "cannot name it; rename it"
+        )
     disk = read_on_disk(config, ctx.cache)
     if disk.version_problem is not None and disk.settled is None:
         raise GoldcaseError(f"{disk.version_problem}")
