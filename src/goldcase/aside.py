@@ -1,6 +1,11 @@
 """Work handed to a forked child while this process does other work: the one way goldcase
-uses a second core beside its own (``engine.list_aside`` lists the case files, ``score``
-grades half of a large run).
+uses a second core beside its own (``engine.list_aside``: the case files listed while the
+case cache, or the score's view and lines, are read).
+
+Only for work that reads little of this process's memory, forked before much is built: the
+child shares this process's pages until either writes one, and every object either touches
+is written (its reference count). Half of a 100,000-case grading in a child made this
+process's own half as slow as the whole had been (docs/benchmarks.md).
 
 ``aside(work)`` forks; the child runs ``work()`` and writes the bytes it returns down a pipe,
 then leaves without any clean-up (``os._exit``: nothing of this process's, no ``atexit``,

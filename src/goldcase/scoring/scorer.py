@@ -16,11 +16,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from msgspec import Struct
 
 from goldcase import progress
-from goldcase.aside import aside, can_fork
 from goldcase.context import Context
 from goldcase.engine import Entries, list_aside, load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
@@ -297,50 +295,13 @@ def validated(
 def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None, lines: int
 ) -> list[Graded]:
-    """Every case graded, in id order: from ``GRADE_ASIDE_FROM`` cases (with a second core),
-    the later half by a forked child (``aside``) while this process grades the first; the
-    same function grades both halves, and the child's are decoded strictly (any failure: they
-    are graded here)."""
+    """Every case graded, in id order."""
     graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
     with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
-        if len(graders) < GRADE_ASIDE_FROM or not can_fork():
-            return _grade(graders, by_id, threshold, advance)
-        half = len(graders) // 2
-        later = aside(lambda: _GRADED.encode(_grade(graders[half:], by_id, threshold)))
-        try:
-            first = _grade(graders[:half], by_id, threshold, advance)
-        except BaseException:  # the child is reaped and the pipe closed whatever happened
-            later()
-            raise
-        return first + _graded_aside(later(), graders[half:], by_id, threshold, advance)
+        return _grade(graders, by_id, threshold, advance)
 
 
 SHOW_FROM = 10_000  # result lines before grading shows a progress bar
-# Cases from which half are graded by a child. Grading is 10-15 µs a case; a fork of a
-# 350 MB process, the copies of the pages the child touches, and sending its half back cost
-# about 0.1 s on 100,000 cases, which pays from about 20,000 (docs/benchmarks.md).
-GRADE_ASIDE_FROM = 20_000
-_GRADED = msgspec.msgpack.Encoder()
-_GRADED_SHAPE = msgspec.msgpack.Decoder(list[Graded])
-
-
-def _graded_aside(
-    raw: bytes | None,
-    graders: Sequence[CaseGrader],
-    by_id: dict[str, list[Result]],
-    threshold: float | None,
-    advance: progress.Advance,
-) -> list[Graded]:
-    """The cases a child graded (``raw``), or, when it did not send all of them, graded
-    here."""
-    if raw is not None:
-        with contextlib.suppress(msgspec.DecodeError):
-            graded = _GRADED_SHAPE.decode(raw)
-            del raw  # held by no one else: its 10 MB are let go before the report is built
-            if len(graded) == len(graders):
-                advance(len(graded))
-                return graded
-    return _grade(graders, by_id, threshold, advance)
 
 
 def _grade(
