@@ -295,7 +295,7 @@ def uncommittable(path: Path, folders: list[str]) -> list[str] | None:
     )
     if out is None:
         return None
-    names = out.decode("utf-8", "replace").split("\0")
+    names = os.fsdecode(out).split("\0")  # as the engine lists them (a byte not UTF-8 kept)
     return list(dict.fromkeys(name for name in names if name))  # an unmerged path: once
 
 

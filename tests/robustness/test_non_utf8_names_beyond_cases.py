@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kit import GOLDCASE, case_text, commit, env, git_set, write
+from kit import GOLDCASE, case_text, commit, env, git, git_set, write
 
 QUESTION = "How many days does a customer have to request a credit?"
 
@@ -143,3 +143,100 @@ def test_review_names_a_case_file_whose_name_is_not_utf8_escaped(
         assert "cases/golden/ret-\\xff.yaml" in shown
     assert "GC113" in shown, shown
     assert out.read_text(encoding="utf-8") == shown
+
+
+# Commands that list files themselves (a folder given on the command line, or cases/): each
+# names a file whose name is not UTF-8 with the byte escaped, in text and JSON alike.
+
+LONG_QUESTION = (
+    "Within how many days from the delivery date can a customer with a damaged parcel "
+    "request a credit?"
+)
+
+
+def strict_output(root: Path, *args: str | Path, ok: tuple[int, ...] = (0, 1)) -> str:
+    """goldcase's standard output and error, which must be UTF-8 (a raw byte fails here)."""
+    done = subprocess.run(
+        [str(GOLDCASE), *map(str, args)],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    text = (done.stdout + done.stderr).decode("utf-8")
+    assert "internal error" not in text, text
+    assert done.returncode in ok, text
+    return text
+
+
+def test_fmt_names_a_case_file_whose_name_is_not_utf8_escaped(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    unordered = "question: Which orders ship free?\n" + case_text("ret-003").replace(
+        "question: Which orders ship free?\n", ""
+    )
+    path = (root / "cases" / "golden").joinpath(os.fsdecode(b"ret-\xff.yaml"))
+    path.write_text(unordered)
+    out = strict_output(root, "fmt", "--check", ok=(1,))
+    assert "would reformat cases/golden/ret-\\xff.yaml" in out, out
+    out = strict_output(root, "fmt", "cases/golden", ok=(1,))
+    assert "reformatted cases/golden/ret-\\xff.yaml" in out, out
+    assert path.read_text().startswith("id: ret-003\n")
+
+
+def test_scrub_names_a_case_file_whose_name_is_not_utf8_escaped(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    path = (root / "cases" / "golden").joinpath(os.fsdecode(b"ret-\xff.yaml"))
+    path.write_text(case_text("ret-003") + "notes: ask bob@example.com\n")
+    out = strict_output(root, "scrub", "--yes", "cases", ok=(1,))
+    assert "+++ b/cases/golden/ret-\\xff.yaml" in out, out
+    assert "[EMAIL]" in path.read_text()
+
+
+def test_contamination_names_a_training_file_whose_name_is_not_utf8_escaped(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-004.yaml", case_text("ret-004", question=LONG_QUESTION))
+    commit(root, "a question long enough for 13-grams")
+    train = tmp_path / "train"
+    train.mkdir()
+    train.joinpath(os.fsdecode(b"shard-\xff.txt")).write_text(f"{LONG_QUESTION} 14 days\n")
+    shown = f"{train}/shard-\\xff.txt"
+    out = strict_output(root, "contamination", train, ok=(1,))
+    assert f"{shown}:1: ret-004 question" in out, out
+    report = json.loads(strict_output(root, "contamination", train, "--format", "json", ok=(1,)))
+    assert shown in texts(report), report
+
+
+def test_leakage_against_names_a_prompt_file_whose_name_is_not_utf8_escaped(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set")
+    hashes = tmp_path / "hashes.json"
+    strict_output(root, "hashes", "--out", hashes, ok=(0,))
+    prompts = tmp_path / "elsewhere" / "prompts"
+    prompts.mkdir(parents=True)
+    prompts.joinpath(os.fsdecode(b"few-\xff.txt")).write_text(f"Q: {QUESTION}\nA: 14 days\n")
+    where = prompts.parent
+    out = strict_output(where, "leakage", "--against", hashes, "prompts", ok=(1,))
+    assert "prompts/few-\\xff.txt:1:1: GC302 " in out, out
+    report = json.loads(
+        strict_output(where, "leakage", "--against", hashes, "prompts", "--format", "json", ok=(1,))
+    )
+    assert "prompts/few-\\xff.txt" in texts(report), report
+
+
+def test_lock_stage_names_an_untracked_case_file_whose_name_is_not_utf8_escaped(
+    tmp_path: Path,
+) -> None:
+    """git lists the files the commit will not hold; one so named is named as check names it
+    (it was shown with U+FFFD for the byte, a name no file has)."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    git(root, "add", "cases/golden/ret-003.yaml")
+    (root / "cases" / "golden").joinpath(os.fsdecode(b"ret-\xfe.yaml")).write_text(
+        case_text("ret-004")
+    )
+    out = strict_output(root, "lock", "--stage")
+    assert "not staged: cases/golden/ret-\\xfe.yaml is on disk" in out, out

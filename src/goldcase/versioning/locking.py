@@ -27,7 +27,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
-from goldcase.safeio import read_regular_text, stat_signature
+from goldcase.safeio import read_regular_text, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -353,7 +353,7 @@ def stage_written(config: Config, written: list[str]) -> str | None:
         )
     missing = [rel for rel in found if _locked_file(rel, golden)]
     if missing:
-        shown = ", ".join(missing[:5]) + (
+        shown = ", ".join(map(shown_path, missing[:5])) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         )
         return (
