@@ -28,7 +28,6 @@ def staged_names(root: Path) -> list[str]:
     return git(root, "diff", "--cached", "--name-only").stdout.split()
 
 
-@pytest.mark.xfail(strict=True, reason="known hole: git is not asked where a linked case leads")
 def test_stage_refuses_a_golden_case_linked_to_a_file_the_commit_does_not_hold(
     tmp_path: Path,
 ) -> None:
@@ -41,8 +40,59 @@ def test_stage_refuses_a_golden_case_linked_to_a_file_the_commit_does_not_hold(
     git(root, "add", "cases/golden/ret-003.yaml")
     result = run_cli("lock", "--stage", "--repo", root)
     assert result.exit_code == 1, result.stdout
-    assert "not staged" in result.stdout
+    assert "not staged: cases/golden/ret-003.yaml (a link to drafts/ret-003.yaml)" in result.stdout
     assert staged_names(root) == ["cases/golden/ret-003.yaml"]
+
+
+def test_the_plain_hook_refuses_a_commit_of_a_case_linked_to_an_untracked_file(
+    tmp_path: Path,
+) -> None:
+    """The commit hook runs the same guard: the commit is refused, naming the link and the
+    file it leads to, and nothing is staged behind the user's back."""
+    root = git_set(tmp_path / "set")
+    shutil.copytree(REPO_HOOKS, root / "hooks")
+    git(root, "config", "core.hooksPath", "hooks")
+    write(root, "drafts/ret-003.yaml", case_text("ret-003"))
+    (root / "cases/golden/ret-003.yaml").symlink_to("../../drafts/ret-003.yaml")
+    git(root, "add", "cases/golden/ret-003.yaml")
+    done = run(["git", "commit", "-q", "--no-gpg-sign", "-m", "a linked case"], root, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "cases/golden/ret-003.yaml (a link to drafts/ret-003.yaml)" in done.stdout + done.stderr
+    assert staged_names(root) == ["cases/golden/ret-003.yaml"]
+
+
+def test_stage_takes_a_golden_case_linked_to_a_file_the_commit_holds(tmp_path: Path) -> None:
+    """The same link, its target staged (here under a hidden folder, which the listing of
+    case files skips but a link may still lead to): the lock pins what the commit holds and
+    is staged with it."""
+    root = git_set(tmp_path / "set")
+    write(root, ".drafts/ret-003.yaml", case_text("ret-003"))
+    (root / "cases/golden/ret-003.yaml").symlink_to("../../.drafts/ret-003.yaml")
+    git(root, "add", "cases/golden/ret-003.yaml", ".drafts/ret-003.yaml")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 0, result.stdout
+    assert staged_names(root) == [
+        ".drafts/ret-003.yaml",
+        "cases/golden/ret-003.yaml",
+        "golden.lock",
+        "golden.version",
+    ]
+
+
+def test_stage_refuses_a_golden_case_linked_to_a_file_changed_since_it_was_staged(
+    tmp_path: Path,
+) -> None:
+    """The target is tracked under a hidden folder but edited since: the commit holds the
+    staged copy, the lock would pin the one on disk."""
+    root = git_set(tmp_path / "set")
+    write(root, ".drafts/ret-003.yaml", case_text("ret-003"))
+    (root / "cases/golden/ret-003.yaml").symlink_to("../../.drafts/ret-003.yaml")
+    git(root, "add", "cases/golden/ret-003.yaml", ".drafts/ret-003.yaml")
+    write(root, ".drafts/ret-003.yaml", case_text("ret-003", answer="free over 200 pounds"))
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    assert "(a link to .drafts/ret-003.yaml)" in result.stdout
+    assert staged_names(root) == [".drafts/ret-003.yaml", "cases/golden/ret-003.yaml"]
 
 
 def test_stage_refuses_golden_cases_inside_a_nested_repository(tmp_path: Path) -> None:
