@@ -172,12 +172,12 @@ def committed_folders(root: Path) -> Path:
 
 def test_a_clean_tree_and_staged_changes_hold_nothing_back(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
     write(root, "cases/golden/a.yaml", "a, edited\n")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "cases/golden")
     git(root, "rm", "-q", "cases/golden/b.yaml")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
 
 
 def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -> None:
@@ -191,7 +191,8 @@ def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -
     write(root, "cases/dev/untracked.yaml", "dev\n")  # not a folder asked about
     found = gitview.uncommittable(root, ["cases/golden", "corpus"])
     assert found is not None
-    assert sorted(found) == [
+    assert found.skipped == []
+    assert sorted(found.changed) == [
         "cases/golden/a.yaml",
         "cases/golden/hidden-away/deep.yaml",
         "cases/golden/new.yaml",
@@ -204,7 +205,8 @@ def test_added_with_intent_to_add_is_not_staged_content(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "--intent-to-add", "cases/golden/c.yaml")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == ["cases/golden/c.yaml"]
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps(["cases/golden/c.yaml"], [])
 
 
 def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: Path) -> None:
@@ -218,7 +220,7 @@ def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: P
     write(one, "corpus/doc.md", "doc, edited\n")
     found = gitview.uncommittable(one, ["cases/golden", "corpus"])
     assert found is not None
-    assert sorted(found) == ["cases/golden/new.yaml", "corpus/doc.md"]
+    assert sorted(found.changed) == ["cases/golden/new.yaml", "corpus/doc.md"]
 
 
 def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
@@ -228,32 +230,41 @@ def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
 def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/new.yaml", "new\n")
-    assert gitview.uncommittable(root, [":(exclude)corpus"]) == []
+    assert gitview.uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [])
 
 
-def test_on_the_main_branch_the_base_is_head(tmp_path: Path) -> None:
-    root = repo_with_version(tmp_path / "r")
-    git(root, "branch", "-q", "-M", "main")
-    head = git(root, "rev-parse", "HEAD").stdout.strip()
-    assert gitview.base_commit(root) == (head, "HEAD")
-    git(root, "checkout", "-q", "-b", "feature")
-    write(root, "notes.txt", "a commit of the branch\n")
-    commit(root, "branch work")
-    assert gitview.base_commit(root) == (head, "merge base of HEAD and main")
+def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Path) -> None:
+    """git passes over skip-worktree entries when it compares the disk with the index: they
+    are named apart."""
+    root = committed_folders(tmp_path / "r")
+    assert not gitview.may_skip_worktree(root)
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/b.yaml")
+    write(root, "cases/golden/new.yaml", "new\n")
+    assert not (root / "cases/golden/b.yaml").exists()
+    assert gitview.may_skip_worktree(root)
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"])
 
 
-def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
-    """Merging into main's tip: HEAD is an ancestor of the merge being made."""
-    root = repo_with_version(tmp_path / "r")
-    git(root, "branch", "-q", "-M", "main")
-    git(root, "checkout", "-q", "-b", "feature")
-    write(root, "feature.txt", "feature\n")
-    commit(root, "feature")
-    git(root, "checkout", "-q", "main")
-    write(root, "main.txt", "main\n")
-    commit(root, "main moves on")
-    git(root, "merge", "-q", "--no-commit", "--no-ff", "feature")
-    assert (root / ".git" / "MERGE_HEAD").is_file()
-    head = git(root, "rev-parse", "HEAD").stdout.strip()
-    assert gitview.base_commit(root) == (head, "HEAD")
-    assert gitview.merge_base(root, "refs/heads/main", "HEAD", "MERGE_HEAD") == head
+def test_a_file_marked_skip_worktree_by_hand_is_skipped(tmp_path: Path) -> None:
+    """On disk, edited there, and never compared with the index by git."""
+    root = committed_folders(tmp_path / "r")
+    git(root, "update-index", "--skip-worktree", "corpus/doc.md")
+    write(root, "corpus/doc.md", "doc, edited where git does not look\n")
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps([], ["corpus/doc.md"])
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        ("--index-version", "4"),  # its entries may hold the flag: the header cannot tell
+        ("--split-index",),  # the shared part may hold it
+    ],
+)
+def test_an_index_whose_header_cannot_tell_may_skip(tmp_path: Path, how: tuple[str, ...]) -> None:
+    root = committed_folders(tmp_path / "r")
+    git(root, "update-index", *how)
+    write(root, "cases/golden/new.yaml", "new\n")
+    git(root, "add", "cases/golden/new.yaml")
+    assert gitview.may_skip_worktree(root)

@@ -22,7 +22,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.errors import GoldcaseError
 
@@ -281,22 +281,75 @@ def head_commit(path: Path) -> str | None:
     return out.decode().strip() if out else None
 
 
-def uncommittable(path: Path, folders: list[str]) -> list[str] | None:
+class Gaps(NamedTuple):
+    """What the commit being made holds otherwise than the disk shows it (``uncommittable``)."""
+
+    changed: list[str]  # on disk, not in the commit as it is there
+    skipped: list[str]  # in the commit, skipped in the work tree: git does not compare them
+
+
+def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
     """Files under ``folders`` (relative to ``path``, as the result is) that the commit being
     made will not hold as they are on disk: untracked or ignored (each file, also inside an
     ignored folder), or changed since they were staged (edited, deleted, added with
-    ``--intent-to-add``). None when git cannot tell (not a work tree, an unreadable index).
+    ``--intent-to-add``); and files it holds that git skips in the work tree (a sparse
+    checkout's, or marked ``--skip-worktree``), whatever the disk holds. None when git cannot
+    tell (not a work tree, an unreadable index).
 
     ``ls-files --others`` with no exclude rules lists untracked and ignored files alike, and
     ``--modified`` is the work tree against the index alone: ``git status`` also compares the
-    index with HEAD, which this question does not need."""
+    index with HEAD, which this question does not need. ``--modified`` passes over skipped
+    entries; only ``--cached`` tags them (``S``), and lists every tracked file with them, so
+    it is asked for only when the index may hold one (``may_skip_worktree``)."""
+    cached = ["--cached"] if may_skip_worktree(path) else []
     out = _git(
-        path, "--literal-pathspecs", "ls-files", "-z", "--others", "--modified", "--", *folders
+        path,
+        "--literal-pathspecs",
+        "ls-files",
+        "-z",
+        "-t",
+        "--others",
+        "--modified",
+        *cached,
+        "--",
+        *folders,
     )
     if out is None:
         return None
-    names = out.decode("utf-8", "replace").split("\0")
-    return list(dict.fromkeys(name for name in names if name))  # an unmerged path: once
+    changed: dict[str, None] = {}  # an unmerged path: once
+    skipped: dict[str, None] = {}
+    for record in out.decode("utf-8", "replace").split("\0"):
+        tag, _, name = record.partition(" ")
+        if name and tag != "H":  # H: tracked, and as on disk when not listed again
+            (skipped if tag == "S" else changed)[name] = None
+    return Gaps(list(changed), list(skipped))
+
+
+_PLAIN_INDEX = b"DIRC\0\0\0\2"
+
+
+def may_skip_worktree(path: Path) -> bool:
+    """Whether the index of the work tree holding ``path`` may hold an entry git skips in
+    the work tree, told from its header without running git: the skip-worktree bit is an
+    extended flag, which an index of version 2 cannot hold, and git writes version 3 only
+    when an entry needs one (gitformat-index(5)). Version 4 (``index.version``,
+    ``feature.manyFiles``), a split index (its shared part may hold them) or an index that
+    cannot be read: it may."""
+    own = find_git_dir(path)
+    if own is None:
+        return True
+    index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
+    try:
+        fd = os.open(index, os.O_RDONLY | os.O_NONBLOCK)  # never blocks on a FIFO
+        try:
+            header = os.read(fd, len(_PLAIN_INDEX))
+        finally:
+            os.close(fd)
+        if header != _PLAIN_INDEX:
+            return True
+        return any(name.startswith("sharedindex.") for name in os.listdir(index.parent))
+    except OSError:
+        return True
 
 
 def staged_removals(path: Path, folder: str) -> list[str]:

@@ -149,7 +149,6 @@ def test_each_commit_on_main_ahead_of_origin_main_moves_the_version(tmp_path: Pa
     assert run_cli("lock", "--check", "--repo", clone).exit_code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="known hole: skip-worktree entries are not asked about")
 def test_stage_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path: Path) -> None:
     """A sparse checkout leaves cases/golden/eu/ off the disk while the index (and so the
     commit) still holds them: the lock written from the disk drops them ("1 removed"), and
@@ -164,7 +163,27 @@ def test_stage_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_pat
     git(root, "add", "cases/golden/ret-001.yaml")
     result = run_cli("lock", "--stage", "--repo", root)
     assert result.exit_code == 1, result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        "not staged: cases/golden/eu/ret-003.yaml is in this commit but not in the work tree "
+        "(a sparse checkout leaves it out, or it is marked skip-worktree), so golden.lock, "
+        "built from the disk, would not pin the set this commit holds; widen the sparse "
+        "checkout to the golden cases and the corpus (git sparse-checkout add FOLDER, or git "
+        "sparse-checkout disable), or clear the mark (git update-index --no-skip-worktree FILE)"
+    )
     assert staged_names(root) == ["cases/golden/ret-001.yaml"]
+
+
+def test_stage_refuses_a_corpus_document_marked_skip_worktree(tmp_path: Path) -> None:
+    """Marked by hand (git update-index --skip-worktree), a document stays on disk but git
+    no longer compares it: edited there, the lock pins the edit while the commit holds the
+    document as it was."""
+    root = git_set(tmp_path / "set")
+    git(root, "update-index", "--skip-worktree", "corpus/returns-policy.md")
+    write(root, "corpus/returns-policy.md", "# Returns policy\n\nRewritten.\n")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    assert "not staged: corpus/returns-policy.md is in this commit but not" in result.stdout
+    assert staged_names(root) == []
 
 
 @pytest.mark.parametrize(
