@@ -156,6 +156,47 @@ def test_origin_main_comes_before_a_stale_local_main(tmp_path: Path) -> None:
     assert gitview.base_commit(clone) == (moved, "merge base of HEAD and origin/main")
 
 
+def a_clone_of(tmp_path: Path) -> Path:
+    """A clone of a repository on main through a bare "origin"."""
+    source = repo_with_version(tmp_path / "source")
+    git(source, "branch", "-q", "-M", "main")
+    git(tmp_path, "clone", "-q", "--bare", str(source), "origin.git")
+    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), "clone")
+    return tmp_path / "clone"
+
+
+def test_a_branch_cut_from_main_ahead_of_origin_main_is_based_on_main(tmp_path: Path) -> None:
+    """The nearer base: local main holds a commit origin/main does not (not pushed), and the
+    branch was cut from it."""
+    clone = a_clone_of(tmp_path)
+    write(clone, "golden.version", "8\n")
+    commit(clone, "main moves on, not pushed")
+    ahead = git(clone, "rev-parse", "HEAD").stdout.strip()
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    assert gitview.base_commit(clone) == (ahead, "merge base of HEAD and main")
+
+
+def test_a_branch_between_diverged_mains_takes_the_nearer_base(tmp_path: Path) -> None:
+    """origin/main and local main diverged (neither tip leads to the other); the branch was
+    cut from local main: its merge base with origin/main, the branch preferred on a tie, is
+    older."""
+    clone = a_clone_of(tmp_path)
+    write(clone, "local.txt", "a commit on local main only\n")
+    commit(clone, "local main")
+    local = git(clone, "rev-parse", "HEAD").stdout.strip()
+    source = tmp_path / "source"
+    write(source, "golden.version", "8\n")
+    commit(source, "origin moves on")
+    git(source, "push", "-q", str(tmp_path / "origin.git"), "main")
+    git(clone, "fetch", "-q")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    assert gitview.base_commit(clone) == (local, "merge base of HEAD and main")
+
+
 # --- uncommittable: what the commit will not hold as it is on disk ---
 
 

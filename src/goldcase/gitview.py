@@ -231,8 +231,8 @@ BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
 
 
 def default_base(path: Path) -> tuple[str, str]:
-    """(sha, what it is): the merge base of HEAD and ``origin/main``, else of HEAD and
-    ``main`` (then ``origin/master``, ``master``); HEAD itself when there is none of them (the
+    """(sha, what it is): the nearest merge base of HEAD and ``origin/main``, ``main``,
+    ``origin/master``, ``master`` (``base_of``); HEAD itself when there is none of them (the
     working tree is then compared with it). During a merge, the base of the merge being made:
     of the branch and HEAD merged with MERGE_HEAD."""
     found = base_commit(path)
@@ -250,7 +250,10 @@ def base_commit(path: Path) -> tuple[str, str] | None:
 
 
 def base_of(path: Path, head: str) -> tuple[str, str] | None:
-    """``base_commit`` for a HEAD already known to be the commit ``head``."""
+    """``base_commit`` for a HEAD already known to be the commit ``head``: of the base
+    branches that exist, the nearest merge base (the one the others lead to; a tie goes to
+    the first in ``BASE_BRANCHES``). A local main ahead of a stale origin/main, or behind a
+    fetched one: the branch was cut from whichever it shares the later commit with."""
     refs = [
         f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
     ]
@@ -261,13 +264,33 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     if head in present.values():
         return head, "HEAD"
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
+    branches: dict[str, str] = {}  # a tip -> the first base branch at it
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
-        if ref not in present:
-            continue
-        base = merge_base(path, ref, *tips)
+        if ref in present:
+            branches.setdefault(present[ref], branch)
+    bases: dict[str, str] = {}  # a merge base -> the first base branch giving it
+    for tip in _latest(path, list(branches)):
+        base = merge_base(path, tip, *tips)
         if base is not None:
-            return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
-    return None
+            bases.setdefault(base, branches[tip])
+    nearest = _latest(path, list(bases))
+    if not nearest:
+        return None
+    base = nearest[0]
+    return base, "HEAD" if base == head else f"merge base of HEAD and {bases[base]}"
+
+
+def _latest(path: Path, commits: list[str]) -> list[str]:
+    """``commits`` less those another of them leads to, in their order: of two tips one of
+    which is behind the other (a stale origin/main), the later one's merge base with HEAD is
+    never the older. One git process, only when there are two or more."""
+    if len(commits) < 2:
+        return commits
+    out = _git(path, "merge-base", "--independent", "--end-of-options", *commits)
+    if not out:
+        return commits
+    kept = set(out.decode().split())
+    return [sha for sha in commits if sha in kept] or commits
 
 
 def _merging(path: Path) -> bool:

@@ -230,3 +230,31 @@ def test_stage_with_golden_lock_ignored_says_why_and_stages_both_or_neither(
     else:
         assert staged == [], staged
         assert "ignored" in result.stdout + result.stderr
+
+
+def test_a_branch_cut_from_main_ahead_of_origin_main_moves_past_mains_version(
+    tmp_path: Path,
+) -> None:
+    """Docs: "once per branch", measured from the merge base with the main branch. A feature
+    branch cut from a local main one commit ahead of origin/main (not pushed) measured
+    against origin/main's older lock: it recorded version 2, the version local main's lock
+    gives another set, where the base it was cut from says 3."""
+    source = git_set(tmp_path / "source")
+    git(tmp_path, "clone", "-q", "--bare", str(source), "origin.git")
+    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), "clone")
+    clone = tmp_path / "clone"
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    assert run_cli("lock", "--repo", clone).stdout.startswith("golden.version: 1 -> 2")
+    commit(clone, "a change on main, not pushed")
+    assert git(clone, "status", "-sb").stdout.startswith("## main...origin/main [ahead 1]")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "notes.txt", "the branch's first commit leaves the set alone\n")
+    commit(clone, "notes")
+    write(clone, "cases/golden/ret-002.yaml", case_text("ret-002", answer="the card"))
+    moved = run_cli("lock", "--repo", clone).stdout.splitlines()[0]
+    assert moved == (
+        "golden.version: 2 -> 3 (set or corpus changed since the merge base of HEAD and main, "
+        "version 2)"
+    )
+    commit(clone, "a change on the branch")
+    assert run_cli("lock", "--check", "--repo", clone).exit_code == 0
