@@ -13,9 +13,9 @@
   fsspec implementation (s3fs, gcsfs; aiohttp for http and https).
 
 Each source keeps the name it is shown by (a path as given, or the given folder joined with
-the file's path below it, a byte that is not UTF-8 escaped as ``safeio.shown_path`` does; or
-the URL), where a worker opens it (an absolute path, or the URL),
-and its size, which planning and the progress bar use; nothing else is read to plan a scan.
+the file's path below it, a byte that is not UTF-8 escaped by ``safeio.shown_path``; or the
+URL), where a worker opens it (an absolute path, or the URL), and its size, which planning
+and the progress bar use; nothing else is read to plan a scan.
 """
 
 from __future__ import annotations
