@@ -341,7 +341,7 @@ def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
         return None
     changed: dict[str, None] = {}  # an unmerged path: once
     skipped: dict[str, None] = {}
-    for record in out.decode("utf-8", "replace").split("\0"):
+    for record in os.fsdecode(out).split("\0"):  # as the engine lists names (bytes kept)
         tag, _, name = record.partition(" ")
         if name and tag != "H":  # H: tracked, and as on disk when not listed again
             (skipped if tag == "S" else changed)[name] = None

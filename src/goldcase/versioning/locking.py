@@ -27,7 +27,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
-from goldcase.safeio import Outside, inside, read_regular_text, stat_signature
+from goldcase.safeio import Outside, inside, read_regular_text, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -405,9 +405,10 @@ def _named(found: list[str], targets: dict[str, str], golden: str) -> list[str]:
 
 
 def _listed(names: list[str]) -> str:
-    """The first five names, and how many more."""
+    """The first five names (a byte of a name that is not UTF-8 escaped, as findings name
+    it), and how many more."""
     more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-    return ", ".join(names[:5]) + more
+    return ", ".join(map(shown_path, names[:5])) + more
 
 
 def _link_targets(config: Config, links: list[str]) -> dict[str, str]:
