@@ -186,11 +186,14 @@ def _load_case_set(ctx: Context, listed: Entries, parallel: _Parallel) -> CaseSe
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
     todo: list[tuple[int, str, Folder | None, bytes | None, Signature | None]] = []
+    links: list[str] = []
     for rel, signature in listed:
         split = split_of(prefix, rel)
         if not is_named(rel):
             files.append(_unnamed(rel, split))
             continue
+        if signature is None and os.path.islink(root + rel):  # a link has no signature
+            links.append(rel)
         entry = cached.get(rel)
         if entry is not None and entry[1] != split:
             entry = None
@@ -218,7 +221,7 @@ def _load_case_set(ctx: Context, listed: Entries, parallel: _Parallel) -> CaseSe
         files[index] = case_file
         if case_file.raw is not None:  # read and parsed (not a file that could not be read)
             ctx.cache.put(_FILES, rel, _entry(case_file, signature))
-    return CaseSet([f for f in files if f is not None])
+    return CaseSet([f for f in files if f is not None], links=links)
 
 
 # A case cache entry, checked by the decoder as the cache is read: (digest, split, data,

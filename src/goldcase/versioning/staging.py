@@ -44,7 +44,7 @@ def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> 
         return Locked(lines, 0, case_set)
     if not stage:
         return Locked(lines, 1, case_set)
-    problem = locking.stage_written(ctx.config, written)
+    problem = locking.stage_written(ctx.config, written, _golden_links(case_set))
     if problem is not None:
         return Locked([*lines, problem], 1, case_set)
     kept = [line for line in lines if not line.startswith("wrote ")]
@@ -52,3 +52,11 @@ def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> 
         note = "git merge does not take files a hook stages: complete it with git commit --no-edit"
         return Locked([*kept, f"staged {' and '.join(written)}; {note}"], 1, case_set)
     return Locked([*kept, f"staged {' and '.join(written)} in this commit"], 0, case_set)
+
+
+def _golden_links(case_set: CaseSet) -> list[str]:
+    """The golden case files (those the lock pins) that are links."""
+    if not case_set.links:
+        return []
+    links = set(case_set.links)
+    return [case.path for case in case_set.golden if case.path in links]
