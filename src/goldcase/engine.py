@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +15,7 @@ import msgspec
 from msgspec import Struct
 
 from goldcase import checks, gitview, progress
+from goldcase.aside import aside, can_fork
 from goldcase.cache import findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
@@ -76,56 +76,20 @@ LIST_ASIDE_FROM = 1 << 20  # bytes of case cache (800 to 3,000 cases) from which
 
 
 def list_aside(ctx: Context) -> Callable[[], Entries]:
-    """``case_entries(ctx)``, taken by a forked child while this process does other work
-    (``check`` decodes the case cache and imports the families, ``score`` reads the result
-    lines): the listing is 3-5 µs of ``lstat`` a file (system time, 30-45 ms for 10,000)
-    that a second core spends beside that work. The same function's result; taken here, when
-    asked for, for a small set (a case cache under ``LIST_ASIDE_FROM``), one core, or any
-    failure of the child."""
-    here = lambda: case_entries(ctx)  # noqa: E731
-    if sys.platform != "linux" or (os.cpu_count() or 1) < 2:
-        return here
-    if ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
-        return here
-    try:
-        read_fd, write_fd = os.pipe()
-    except OSError:
-        return here
-    # A Ctrl-C waits until the child has its own handling: killed outright, never running
-    # this process's (which would print and exit as it did).
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pid = os.fork()
-    except OSError:
-        pid = -1
-    if pid == 0:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-    if pid < 0:
-        os.close(read_fd)
-        os.close(write_fd)
-        return here
-    if pid == 0:  # the child: the listing down the pipe, and out without any clean-up
-        code = 1
-        try:
-            os.close(read_fd)
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(_ENTRIES.encode(case_entries(ctx)))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    return lambda: _listed(ctx, read_fd, pid)
+    """``case_entries(ctx)``, taken by a forked child (``aside``) while this process does
+    other work (``check`` decodes the case cache and imports the families, ``score`` reads
+    the view and the result lines): the listing is 3-5 µs of ``lstat`` a file (system time,
+    30-45 ms for 10,000) that a second core spends beside that work. The same function's
+    result; taken here, when asked for, for a small set (a case cache under
+    ``LIST_ASIDE_FROM``), one core, or any failure of the child."""
+    if not can_fork() or ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
+        return lambda: case_entries(ctx)
+    taken = aside(lambda: _ENTRIES.encode(case_entries(ctx)))
+    return lambda: _listed(ctx, taken())
 
 
-def _listed(ctx: Context, read_fd: int, pid: int) -> Entries:
-    with os.fdopen(read_fd, "rb") as pipe:
-        raw = pipe.read()
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:  # reaped already (SIGCHLD ignored): a cut listing won't decode
-        status = 0
-    if status == 0:
+def _listed(ctx: Context, raw: bytes | None) -> Entries:
+    if raw is not None:
         with contextlib.suppress(msgspec.DecodeError):
             return _ENTRIES_SHAPE.decode(raw)
     return case_entries(ctx)  # the child failed: listed here

@@ -139,7 +139,9 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
         return None
     joined = b"".join((b"[", memoryview(raw.translate(_NEWLINE_TO_COMMA))[start:end], b"]"))
     try:
-        objects = _DECODER.decode(joined.decode("utf-8"))
+        text = joined.decode("utf-8")
+        del joined  # let go before the objects are built: the peak of a large file
+        objects = _DECODER.decode(text)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(objects, list) or len(objects) != raw.count(b"\n", start, end) + 1:

@@ -220,17 +220,20 @@ def _score(
     name = shown if shown is not None else str(results_path)
     if raw is None:
         raw = read_raw(results_path, name)
-    listing = list_aside(ctx)  # the case files listed by a child while the view is read
+    # The case files are listed by a child (on 100,000 files it takes as long as the view
+    # and the lines together) while this process reads the view and parses the lines.
+    listing = list_aside(ctx)
     try:
         view.read(ctx)
+        results_digest = hashlib.sha256(raw).hexdigest()
+        parsed = parse_lines(raw, name)
+        del raw  # the lines are parsed: the bytes would only add to the peak
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         entries = listing()
     scored = scored_set(ctx, entries)
-    del entries  # 100,000 paths and signatures: 40 MB the rest of the run does not need
-    # The lines after the set: parsed beside the view's decoding, they peaked 80 MB higher.
-    by_id, result_lines = validated(scored, parse_lines(raw, name), name)
-    results_digest = hashlib.sha256(raw).hexdigest()
-    del raw  # the lines are parsed: the bytes would only add to the peak
+    del entries  # 100,000 paths and signatures: 30 MB the rest of the run does not need
+    by_id, result_lines = validated(scored, parsed, name)
+    del parsed
     case_set = scored.case_set
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
