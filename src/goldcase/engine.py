@@ -143,6 +143,7 @@ def load_case_set(
     listed: Entries | None = None,
     *,
     prepare: Sequence[str] = (),
+    imported: Sequence[str] = (),
     parallel_from: int | None = None,
 ) -> CaseSet:
     """Read, parse and validate every case file (``listed``: ``case_entries(ctx)`` when the
@@ -152,12 +153,14 @@ def load_case_set(
     cache was written is read again); a file whose bytes are the ones cached is not parsed;
     a large number of changed files (``parallel_from``, default ``PARALLEL_FROM``) is parsed
     on every core, where the per-file work of the families named in ``prepare`` is done
-    too (``checks.preparers``; its results wait in ``ctx.prepared``)."""
+    too (``checks.preparers``; its results wait in ``ctx.prepared``). The families of
+    ``prepare`` and ``imported`` are imported while a child lists the case files (``check
+    --lock`` runs them on the set ``lock`` loads, and prepares none of their work)."""
     if listed is None:
         take_listing = list_aside(ctx)
         try:
             ctx.cache.take(_FILES, (), _SHAPE)  # decoded (its shape checked) meanwhile
-            for name in prepare:  # and the families imported
+            for name in (*prepare, *imported):  # and the families imported
                 checks.family(name)
         finally:  # taken whatever happened: the child is reaped, the pipe closed
             listed = take_listing()
@@ -431,16 +434,11 @@ def run_checks(
     those about the whole set (``Context.set_path``); on ``case_set`` when the caller has
     just loaded it (``check --lock``), else on the set as it is on disk (``parallel_from``:
     see ``load_case_set``)."""
-    unknown = [name for name in select if name not in checks.FAMILIES]
-    if unknown:
-        raise GoldcaseError(
-            f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
-        )
+    names = selected(select)
     wanted = None if paths is None else frozenset(map(shown_path, paths))
     if wanted is not None:
         ctx.focus = wanted
         ctx.cache.partial = True
-    names = list(select or checks.FAMILIES)
     if case_set is None:
         case_set = load_case_set(ctx, prepare=names, parallel_from=parallel_from)
     findings = _run_families(ctx, case_set, names)
@@ -450,6 +448,17 @@ def run_checks(
         findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
+
+
+def selected(select: Sequence[str]) -> list[str]:
+    """The families a check runs: those named, or every one; a name that is none is an
+    error."""
+    unknown = [name for name in select if name not in checks.FAMILIES]
+    if unknown:
+        raise GoldcaseError(
+            f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
+        )
+    return list(select or checks.FAMILIES)
 
 
 def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:

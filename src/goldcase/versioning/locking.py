@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -296,11 +296,12 @@ class Outcome(Struct, frozen=True):
     note: str  # why, in a few words
 
 
-def lock_repository(ctx: Context) -> tuple[Outcome, CaseSet]:
+def lock_repository(ctx: Context, imported: Sequence[str] = ()) -> tuple[Outcome, CaseSet]:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
-    what it did, and the set it read (unchanged: the lock is not a case file)."""
+    what it did, and the set it read (unchanged: the lock is not a case file). ``imported``:
+    the check families run next on that set (``load_case_set``)."""
     with serialised(ctx.config):
-        case_set = load_case_set(ctx)
+        case_set = load_case_set(ctx, imported=imported)
         outcome = update(ctx, case_set)
     ctx.cache.save()
     return outcome, case_set

@@ -4,7 +4,7 @@ hook): a commit that changes the set goes through in one attempt."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -25,12 +25,19 @@ class Locked(Struct, frozen=True):
     case_set: CaseSet
 
 
-def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> Locked:
+def lock(
+    ctx: Context,
+    *,
+    stage: bool,
+    refresh: Callable[[Path], list[str]],
+    imported: Sequence[str] = (),
+) -> Locked:
     """Recompute golden.lock and move golden.version when the set or corpus changed; with
     ``stage``, add the rewritten files to the commit being made. ``refresh`` rewrites the
     repository's copies of goldcase's schemas after an upgrade (the command passes
-    ``authoring.editor_schema.refresh_copies``) and names the files it wrote."""
-    outcome, case_set = locking.lock_repository(ctx)
+    ``authoring.editor_schema.refresh_copies``) and names the files it wrote. ``imported``:
+    the check families run next on the set it reads (``check --lock``)."""
+    outcome, case_set = locking.lock_repository(ctx, imported)
     lines = locking.describe(outcome)
     written = list(outcome.wrote)
     refreshed = refresh(ctx.root)
