@@ -396,6 +396,25 @@ def test_non_finite_numbers_are_refused(repo: Path) -> None:
     assert "NaN is not a JSON number; a report holds finite numbers only" in result.stderr
 
 
+@pytest.mark.parametrize("field", ["slice", "results_file"])
+def test_half_a_surrogate_pair_in_a_report_is_refused_naming_the_file(
+    repo: Path, field: str
+) -> None:
+    """JSON can escape half a surrogate pair, which no UTF-8 text holds (and no report
+    goldcase writes): refused as a bad input, not met later as an internal error (the
+    digest of the case list encodes it as UTF-8)."""
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    report = json.loads(base.read_text())
+    holder = report["cases"][0] if field == "slice" else report
+    holder[field] = "returns\ud800"
+    bad = repo / "half.json"
+    bad.write_text(json.dumps(report, ensure_ascii=True), encoding="utf-8")
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr
+    assert f"error: {bad}: an escape of half a surrogate pair" in result.stderr
+
+
 def test_the_case_list_of_the_shipped_schema_takes_the_fast_path() -> None:
     from goldcase.schemas import load_schema
     from goldcase.scoring.reportfile import _known

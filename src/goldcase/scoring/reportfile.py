@@ -17,6 +17,7 @@ from goldcase.schemas import load_schema, validator
 from goldcase.scoring.metrics import rate, wilson
 from goldcase.scoring.outcomes import accepts_correction
 from goldcase.scoring.report import cases_digest
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -53,6 +54,9 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         raise GoldcaseError(
             f"{name}: expected a JSON object (a goldcase report), found {type(data).__name__}"
         )
+    # Decoded, but no UTF-8 text holds it: the case list's digest (UTF-8) could not be taken.
+    if HALF_SURROGATE_ESCAPE.search(raw) and half_surrogate(data):
+        raise GoldcaseError(f"{name}: {HALF_SURROGATE}")
     return data
 
 
