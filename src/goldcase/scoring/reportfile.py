@@ -54,10 +54,16 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         raise GoldcaseError(
             f"{name}: expected a JSON object (a goldcase report), found {type(data).__name__}"
         )
-    # Decoded, but no UTF-8 text holds it: the case list's digest (UTF-8) could not be taken.
+    refuse_half_surrogates(data, raw, name)
+    return data
+
+
+def refuse_half_surrogates(data: Any, raw: bytes, name: str) -> None:
+    """GoldcaseError when the report (``data``, decoded from ``raw``) holds half a surrogate
+    pair: JSON decodes its escape, but no UTF-8 text holds it, so neither the case list's
+    digest nor a page could be written."""
     if HALF_SURROGATE_ESCAPE.search(raw) and half_surrogate(data):
         raise GoldcaseError(f"{name}: {HALF_SURROGATE}")
-    return data
 
 
 def _no_constant(name: str) -> Any:
