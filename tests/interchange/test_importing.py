@@ -537,3 +537,32 @@ def test_a_fifo_to_import_is_called_a_fifo(tmp_path: Path) -> None:
         f"error: {source}: is a FIFO (named pipe), not a regular file; give the squad file "
         "to import\n",
     )
+
+
+def test_an_import_whose_lock_is_refused_leaves_no_folder(tmp_path: Path) -> None:
+    """docs/robustness.md: nothing a user wrote is lost or half-written. A corpus document
+    whose name is not UTF-8 is copied, then refused by the lock (GC206, named with the byte
+    escaped): the repository must not be left behind written but not locked."""
+    folder = tmp_path / "export"
+    (folder / "corpus").mkdir(parents=True)
+    (folder / "corpus" / "returns-policy.md").write_text(
+        read(DATA, "corpus/returns-policy.md"), encoding="utf-8"
+    )
+    (folder / "corpus").joinpath(os.fsdecode(b"notes-\xff.md")).write_text("More.\n")
+    (folder / "set.jsonl").write_text(
+        '{"id": "ret-014", "question": "How many days?", "answerable": true, '
+        '"expected_answer": "14 days", "support": [{"doc": "returns-policy.md", "quote": '
+        '"A customer has 14 days from delivery to request a credit"}]}\n',
+        encoding="utf-8",
+    )
+    for out in (tmp_path / "new", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir()
+        result = run_cli("import", "--format", "jsonl", folder / "set.jsonl", "--out", out)
+        assert result.exit_code == 2, result.stdout + result.stderr
+        assert "notes-\\xff.md" in result.stderr
+        assert "nothing was written" in result.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["export", *(["empty"] if (tmp_path / "empty").exists() else [])]
+        )
+        assert not out.exists() or list(out.iterdir()) == []

@@ -71,6 +71,7 @@ def build_report(
     results_digest: str,
     result_lines: int,
     outside_split: int,
+    digest: bool = True,
 ) -> dict[str, Any]:
     counts = count(graded)
     slices = slice_stats(graded, ctx.config)
@@ -110,7 +111,7 @@ def build_report(
         "weighted": weighted,
         "slices": {name: stats.as_dict() for name, stats in slices.items()},
         "cases": cases,
-        "cases_digest": cases_digest(cases),
+        "cases_digest": cases_digest(cases) if digest else None,
     }
 
 

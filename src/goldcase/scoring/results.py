@@ -25,8 +25,13 @@ from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surr
 
 SCHEMA = "results.schema.json"
 MAX_SHOWN = 20
-# True exactly when a line matches the schema: the schema file is the one definition
-valid_line = checker(SCHEMA)
+
+
+def valid_line(data: Any) -> bool:
+    """True exactly when a line matches the schema: the schema file is the one definition.
+    Compiled when first asked (``schemacheck.checker`` keeps it), not on import: ``check``
+    imports this module through the labels and reads no result line."""
+    return checker(SCHEMA)(data)
 
 
 class Problem(Struct, frozen=True):
@@ -112,7 +117,8 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     # file is read line by line, where a lone one is a problem of its line.
     whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
-        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_line(d)]
+        valid_one = checker(SCHEMA)  # the compiled function itself: called once a line
+        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_one(d)]
         if len(valid) == len(whole):
             return valid, []
     text, problem = _decode(raw, name)
