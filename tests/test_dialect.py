@@ -4,7 +4,9 @@ is literal in both engines, and a JavaScript literal carries no brace."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 import sys
 import unicodedata
@@ -107,3 +109,15 @@ def test_a_lazy_pattern_is_compiled_on_first_use_and_then_behaves_as_compiled(
     assert pattern.sub("N", text) == want.sub("N", text)
     assert (pattern.pattern, pattern.flags) == (want.pattern, want.flags)
     assert set(calls) == {(r"(?P<n>\d+) days?", re.IGNORECASE)}
+
+
+@pytest.mark.parametrize("used", [False, True])
+def test_a_lazy_pattern_pickles_and_copies_as_the_pattern_it_stands_for(used: bool) -> None:
+    """A lazy pattern goes where a compiled one goes: to a worker (pickled), into a copy. The
+    copy, made before or after the first use, matches as the original does."""
+    pattern = lazy(r"(?P<n>\d+) days?", re.IGNORECASE)
+    if used:
+        assert pattern.search("3 DAYS") is not None
+    for again in (pickle.loads(pickle.dumps(pattern)), copy.copy(pattern), copy.deepcopy(pattern)):
+        assert [m["n"] for m in again.finditer("14 Days, 1 day")] == ["14", "1"]
+        assert (again.pattern, again.flags) == (pattern.pattern, pattern.flags)

@@ -90,6 +90,12 @@ class _Lazy:
         self.__dict__[name] = value
         return value
 
+    def __reduce__(self) -> tuple[type[_Lazy], tuple[str, int]]:
+        # Pickled and copied as its source: the default way makes an empty instance and asks
+        # it for ``__setstate__``, which ``__getattr__`` answers by asking for ``_source``,
+        # which it does not have yet (endless recursion).
+        return _Lazy, self._source
+
 
 def javascript_literal(value: object) -> str:
     """Strings, numbers and lists of them as a JavaScript literal (JSON, ASCII only), each

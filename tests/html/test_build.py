@@ -108,3 +108,19 @@ def test_reports_compare_would_refuse_are_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "the reports are not comparable: corpus_digest differs" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("field", ["results_file", "golden_version"])
+def test_half_a_surrogate_pair_in_a_report_is_a_clear_error(tmp_path: Path, field: str) -> None:
+    """JSON can escape half a surrogate pair, which no UTF-8 page can hold: refused as a
+    bad report, not met as an internal error when the page is written."""
+    report = json.loads(SIX.read_text())
+    report[field] = report[field] + "\ud800"
+    bad = tmp_path / "half.json"
+    bad.write_text(json.dumps(report, ensure_ascii=True), encoding="utf-8")
+    out = tmp_path / "x.html"
+    result = run_cli("report", bad, "--html", out)
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr
+    assert f"error: {bad}: an escape of half a surrogate pair" in result.stderr
+    assert not out.exists()

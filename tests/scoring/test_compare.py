@@ -396,6 +396,39 @@ def test_non_finite_numbers_are_refused(repo: Path) -> None:
     assert "NaN is not a JSON number; a report holds finite numbers only" in result.stderr
 
 
+@pytest.mark.parametrize("field", ["slice", "results_file"])
+def test_half_a_surrogate_pair_in_a_report_is_refused_naming_the_file(
+    repo: Path, field: str
+) -> None:
+    """JSON can escape half a surrogate pair, which no UTF-8 text holds (and no report
+    goldcase writes): refused as a bad input, not met later as an internal error (the
+    digest of the case list encodes it as UTF-8)."""
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    report = json.loads(base.read_text())
+    holder = report["cases"][0] if field == "slice" else report
+    holder[field] = "returns\ud800"
+    bad = repo / "half.json"
+    bad.write_text(json.dumps(report, ensure_ascii=True), encoding="utf-8")
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr
+    assert f"error: {bad}: an escape of half a surrogate pair" in result.stderr
+
+
+def test_a_whole_surrogate_pair_in_a_report_is_read_as_its_character(repo: Path) -> None:
+    from goldcase.scoring.report import cases_digest
+
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    report = json.loads(base.read_text())
+    report["results_file"] = "runs/\U0001f600.jsonl"  # an escaped pair (\ud83d\ude00) once written
+    report["cases_digest"] = cases_digest(report["cases"])
+    paired = repo / "paired.json"
+    paired.write_text(json.dumps(report, ensure_ascii=True), encoding="utf-8")
+    assert "\\ud83d\\ude00" in paired.read_text()
+    result = run_cli("compare", base, paired)
+    assert result.exit_code == 0, result.stderr
+
+
 def test_the_case_list_of_the_shipped_schema_takes_the_fast_path() -> None:
     from goldcase.schemas import load_schema
     from goldcase.scoring.reportfile import _known

@@ -138,6 +138,54 @@ def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_chang
     assert changed == _uncached(root) != expected  # r-002 now passes
 
 
+@pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
+    reason="the listing is taken by a child only on Linux with two cores or more",
+)
+def test_a_failure_while_the_child_lists_for_a_score_leaves_no_child_and_no_open_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lines are parsed while the child lists the case files: an exception there (here
+    one the parser cannot have, to reach that moment) still reaps the child and closes the
+    pipe, and a results file with a bad line gets the message it gets without a child."""
+    root = _repo(tmp_path)
+    write_results(root / "bad.jsonl", [{"id": "r-001", "outcome": "answer"}, "{not json"])
+    with pytest.raises(InvalidInput) as alone:
+        score(open_context(root), root / "bad.jsonl", shown="bad.jsonl", split="all")
+    listers = listed_aside(monkeypatch, tmp_path)
+    with pytest.raises(InvalidInput) as beside:
+        score(open_context(root), root / "bad.jsonl", shown="bad.jsonl", split="all")
+    assert os.getpid() not in listers() and str(beside.value) == str(alone.value)
+    forked: list[int] = []
+    pipes: list[tuple[int, int]] = []
+    real_fork, real_pipe = os.fork, os.pipe
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def pipe() -> tuple[int, int]:
+        pipes.append(real_pipe())
+        return pipes[-1]
+
+    def broken(raw: bytes, name: str) -> Any:
+        raise MemoryError("no room for the lines")
+
+    monkeypatch.setattr(engine.os, "fork", fork)
+    monkeypatch.setattr(engine.os, "pipe", pipe)
+    monkeypatch.setattr(scorer, "parse_lines", broken)
+    with pytest.raises(MemoryError):
+        score(open_context(root), root / "run.jsonl", shown="run.jsonl", split="all")
+    [pid] = forked
+    [(read_fd, _)] = pipes
+    with pytest.raises(ChildProcessError):  # reaped by the score, not left to the caller
+        os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(OSError):  # the pipe's read end is closed
+        os.fstat(read_fd)
+
+
 def _edit(root: Path) -> None:
     path = root / "cases" / "golden" / "r-002.yaml"
     path.write_text(case_yaml("r-002", expected="two weeks"), encoding="utf-8")

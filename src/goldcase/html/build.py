@@ -14,14 +14,19 @@ from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
 from goldcase.safeio import read_regular_text
 from goldcase.schemas import validator
-from goldcase.scoring.reportfile import check_consistency, corrections_allowed
+from goldcase.scoring.reportfile import (
+    check_consistency,
+    corrections_allowed,
+    refuse_half_surrogates,
+)
 from goldcase.writer import atomic_write_text
 
 
 def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
     try:
-        data = json.loads(read_regular_text(path))
+        text = read_regular_text(path)
+        data = json.loads(text)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
@@ -30,6 +35,7 @@ def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
         ) from exc
     if not isinstance(data, dict):
         raise GoldcaseError(f"{path}: not a report (expected a JSON object)")
+    refuse_half_surrogates(data, text.encode(), str(path))
     errors = sorted(validator("report.schema.json").iter_errors(data), key=lambda e: e.path)
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"

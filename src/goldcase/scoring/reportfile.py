@@ -17,6 +17,7 @@ from goldcase.schemas import load_schema, validator
 from goldcase.scoring.metrics import rate, wilson
 from goldcase.scoring.outcomes import accepts_correction
 from goldcase.scoring.report import cases_digest
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -53,7 +54,16 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         raise GoldcaseError(
             f"{name}: expected a JSON object (a goldcase report), found {type(data).__name__}"
         )
+    refuse_half_surrogates(data, raw, name)
     return data
+
+
+def refuse_half_surrogates(data: Any, raw: bytes, name: str) -> None:
+    """GoldcaseError when the report (``data``, decoded from ``raw``) holds half a surrogate
+    pair: JSON decodes its escape, but no UTF-8 text holds it, so neither the case list's
+    digest nor a page could be written."""
+    if HALF_SURROGATE_ESCAPE.search(raw) and half_surrogate(data):
+        raise GoldcaseError(f"{name}: {HALF_SURROGATE}")
 
 
 def _no_constant(name: str) -> Any:
