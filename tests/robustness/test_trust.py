@@ -791,3 +791,32 @@ def test_a_worker_whose_standard_error_never_ends_a_line_is_drained_in_bounded_m
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
     answers = [json.loads(line)["answer"] for line in out.read_text(encoding="utf-8").splitlines()]
     assert answers == ["within 30 days"] * 4
+
+
+def test_a_bare_repository_committed_beside_the_config_runs_no_code(tmp_path: Path) -> None:
+    """A golden set in a folder of a larger repository: a pull request that commits a bare
+    repository's files (HEAD, config, objects/, refs/) into that folder made every git
+    question goldcase asks there (``check --lock`` lists what the commit holds) find the
+    stranger's repository and run its ``core.fsmonitor`` command."""
+    top = tmp_path / "mono"
+    sample_copy(top / "evals")
+    shutil.rmtree(top / "evals" / ".git")
+    git(top, "init", "-q", "-b", "main")
+    marker = tmp_path / "ran"
+    folder = top / "evals"
+    (folder / "objects" / "info").mkdir(parents=True)
+    (folder / "objects" / "info" / ".keep").write_text("", encoding="utf-8")
+    (folder / "refs" / "heads").mkdir(parents=True)
+    (folder / "refs" / "heads" / ".keep").write_text("", encoding="utf-8")
+    (folder / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (folder / "config").write_text(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "echo ran >> {marker}; false"\n',
+        encoding="utf-8",
+    )
+    commit(top, "a golden set, and a bare repository beside its config")
+    with (folder / "corpus" / "returns-and-credits-policy.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nA new paragraph.\n")
+    git(top, "add", "-A")
+    goldcase(folder, "check", "--staged", "--lock", "corpus/returns-and-credits-policy.md")
+    assert not marker.exists()
