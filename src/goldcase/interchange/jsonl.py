@@ -63,6 +63,9 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
     except json.JSONDecodeError as exc:
         imported.notes.append(f"{where}: not JSON ({exc.msg}); line skipped")
         return None
+    except ValueError:  # an integer of more digits than Python converts
+        imported.notes.append(f"{where}: not JSON (a number too long to read); line skipped")
+        return None
     except RecursionError:
         imported.notes.append(f"{where}: JSON nested too deeply to be a case; line skipped")
         return None
