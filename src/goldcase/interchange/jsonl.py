@@ -22,7 +22,7 @@ from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
 MAX_IMPORT_BYTES = 1024**3  # a file named on the command line, or a document beside it
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
 def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:

@@ -35,7 +35,7 @@ from goldcase.writer import atomic_write_text
 LABELS = "labels"
 CODE = "GC509"
 _KEYS = ("id", "question", "answerable", "expected_answer", "expect", "notes")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
 class Label(Struct, frozen=True):
