@@ -820,3 +820,48 @@ def test_a_bare_repository_committed_beside_the_config_runs_no_code(tmp_path: Pa
     git(top, "add", "-A")
     goldcase(folder, "check", "--staged", "--lock", "corpus/returns-and-credits-policy.md")
     assert not marker.exists()
+
+
+# A folder of the set committed as a link out of the repository -----------------------------
+
+SECRET = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+
+
+@pytest.mark.parametrize(
+    "folder", ["corpus", "cases", "prompts", "cases/inbox", "cases/golden", "labels"]
+)
+def test_a_folder_linked_out_of_the_repository_is_refused(tmp_path: Path, folder: str) -> None:
+    """git commits a link to a folder as a link: ``corpus`` pointing at ``../../.aws`` made
+    check read every file there and print a passage of one next to a quote that was not
+    found; ``cases/inbox`` pointing anywhere made triage write its drafts there."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "credentials").write_text(SECRET, encoding="utf-8")
+    shutil.rmtree(root / folder, ignore_errors=True)
+    (root / folder).parent.mkdir(parents=True, exist_ok=True)
+    (root / folder).symlink_to(outside, target_is_directory=True)
+    trace = tmp_path / "traces.jsonl"
+    trace.write_text('{"question": "Can I return a kettle after a month?"}\n', encoding="utf-8")
+    for args in (["check"], ["triage", str(trace), "--n", "1"]):
+        done = goldcase(root, *args)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith(f"error: {folder} is a link that leads outside"), done.stderr
+        assert "wJalrXUtnFEMI" not in done.stdout + done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["credentials"]
+
+
+def test_a_labeller_folder_linked_out_of_the_repository_is_not_written(tmp_path: Path) -> None:
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "labels").mkdir()
+    (root / "labels" / "bob").symlink_to(outside, target_is_directory=True)
+    done = goldcase(root, "label", "sample", "--labeller", "bob", "--seed", "1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("error: labels/bob is a link that leads outside"), done.stderr
+    assert list(outside.iterdir()) == []

@@ -21,10 +21,11 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from goldcase.config import LABELS as LABELS  # the folder; also imported from here
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import read_regular
+from goldcase.safeio import is_inside, read_regular
 from goldcase.schemas import validator
 from goldcase.scoring.expect import DEFAULT_CHECK
 from goldcase.scoring.outcomes import text_failures
@@ -32,7 +33,6 @@ from goldcase.scoring.split import rank_key
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
 
-LABELS = "labels"
 CODE = "GC509"
 _KEYS = ("id", "question", "answerable", "expected_answer", "expect", "notes")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -358,7 +358,13 @@ def write_sample(root: Path, cases: list[Case], labeller: str, seed: str) -> lis
             f"labeller name {labeller!r} may hold only letters, digits, '.', '_' "
             "and '-', and must start with a letter or digit"
         )
-    targets = [root / LABELS / labeller / f"{case.id}.yaml" for case in cases]
+    folder = root / LABELS / labeller
+    if os.path.lexists(folder) and not is_inside(root, folder.relative_to(root)):
+        raise GoldcaseError(
+            f"{LABELS}/{labeller} is a link that leads outside the repository (to "
+            f"{os.path.realpath(folder)}); nothing written: replace the link with a folder"
+        )
+    targets = [folder / f"{case.id}.yaml" for case in cases]
     existing = [t for t in targets if t.exists() or t.with_suffix(".yml").exists()]
     if existing:
         names = ", ".join(t.relative_to(root).as_posix() for t in existing[:5])
