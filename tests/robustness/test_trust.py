@@ -865,3 +865,27 @@ def test_a_labeller_folder_linked_out_of_the_repository_is_not_written(tmp_path:
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("error: labels/bob is a link that leads outside"), done.stderr
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["golden.version", "golden.lock"])
+def test_a_version_or_lock_linked_out_of_the_repository_is_not_read(
+    tmp_path: Path, name: str
+) -> None:
+    """golden.version linked to a one-line file anywhere (a credentials file) had its line
+    printed by lock as the version, written into golden.lock and staged by the hook."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    secret = tmp_path / "credentials"
+    secret.write_text("https://bob:ghp_0123456789abcdefSECRET@github.com\n", encoding="utf-8")
+    (root / name).symlink_to(secret)
+    for args in (["lock", "--check"], ["check"], ["lock"]):
+        done = goldcase(root, *args)
+        said = done.stdout + done.stderr
+        assert "SECRET" not in said and name in said, (args, said)
+        assert done.returncode != 0 or args == ["lock"], (args, said)
+    for written in ("golden.version", "golden.lock"):
+        path = root / written
+        if path.is_file() and not path.is_symlink():
+            assert "SECRET" not in path.read_text(encoding="utf-8"), written
+    assert secret.read_text(encoding="utf-8").endswith("SECRET@github.com\n")
