@@ -889,3 +889,21 @@ def test_a_version_or_lock_linked_out_of_the_repository_is_not_read(
         if path.is_file() and not path.is_symlink():
             assert "SECRET" not in path.read_text(encoding="utf-8"), written
     assert secret.read_text(encoding="utf-8").endswith("SECRET@github.com\n")
+
+
+def test_a_label_file_linked_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    """A label file was read wherever its link led (and its keys named in findings)."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    assert goldcase(root, "label", "sample", "--labeller", "bob", "--seed", "1").returncode == 0
+    label = sorted((root / "labels" / "bob").iterdir())[0]
+    outside = tmp_path / "settings.yaml"
+    outside.write_text("password_SECRET: hunter2\n", encoding="utf-8")
+    label.unlink()
+    label.symlink_to(outside)
+    done = goldcase(root, "check", "--select", "labelling")
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert f"labels/bob/{label.name}:1:1: GC509 " in said
+    assert "SECRET" not in said

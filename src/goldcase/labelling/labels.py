@@ -25,7 +25,7 @@ from goldcase.config import LABELS as LABELS  # the folder; also imported from h
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import is_inside, read_regular
+from goldcase.safeio import is_inside, read_inside
 from goldcase.schemas import validator
 from goldcase.scoring.expect import DEFAULT_CHECK
 from goldcase.scoring.outcomes import text_failures
@@ -82,16 +82,20 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
         parts = rel.split("/")
         if labeller is not None and (len(parts) != 3 or parts[1] != labeller):
             continue
-        label, findings = read_label(rel, _read(root / rel), known)
+        label, findings = read_label(rel, _read(root, rel), known)
         result.findings.extend(findings)
         if label is not None:
             result.labels.append(label)
     return result
 
 
-def _read(path: Path) -> bytes | None:
+MAX_LABEL_BYTES = 1024 * 1024  # a label file is a few hundred bytes
+
+
+def _read(root: Path, rel: str) -> bytes | None:
+    """The label file's bytes: inside the repository (a link out is not followed), capped."""
     try:
-        return read_regular(path)
+        return read_inside(root, rel, MAX_LABEL_BYTES)
     except OSError:
         return None
 
@@ -103,7 +107,10 @@ def _finding(path: str, where: tuple[int, int], message: str) -> Finding:
 _MISPLACED = (
     "label files live in labels/<labeller>/<id>.yaml; move this file into a labeller's folder"
 )
-_UNREADABLE = "cannot read the label file (permissions, or not a regular file)"
+_UNREADABLE = (
+    "cannot read the label file (permissions, not a regular file, over a megabyte, or a link "
+    "that leads outside the repository)"
+)
 
 
 def read_label(rel: str, raw: bytes | None, known: set[str]) -> tuple[Label | None, list[Finding]]:
