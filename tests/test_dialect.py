@@ -12,7 +12,15 @@ from collections.abc import Callable
 
 import pytest
 
-from goldcase.dialect import JAVASCRIPT, PYTHON, compiled, escape, javascript_literal, spell
+from goldcase.dialect import (
+    JAVASCRIPT,
+    PYTHON,
+    compiled,
+    escape,
+    javascript_literal,
+    lazy,
+    spell,
+)
 from kit import run_node
 
 EVERYTHING = "".join(map(chr, range(sys.maxunicode + 1)))
@@ -77,3 +85,25 @@ def test_a_javascript_literal_holds_no_brace_and_reads_back(value: object) -> No
     assert literal.isascii()
     assert json.loads(literal) == value
     assert run_node(f"console.log(JSON.stringify({literal}));", None) == value
+
+
+def test_a_lazy_pattern_is_compiled_on_first_use_and_then_behaves_as_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[str, int]] = []
+    real = re.compile
+
+    def counted(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        calls.append((pattern, flags))
+        return real(pattern, flags)
+
+    monkeypatch.setattr(re, "compile", counted)
+    pattern = lazy(r"(?P<n>\d+) days?", re.IGNORECASE)
+    assert calls == []  # nothing compiled until it is used
+    text = "Within 14 DAYS, or 30 days, or 1 day."
+    want = real(r"(?P<n>\d+) days?", re.IGNORECASE)
+    assert pattern.search(text)[0] == want.search(text)[0]  # type: ignore[index]
+    assert [m["n"] for m in pattern.finditer(text)] == ["14", "30", "1"]
+    assert pattern.sub("N", text) == want.sub("N", text)
+    assert (pattern.pattern, pattern.flags) == (want.pattern, want.flags)
+    assert set(calls) == {(r"(?P<n>\d+) days?", re.IGNORECASE)}

@@ -157,6 +157,47 @@ def test_origin_main_comes_before_a_stale_local_main(tmp_path: Path) -> None:
     assert gitview.base_commit(clone) == (moved, "merge base of HEAD and origin/main")
 
 
+def a_clone_of(tmp_path: Path) -> Path:
+    """A clone of a repository on main through a bare "origin"."""
+    source = repo_with_version(tmp_path / "source")
+    git(source, "branch", "-q", "-M", "main")
+    git(tmp_path, "clone", "-q", "--bare", str(source), "origin.git")
+    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), "clone")
+    return tmp_path / "clone"
+
+
+def test_a_branch_cut_from_main_ahead_of_origin_main_is_based_on_main(tmp_path: Path) -> None:
+    """The nearer base: local main holds a commit origin/main does not (not pushed), and the
+    branch was cut from it."""
+    clone = a_clone_of(tmp_path)
+    write(clone, "golden.version", "8\n")
+    commit(clone, "main moves on, not pushed")
+    ahead = git(clone, "rev-parse", "HEAD").stdout.strip()
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    assert gitview.base_commit(clone) == (ahead, "merge base of HEAD and main")
+
+
+def test_a_branch_between_diverged_mains_takes_the_nearer_base(tmp_path: Path) -> None:
+    """origin/main and local main diverged (neither tip leads to the other); the branch was
+    cut from local main: its merge base with origin/main, the branch preferred on a tie, is
+    older."""
+    clone = a_clone_of(tmp_path)
+    write(clone, "local.txt", "a commit on local main only\n")
+    commit(clone, "local main")
+    local = git(clone, "rev-parse", "HEAD").stdout.strip()
+    source = tmp_path / "source"
+    write(source, "golden.version", "8\n")
+    commit(source, "origin moves on")
+    git(source, "push", "-q", str(tmp_path / "origin.git"), "main")
+    git(clone, "fetch", "-q")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "notes.txt", "a commit of the branch\n")
+    commit(clone, "branch work")
+    assert gitview.base_commit(clone) == (local, "merge base of HEAD and main")
+
+
 # --- uncommittable: what the commit will not hold as it is on disk ---
 
 
@@ -173,12 +214,12 @@ def committed_folders(root: Path) -> Path:
 
 def test_a_clean_tree_and_staged_changes_hold_nothing_back(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
     write(root, "cases/golden/a.yaml", "a, edited\n")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "cases/golden")
     git(root, "rm", "-q", "cases/golden/b.yaml")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == []
+    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
 
 
 def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -> None:
@@ -192,7 +233,8 @@ def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -
     write(root, "cases/dev/untracked.yaml", "dev\n")  # not a folder asked about
     found = gitview.uncommittable(root, ["cases/golden", "corpus"])
     assert found is not None
-    assert sorted(found) == [
+    assert found.skipped == []
+    assert sorted(found.changed) == [
         "cases/golden/a.yaml",
         "cases/golden/hidden-away/deep.yaml",
         "cases/golden/new.yaml",
@@ -205,7 +247,8 @@ def test_added_with_intent_to_add_is_not_staged_content(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "--intent-to-add", "cases/golden/c.yaml")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == ["cases/golden/c.yaml"]
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps(["cases/golden/c.yaml"], [])
 
 
 def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: Path) -> None:
@@ -219,7 +262,7 @@ def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: P
     write(one, "corpus/doc.md", "doc, edited\n")
     found = gitview.uncommittable(one, ["cases/golden", "corpus"])
     assert found is not None
-    assert sorted(found) == ["cases/golden/new.yaml", "corpus/doc.md"]
+    assert sorted(found.changed) == ["cases/golden/new.yaml", "corpus/doc.md"]
 
 
 def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
@@ -229,18 +272,20 @@ def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
 def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/new.yaml", "new\n")
-    assert gitview.uncommittable(root, [":(exclude)corpus"]) == []
+    assert gitview.uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [])
 
 
-def test_on_the_main_branch_the_base_is_head(tmp_path: Path) -> None:
-    root = repo_with_version(tmp_path / "r")
-    git(root, "branch", "-q", "-M", "main")
-    head = git(root, "rev-parse", "HEAD").stdout.strip()
-    assert gitview.base_commit(root) == (head, "HEAD")
-    git(root, "checkout", "-q", "-b", "feature")
-    write(root, "notes.txt", "a commit of the branch\n")
-    commit(root, "branch work")
-    assert gitview.base_commit(root) == (head, "merge base of HEAD and main")
+def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Path) -> None:
+    """git passes over skip-worktree entries when it compares the disk with the index: they
+    are named apart."""
+    root = committed_folders(tmp_path / "r")
+    assert not gitview.may_skip_worktree(root)
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/b.yaml")
+    write(root, "cases/golden/new.yaml", "new\n")
+    assert not (root / "cases/golden/b.yaml").exists()
+    assert gitview.may_skip_worktree(root)
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"])
 
 
 def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
@@ -308,3 +353,27 @@ def test_a_bare_repository_committed_in_the_set_is_not_opened(tmp_path: Path) ->
         gitview.set_config(root / "evals", "merge.goldcase.name", "goldcase")
     assert (root / "evals" / "config").read_bytes() == planted
     assert not (tmp_path / "ran").exists()
+
+
+def test_a_file_marked_skip_worktree_by_hand_is_skipped(tmp_path: Path) -> None:
+    """On disk, edited there, and never compared with the index by git."""
+    root = committed_folders(tmp_path / "r")
+    git(root, "update-index", "--skip-worktree", "corpus/doc.md")
+    write(root, "corpus/doc.md", "doc, edited where git does not look\n")
+    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    assert found == gitview.Gaps([], ["corpus/doc.md"])
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        ("--index-version", "4"),  # its entries may hold the flag: the header cannot tell
+        ("--split-index",),  # the shared part may hold it
+    ],
+)
+def test_an_index_whose_header_cannot_tell_may_skip(tmp_path: Path, how: tuple[str, ...]) -> None:
+    root = committed_folders(tmp_path / "r")
+    git(root, "update-index", *how)
+    write(root, "cases/golden/new.yaml", "new\n")
+    git(root, "add", "cases/golden/new.yaml")
+    assert gitview.may_skip_worktree(root)

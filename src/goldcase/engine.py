@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +15,7 @@ import msgspec
 from msgspec import Struct
 
 from goldcase import checks, gitview, progress
+from goldcase.aside import aside, can_fork
 from goldcase.cache import findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
@@ -76,56 +76,20 @@ LIST_ASIDE_FROM = 1 << 20  # bytes of case cache (800 to 3,000 cases) from which
 
 
 def list_aside(ctx: Context) -> Callable[[], Entries]:
-    """``case_entries(ctx)``, taken by a forked child while this process does other work
-    (``check`` decodes the case cache and imports the families, ``score`` reads the result
-    lines): the listing is 3-5 µs of ``lstat`` a file (system time, 30-45 ms for 10,000)
-    that a second core spends beside that work. The same function's result; taken here, when
-    asked for, for a small set (a case cache under ``LIST_ASIDE_FROM``), one core, or any
-    failure of the child."""
-    here = lambda: case_entries(ctx)  # noqa: E731
-    if sys.platform != "linux" or (os.cpu_count() or 1) < 2:
-        return here
-    if ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
-        return here
-    try:
-        read_fd, write_fd = os.pipe()
-    except OSError:
-        return here
-    # A Ctrl-C waits until the child has its own handling: killed outright, never running
-    # this process's (which would print and exit as it did).
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pid = os.fork()
-    except OSError:
-        pid = -1
-    if pid == 0:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-    if pid < 0:
-        os.close(read_fd)
-        os.close(write_fd)
-        return here
-    if pid == 0:  # the child: the listing down the pipe, and out without any clean-up
-        code = 1
-        try:
-            os.close(read_fd)
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(_ENTRIES.encode(case_entries(ctx)))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    return lambda: _listed(ctx, read_fd, pid)
+    """``case_entries(ctx)``, taken by a forked child (``aside``) while this process does
+    other work (``check`` decodes the case cache and imports the families, ``score`` reads
+    the view and the result lines): the listing is 3-5 µs of ``lstat`` a file (system time,
+    30-45 ms for 10,000) that a second core spends beside that work. The same function's
+    result; taken here, when asked for, for a small set (a case cache under
+    ``LIST_ASIDE_FROM``), one core, or any failure of the child."""
+    if not can_fork() or ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
+        return lambda: case_entries(ctx)
+    taken = aside(lambda: _ENTRIES.encode(case_entries(ctx)))
+    return lambda: _listed(ctx, taken())
 
 
-def _listed(ctx: Context, read_fd: int, pid: int) -> Entries:
-    with os.fdopen(read_fd, "rb") as pipe:
-        raw = pipe.read()
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:  # reaped already (SIGCHLD ignored): a cut listing won't decode
-        status = 0
-    if status == 0:
+def _listed(ctx: Context, raw: bytes | None) -> Entries:
+    if raw is not None:
         with contextlib.suppress(msgspec.DecodeError):
             return _ENTRIES_SHAPE.decode(raw)
     return case_entries(ctx)  # the child failed: listed here
@@ -179,6 +143,7 @@ def load_case_set(
     listed: Entries | None = None,
     *,
     prepare: Sequence[str] = (),
+    imported: Sequence[str] = (),
     parallel_from: int | None = None,
 ) -> CaseSet:
     """Read, parse and validate every case file (``listed``: ``case_entries(ctx)`` when the
@@ -188,12 +153,14 @@ def load_case_set(
     cache was written is read again); a file whose bytes are the ones cached is not parsed;
     a large number of changed files (``parallel_from``, default ``PARALLEL_FROM``) is parsed
     on every core, where the per-file work of the families named in ``prepare`` is done
-    too (``checks.preparers``; its results wait in ``ctx.prepared``)."""
+    too (``checks.preparers``; its results wait in ``ctx.prepared``). The families of
+    ``prepare`` and ``imported`` are imported while a child lists the case files (``check
+    --lock`` runs them on the set ``lock`` loads, and prepares none of their work)."""
     if listed is None:
         take_listing = list_aside(ctx)
         try:
             ctx.cache.take(_FILES, (), _SHAPE)  # decoded (its shape checked) meanwhile
-            for name in prepare:  # and the families imported
+            for name in (*prepare, *imported):  # and the families imported
                 checks.family(name)
         finally:  # taken whatever happened: the child is reaped, the pipe closed
             listed = take_listing()
@@ -222,11 +189,14 @@ def _load_case_set(ctx: Context, listed: Entries, parallel: _Parallel) -> CaseSe
     written = ctx.cache.written_ns(_FILES)
     files: list[CaseFile | None] = []
     todo: list[tuple[int, str, Folder | None, bytes | None, Signature | None]] = []
+    links: list[str] = []
     for rel, signature in listed:
         split = split_of(prefix, rel)
         if not is_named(rel):
             files.append(_unnamed(rel, split))
             continue
+        if signature is None and os.path.islink(root + rel):  # a link has no signature
+            links.append(rel)
         entry = cached.get(rel)
         if entry is not None and entry[1] != split:
             entry = None
@@ -254,7 +224,7 @@ def _load_case_set(ctx: Context, listed: Entries, parallel: _Parallel) -> CaseSe
         files[index] = case_file
         if case_file.raw is not None:  # read and parsed (not a file that could not be read)
             ctx.cache.put(_FILES, rel, _entry(case_file, signature))
-    return CaseSet([f for f in files if f is not None])
+    return CaseSet([f for f in files if f is not None], links=links)
 
 
 # A case cache entry, checked by the decoder as the cache is read: (digest, split, data,
@@ -464,16 +434,11 @@ def run_checks(
     those about the whole set (``Context.set_path``); on ``case_set`` when the caller has
     just loaded it (``check --lock``), else on the set as it is on disk (``parallel_from``:
     see ``load_case_set``)."""
-    unknown = [name for name in select if name not in checks.FAMILIES]
-    if unknown:
-        raise GoldcaseError(
-            f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
-        )
+    names = selected(select)
     wanted = None if paths is None else frozenset(map(shown_path, paths))
     if wanted is not None:
         ctx.focus = wanted
         ctx.cache.partial = True
-    names = list(select or checks.FAMILIES)
     if case_set is None:
         case_set = load_case_set(ctx, prepare=names, parallel_from=parallel_from)
     findings = _run_families(ctx, case_set, names)
@@ -483,6 +448,17 @@ def run_checks(
         findings = [f for f in findings if f.path in wanted or f.path == ctx.set_path]
     files = len(case_set.files) if wanted is None else len(wanted)
     return CheckRun(sorted(set(findings)), files)
+
+
+def selected(select: Sequence[str]) -> list[str]:
+    """The families a check runs: those named, or every one; a name that is none is an
+    error."""
+    unknown = [name for name in select if name not in checks.FAMILIES]
+    if unknown:
+        raise GoldcaseError(
+            f"unknown check family {unknown[0]!r}; choose from {', '.join(checks.FAMILIES)}"
+        )
+    return list(select or checks.FAMILIES)
 
 
 def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:

@@ -33,6 +33,8 @@ from fractions import Fraction
 
 from msgspec import Struct
 
+from goldcase.dialect import lazy
+
 _UNITS: dict[str, tuple[str, int]] = {}
 for _names, _kind, _factor in (
     (("second", "seconds", "sec", "secs"), "time", 1),
@@ -95,32 +97,32 @@ _WORD_FIRSTS = "".join(sorted({w[0] for w in _NUMBER_NAMES}))
 _WORD_START = f"[{_WORD_FIRSTS}]"
 _NUMBER_WORDS = rf"\b(?={_WORD_START}){_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*\b"
 # The lookahead before the two branches: one test leaves a position, not one per branch.
-_TOKEN = re.compile(
+_TOKEN = lazy(
     rf"(?=[\d{_WORD_FIRSTS}])(?:(?P<digits>{_DIGITS})|(?P<words>{_NUMBER_WORDS}))", re.IGNORECASE
 )
-_UNIT_AFTER = re.compile(
+_UNIT_AFTER = lazy(
     r"(?:st|nd|rd|th)?[\s-]?(?:(?P<work>working|business)[\s-])?(?P<unit>[a-z]+)\b",
     re.IGNORECASE,
 )
 _UNIT_NAMES = "second|minute|hour|day|week|fortnight|month|year"
 _UNIT_WORDS = tuple(_UNIT_NAMES.split("|"))
-_ARTICLE_UNIT = re.compile(
+_ARTICLE_UNIT = lazy(
     rf"\b(?=[ha])(?P<half>half[\s-])?(?:a|an)[\s-](?P<unit>{_UNIT_NAMES})(?P<more>\s+and\s+a\s+half)?\b",
     re.IGNORECASE,
 )
-_AND_A_HALF = re.compile(
+_AND_A_HALF = lazy(
     rf"\b(?=\d|{_WORD_START})(?P<n>\d+|{_WORD})\s+and\s+a\s+half[\s-](?P<unit>(?:{_UNIT_NAMES})s?)\b",
     re.IGNORECASE,
 )
-_CLOCK = re.compile(
+_CLOCK = lazy(
     r"(?=\d)(?<![\d.,:])(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)?(?![\d:])",
     re.IGNORECASE,
 )
-_ISO_DATE = re.compile(r"(?=\d)(?<!\d)(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
+_ISO_DATE = lazy(r"(?=\d)(?<!\d)(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
 _DAY = r"(?P<{name}>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<{name}>\d{{4}}))?"
 _MONTH_START = "(?i:[" + "".join(sorted({m[0] for m in MONTHS})) + "])"  # May's M too
-_NAMED_DATE = re.compile(
+_NAMED_DATE = lazy(
     rf"\b(?=\d|{_MONTH_START})(?:"
     + _DAY.format(name="d1")
     + rf"(?:\s+of)?\s+(?P<m1>{_MONTH_WORDS})\b\.?"
@@ -231,13 +233,13 @@ def _numbers(text: str) -> Iterator[Figure]:
 
 
 _CURRENCY = frozenset("£$€¥")
-_BEFORE_PRONOUN = re.compile(
+_BEFORE_PRONOUN = lazy(
     r"\b(?:a|an|the|new|this|that|which|each|every|any|no|another|same|other|only)\s+$",
     re.IGNORECASE,
 )
 
 
-_ONE_IDIOM = re.compile(
+_ONE_IDIOM = lazy(
     r"\s+(?:another|by\s+one|or\s+(?:the\s+)?other|from\s+the\s+other)\b", re.IGNORECASE
 )
 
@@ -256,7 +258,7 @@ def _pronoun(text: str, match: re.Match[str]) -> bool:
     return _BEFORE_PRONOUN.search(text, 0, match.start()) is not None
 
 
-_PERCENT = re.compile(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
+_PERCENT = lazy(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)
 
 
 def _with_unit(
@@ -340,16 +342,16 @@ def _duration(match: re.Match[str], amount: Fraction, *, implied: bool) -> Figur
 
 
 _FREE, _ONCE, _TWICE = "free", "once|single", "twice"
-_IMPLIED = re.compile(
+_IMPLIED = lazy(
     rf"\b(?=[fost])(?:(?P<free>{_FREE})|(?P<once>{_ONCE})|(?P<twice>{_TWICE}))\b", re.IGNORECASE
 )
 _IMPLIED_WORDS = tuple(f"{_FREE}|{_ONCE}|{_TWICE}".split("|"))
-_GROUPED = re.compile(r"(?=\d)(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
+_GROUPED = lazy(r"(?=\d)(?<![\d.,])\d+(?: \d+)+(?![\d.,])")
 # What a match of _AND_A_HALF and of _GROUPED holds (and "-", of _ISO_DATE): a text without
 # it is not searched with the whole pattern, one quick search instead of a slow one.
-_HALF = re.compile("half", re.IGNORECASE)
-_DIGIT_SPACE_DIGIT = re.compile(r"\d \d")
-_ANY_DIGIT = re.compile(r"\d")  # what _DIGITS, _CLOCK and the dates need (\d, as they say it)
+_HALF = lazy("half", re.IGNORECASE)
+_DIGIT_SPACE_DIGIT = lazy(r"\d \d")
+_ANY_DIGIT = lazy(r"\d")  # what _DIGITS, _CLOCK and the dates need (\d, as they say it)
 
 
 def _implied_numbers(text: str, has: _Needs) -> Iterator[Figure]:

@@ -22,7 +22,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.errors import GoldcaseError
 
@@ -251,8 +251,8 @@ BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
 
 
 def default_base(path: Path) -> tuple[str, str]:
-    """(sha, what it is): the merge base of HEAD and ``origin/main``, else of HEAD and
-    ``main`` (then ``origin/master``, ``master``); HEAD itself when there is none of them (the
+    """(sha, what it is): the nearest merge base of HEAD and ``origin/main``, ``main``,
+    ``origin/master``, ``master`` (``base_of``); HEAD itself when there is none of them (the
     working tree is then compared with it). During a merge, the base of the merge being made:
     of the branch and HEAD merged with MERGE_HEAD."""
     found = base_commit(path)
@@ -270,7 +270,10 @@ def base_commit(path: Path) -> tuple[str, str] | None:
 
 
 def base_of(path: Path, head: str) -> tuple[str, str] | None:
-    """``base_commit`` for a HEAD already known to be the commit ``head``."""
+    """``base_commit`` for a HEAD already known to be the commit ``head``: of the base
+    branches that exist, the nearest merge base (the one the others lead to; a tie goes to
+    the first in ``BASE_BRANCHES``). A local main ahead of a stale origin/main, or behind a
+    fetched one: the branch was cut from whichever it shares the later commit with."""
     refs = [
         f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
     ]
@@ -281,13 +284,33 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     if head in present.values():
         return head, "HEAD"
     tips = ["HEAD", "MERGE_HEAD"] if _merging(path) else ["HEAD"]
+    branches: dict[str, str] = {}  # a tip -> the first base branch at it
     for branch, ref in zip(BASE_BRANCHES, refs, strict=True):
-        if ref not in present:
-            continue
-        base = merge_base(path, ref, *tips)
+        if ref in present:
+            branches.setdefault(present[ref], branch)
+    bases: dict[str, str] = {}  # a merge base -> the first base branch giving it
+    for tip in _latest(path, list(branches)):
+        base = merge_base(path, tip, *tips)
         if base is not None:
-            return base, "HEAD" if base == head else f"merge base of HEAD and {branch}"
-    return None
+            bases.setdefault(base, branches[tip])
+    nearest = _latest(path, list(bases))
+    if not nearest:
+        return None
+    base = nearest[0]
+    return base, "HEAD" if base == head else f"merge base of HEAD and {bases[base]}"
+
+
+def _latest(path: Path, commits: list[str]) -> list[str]:
+    """``commits`` less those another of them leads to, in their order: of two tips one of
+    which is behind the other (a stale origin/main), the later one's merge base with HEAD is
+    never the older. One git process, only when there are two or more."""
+    if len(commits) < 2:
+        return commits
+    out = _git(path, "merge-base", "--independent", "--end-of-options", *commits)
+    if not out:
+        return commits
+    kept = set(out.decode().split())
+    return [sha for sha in commits if sha in kept] or commits
 
 
 def _merging(path: Path) -> bool:
@@ -301,22 +324,75 @@ def head_commit(path: Path) -> str | None:
     return out.decode().strip() if out else None
 
 
-def uncommittable(path: Path, folders: list[str]) -> list[str] | None:
+class Gaps(NamedTuple):
+    """What the commit being made holds otherwise than the disk shows it (``uncommittable``)."""
+
+    changed: list[str]  # on disk, not in the commit as it is there
+    skipped: list[str]  # in the commit, skipped in the work tree: git does not compare them
+
+
+def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
     """Files under ``folders`` (relative to ``path``, as the result is) that the commit being
     made will not hold as they are on disk: untracked or ignored (each file, also inside an
     ignored folder), or changed since they were staged (edited, deleted, added with
-    ``--intent-to-add``). None when git cannot tell (not a work tree, an unreadable index).
+    ``--intent-to-add``); and files it holds that git skips in the work tree (a sparse
+    checkout's, or marked ``--skip-worktree``), whatever the disk holds. None when git cannot
+    tell (not a work tree, an unreadable index).
 
     ``ls-files --others`` with no exclude rules lists untracked and ignored files alike, and
     ``--modified`` is the work tree against the index alone: ``git status`` also compares the
-    index with HEAD, which this question does not need."""
+    index with HEAD, which this question does not need. ``--modified`` passes over skipped
+    entries; only ``--cached`` tags them (``S``), and lists every tracked file with them, so
+    it is asked for only when the index may hold one (``may_skip_worktree``)."""
+    cached = ["--cached"] if may_skip_worktree(path) else []
     out = _git(
-        path, "--literal-pathspecs", "ls-files", "-z", "--others", "--modified", "--", *folders
+        path,
+        "--literal-pathspecs",
+        "ls-files",
+        "-z",
+        "-t",
+        "--others",
+        "--modified",
+        *cached,
+        "--",
+        *folders,
     )
     if out is None:
         return None
-    names = out.decode("utf-8", "replace").split("\0")
-    return list(dict.fromkeys(name for name in names if name))  # an unmerged path: once
+    changed: dict[str, None] = {}  # an unmerged path: once
+    skipped: dict[str, None] = {}
+    for record in os.fsdecode(out).split("\0"):  # as the engine lists names (bytes kept)
+        tag, _, name = record.partition(" ")
+        if name and tag != "H":  # H: tracked, and as on disk when not listed again
+            (skipped if tag == "S" else changed)[name] = None
+    return Gaps(list(changed), list(skipped))
+
+
+_PLAIN_INDEX = b"DIRC\0\0\0\2"
+
+
+def may_skip_worktree(path: Path) -> bool:
+    """Whether the index of the work tree holding ``path`` may hold an entry git skips in
+    the work tree, told from its header without running git: the skip-worktree bit is an
+    extended flag, which an index of version 2 cannot hold, and git writes version 3 only
+    when an entry needs one (gitformat-index(5)). Version 4 (``index.version``,
+    ``feature.manyFiles``), a split index (its shared part may hold them) or an index that
+    cannot be read: it may."""
+    own = find_git_dir(path)
+    if own is None:
+        return True
+    index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
+    try:
+        fd = os.open(index, os.O_RDONLY | os.O_NONBLOCK)  # never blocks on a FIFO
+        try:
+            header = os.read(fd, len(_PLAIN_INDEX))
+        finally:
+            os.close(fd)
+        if header != _PLAIN_INDEX:
+            return True
+        return any(name.startswith("sharedindex.") for name in os.listdir(index.parent))
+    except OSError:
+        return True
 
 
 def staged_removals(path: Path, folder: str) -> list[str]:

@@ -138,6 +138,9 @@ class CaseSet(Struct, dict=True):
     files: list[CaseFile]
     cases: list[Case] = field(default_factory=list)
     drafts: list[Case] = field(default_factory=list)
+    # The case files that are symbolic links (paths as in ``files``): the lock pins what a
+    # link leads to, which the commit holding the link may not hold (goldcase lock --stage).
+    links: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._parsed: list[Case] | None = None

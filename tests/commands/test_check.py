@@ -432,6 +432,25 @@ def test_lock_first_stages_the_bump_and_leaves_stdout_to_the_findings(make_repo:
     assert again.exit_code == 0 and "up to date" in again.stderr
 
 
+def test_lock_first_with_an_unknown_family_stops_before_anything_is_written(
+    make_repo: Maker,
+) -> None:
+    """A family name that is none is an error of the command line (exit 2): it is found
+    before the lock is rewritten or anything is staged, not after."""
+    root = make_repo({"cases/golden/ret-001.yaml": GOOD.format(id="ret-001")})
+    git(root, "init", "-q")
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    commit(root, "first")
+    added = write(root, "cases/golden/s.yaml", SALE.format(id="s"))
+    git(root, "add", str(added))
+    before = (root / "golden.version").read_text(), (root / "golden.lock").read_text()
+    result = check_cli("--repo", root, "--lock", "--staged", "--select", "nosuch", added)
+    assert result.exit_code == 2
+    assert "unknown check family 'nosuch'" in result.stderr
+    assert ((root / "golden.version").read_text(), (root / "golden.lock").read_text()) == before
+    assert git(root, "diff", "--cached", "--name-only").stdout.split() == ["cases/golden/s.yaml"]
+
+
 # A set with a finding of every family that looks at one case at a time or pairs it with
 # another: what `check FILE` (the hook) says of a file is what the whole check says of it.
 PLANTED = {

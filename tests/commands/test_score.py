@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -77,6 +78,23 @@ def test_json_output_and_out_file_hold_the_same_report(six: Path) -> None:
         2,
         str(six / "run.jsonl"),
     )
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_the_report_written_with_out_carries_its_cases_digest_whatever_is_printed(
+    six: Path, fmt: str
+) -> None:
+    """docs/score.md: ``cases_digest`` is sha256 of the canonical JSON of ``cases``. Text and
+    Markdown never show it, so it is only computed for a JSON report; the file ``--out``
+    writes is one, whatever the format printed."""
+    out = six / "reports" / f"run-{fmt}.json"
+    result = run_cli("score", six / "run.jsonl", "--repo", six, "--format", fmt, "--out", out)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    canonical = json.dumps(
+        report["cases"], sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
+    assert report["cases_digest"] == hashlib.sha256(canonical).hexdigest()
 
 
 def test_markdown_output_fits_a_pull_request_comment(six: Path) -> None:

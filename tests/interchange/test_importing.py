@@ -556,3 +556,32 @@ def test_a_jsonl_id_ending_in_a_line_break_names_no_file(tmp_path: Path) -> None
         "and must start with a letter or digit; line skipped"
     ) in result.stderr.splitlines()
     assert sorted(p.name for p in (out / "cases" / "golden").iterdir()) == ["una-001.yaml"]
+
+
+def test_an_import_whose_lock_is_refused_leaves_no_folder(tmp_path: Path) -> None:
+    """docs/robustness.md: nothing a user wrote is lost or half-written. A corpus document
+    whose name is not UTF-8 is copied, then refused by the lock (GC206, named with the byte
+    escaped): the repository must not be left behind written but not locked."""
+    folder = tmp_path / "export"
+    (folder / "corpus").mkdir(parents=True)
+    (folder / "corpus" / "returns-policy.md").write_text(
+        read(DATA, "corpus/returns-policy.md"), encoding="utf-8"
+    )
+    (folder / "corpus").joinpath(os.fsdecode(b"notes-\xff.md")).write_text("More.\n")
+    (folder / "set.jsonl").write_text(
+        '{"id": "ret-014", "question": "How many days?", "answerable": true, '
+        '"expected_answer": "14 days", "support": [{"doc": "returns-policy.md", "quote": '
+        '"A customer has 14 days from delivery to request a credit"}]}\n',
+        encoding="utf-8",
+    )
+    for out in (tmp_path / "new", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir()
+        result = run_cli("import", "--format", "jsonl", folder / "set.jsonl", "--out", out)
+        assert result.exit_code == 2, result.stdout + result.stderr
+        assert "notes-\\xff.md" in result.stderr
+        assert "nothing was written" in result.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["export", *(["empty"] if (tmp_path / "empty").exists() else [])]
+        )
+        assert not out.exists() or list(out.iterdir()) == []

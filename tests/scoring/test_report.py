@@ -4,6 +4,8 @@ fractions."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goldcase.schemas import validator
+from goldcase.scoring.report import DIGEST_SLICE, cases_digest
 from scoring.kit import case_yaml, score_lines, write_repo
 
 CASES = {
@@ -74,3 +77,39 @@ def test_any_report_is_consistent(repo: Path, run: dict[str, Any], threshold: fl
         assert (interval is None) is (rate is None)
         if interval is not None:
             assert interval[0] <= rate <= interval[1]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize(
+    "size", [0, 1, DIGEST_SLICE - 1, DIGEST_SLICE, DIGEST_SLICE + 1, 2 * DIGEST_SLICE + 3]
+)
+def test_cases_digest_is_the_documented_sha256_at_any_length(size: int) -> None:
+    """docs/score.md: sha256 of ``json.dumps(cases, sort_keys=True, ensure_ascii=False,
+    separators=(",", ":"))`` in UTF-8, whatever the number of cases (it is hashed a slice
+    at a time)."""
+    cases = [
+        {
+            "id": f"c-{i}",
+            "why": ["é\n\u2028", i / 7, None],
+            "passed": i % 2 == 0,
+            "z": {"b": 1, "a": 2},
+        }
+        for i in range(size)
+    ]
+    assert cases_digest(cases) == documented_digest(cases)
+
+
+@given(st.lists(st.dictionaries(st.text(), JSON_VALUES, max_size=4), max_size=5))
+def test_cases_digest_of_any_json_cases(cases: list[dict[str, Any]]) -> None:
+    assert cases_digest(cases) == documented_digest(cases)
+
+
+def documented_digest(cases: list[dict[str, Any]]) -> str:
+    text = json.dumps(cases, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -39,7 +39,7 @@ from yaml.nodes import ScalarNode
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
-from goldcase.safeio import read_regular
+from goldcase.safeio import read_regular, shown_path
 from goldcase.writer import atomic_write_text, round_trip_yaml
 
 CASE_KEYS = (
@@ -272,16 +272,18 @@ def format_files(root: Path, rels: Sequence[str], *, check: bool) -> FmtResult:
             continue
         if new is None:
             continue
-        result.changed.append(rel)
+        result.changed.append(shown_path(rel))
         if not check:
             atomic_write_text(root / rel, new)
     return result
 
 
-def _formatted(root: Path, rel: str) -> tuple[str | None, list[Finding]]:
-    """The file's canonical text when it differs from what is on disk, or its parse findings."""
+def _formatted(root: Path, path: str) -> tuple[str | None, list[Finding]]:
+    """The file's canonical text when it differs from what is on disk, or its parse findings
+    (naming it as every finding does: a byte of its name that is not UTF-8 escaped)."""
+    rel = shown_path(path)
     try:
-        raw = read_regular(root / rel)  # a FIFO among the case files must not block fmt
+        raw = read_regular(root / path)  # a FIFO among the case files must not block fmt
     except OSError as exc:
         return None, [
             Finding(rel, 1, 1, "GC113", "error", f"cannot read the file: {exc.strerror or exc}")

@@ -11,7 +11,7 @@ from goldcase.authoring.editor_schema import refresh_copies
 from goldcase.checks import FAMILIES
 from goldcase.commands.common import format_option, open_context, relative_paths, repo_option
 from goldcase.context import Context
-from goldcase.engine import run_checks, staged_focus
+from goldcase.engine import run_checks, selected, staged_focus
 from goldcase.errors import GoldcaseError
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import staging
@@ -60,7 +60,10 @@ def command(
     --strict), 2 could not run.
     """
     ctx = open_context(repo, cache=not no_cache)
-    locked = staging.lock(ctx, stage=True, refresh=refresh_copies) if lock_first else None
+    locked = None
+    if lock_first:  # the families are imported while the lock's listing is taken
+        names = selected(select)
+        locked = staging.lock(ctx, stage=True, refresh=refresh_copies, imported=names)
     for line in locked.lines if locked is not None else ():
         click.echo(line, err=True)  # stdout is the findings, in the format asked for
     if staged:

@@ -73,14 +73,17 @@ def command(
     ctx = open_context(repo, cache=True)
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
-    report, warnings = score_from(ctx, results, source=source, split=split, threshold=threshold)
+    as_json = out is not None or fmt == "json"  # only the JSON report carries cases_digest
+    report, warnings = score_from(
+        ctx, results, source=source, split=split, threshold=threshold, digest=as_json
+    )
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    as_json = render_json(report) if out is not None or fmt == "json" else ""
+    json_text = render_json(report) if as_json else ""
     if out is not None:
-        atomic_write_text(out, as_json)
+        atomic_write_text(out, json_text)
     if fmt == "json":
-        sys.stdout.write(as_json)
+        sys.stdout.write(json_text)
     elif fmt == "markdown":
         sys.stdout.write(render_markdown(report))
     else:

@@ -7,6 +7,7 @@ once.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from msgspec import Struct, field
@@ -59,14 +60,27 @@ def import_file(
     imported = read_file(fmt, path, corpus)
     if not imported.cases:
         raise GoldcaseError(f"{path}: no case could be read; nothing was written")
+    existed = out.exists()
     root = write_repository(imported, out, split)
     outcome = ImportOutcome(
         root, len(imported.cases), len(imported.documents), list(imported.notes)
     )
-    _lock(root)
+    try:
+        _lock(root)
+    except GoldcaseError as exc:  # written but not locked: taken back, as if never written
+        _take_back(root, keep_folder=existed)
+        message = f"{exc.message}; nothing was written to {out}"
+        raise GoldcaseError(message, exit_code=exc.exit_code) from exc
     if check:
         outcome.findings = _check(root)
     return outcome
+
+
+def _take_back(root: Path, *, keep_folder: bool) -> None:
+    """Remove the repository this import wrote; the empty folder the user gave stays."""
+    shutil.rmtree(root, ignore_errors=True)
+    if keep_folder:
+        root.mkdir(exist_ok=True)
 
 
 def _lock(root: Path) -> None:

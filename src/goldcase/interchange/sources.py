@@ -35,18 +35,21 @@ def score_from(
     source: str = "results",
     split: str = "golden",
     threshold: float | None = None,
+    digest: bool = True,
 ) -> tuple[dict[str, Any], list[str]]:
     """The report on the results in ``path`` (a results file, or ``source``'s output), and the
-    warnings its provenance deserves."""
+    warnings its provenance deserves (``digest``: see ``scorer.score``)."""
     if source == "results":
-        report = score(ctx, path, shown=str(path), split=split, threshold=threshold)
+        report = score(ctx, path, shown=str(path), split=split, threshold=threshold, digest=digest)
         warning = stale_warning(path, report["golden_version"], report["set_digest"])
         provenance = [] if warning is None else [warning]
     else:
         converted = convert(source, path, str(path), ctx.config.run.abstain_patterns)
         shown = f"{path} (from {source})"
         raw = converted.raw()
-        report = score(ctx, path, shown=shown, split=split, threshold=threshold, raw=raw)
+        report = score(
+            ctx, path, shown=shown, split=split, threshold=threshold, raw=raw, digest=digest
+        )
         provenance = _version_warnings(converted.versions, report["golden_version"], path)
     return report, [*provenance, *share_warnings(ctx.config, report)]
 

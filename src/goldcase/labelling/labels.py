@@ -25,7 +25,7 @@ from goldcase.config import LABELS as LABELS  # the folder; also imported from h
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import is_inside, read_inside
+from goldcase.safeio import is_inside, is_named, read_inside, shown_path
 from goldcase.schemas import validator
 from goldcase.scoring.expect import DEFAULT_CHECK
 from goldcase.scoring.outcomes import text_failures
@@ -82,7 +82,8 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
         parts = rel.split("/")
         if labeller is not None and (len(parts) != 3 or parts[1] != labeller):
             continue
-        label, findings = read_label(rel, _read(root, rel), known)
+        raw = _read(root, rel) if is_named(rel) else None  # else not read: said, by name
+        label, findings = read_label(rel, raw, known)
         result.findings.extend(findings)
         if label is not None:
             result.labels.append(label)
@@ -111,10 +112,16 @@ _UNREADABLE = (
     "cannot read the label file (permissions, not a regular file, over a megabyte, or a link "
     "that leads outside the repository)"
 )
+_UNNAMED = (
+    "the label file's path is not UTF-8, so no report can name it (shown with the byte "
+    "escaped): rename the file or its labeller's folder"
+)
 
 
 def read_label(rel: str, raw: bytes | None, known: set[str]) -> tuple[Label | None, list[Finding]]:
     """One label file: the label (None when it cannot be used) and what is wrong with it."""
+    if not is_named(rel):  # the file's or the labeller's name: no report could hold it
+        return None, [_finding(shown_path(rel), (1, 1), _UNNAMED)]
     parts = rel.split("/")
     if len(parts) != 3 or not _NAME.match(parts[1]):
         return None, [_finding(rel, (1, 1), _MISPLACED)]

@@ -20,7 +20,7 @@ from goldcase.leakage.hashes import HashedQuestion, Hashes, load
 from goldcase.leakage.prompts import MAX_PROMPT_BYTES, matching_files, read_prompt_file
 from goldcase.leakage.textmatch import NormalisedLines
 from goldcase.model import Finding
-from goldcase.safeio import not_a_file, read_inside
+from goldcase.safeio import not_a_file, read_inside, shown_path
 from goldcase.text import normalise_input
 
 
@@ -109,7 +109,8 @@ def _finding(rel: str, line: int, code: str, verb: str, q: HashedQuestion) -> Fi
 
 
 def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]:
-    """Every file in ``rels`` (relative to ``root``); an unreadable one is GC306."""
+    """Every file in ``rels`` (relative to ``root``); an unreadable one is GC306. Findings
+    name a file as every finding does: a byte of its name that is not UTF-8 escaped."""
     matcher = HashedMatcher(hashes)
     out: list[Finding] = []
     for rel in rels:
@@ -117,9 +118,9 @@ def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]
             raw = read_inside(root, rel, MAX_PROMPT_BYTES)
         except OSError as exc:
             message = f"cannot read the file: {exc.strerror or exc}"
-            out.append(Finding(rel, 1, 1, "GC306", "error", message))
+            out.append(Finding(shown_path(rel), 1, 1, "GC306", "error", message))
             continue
-        out.extend(scan_file(matcher, rel, raw))
+        out.extend(scan_file(matcher, shown_path(rel), raw))
     return sorted(set(out))
 
 

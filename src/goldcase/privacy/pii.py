@@ -34,6 +34,8 @@ from typing import Any
 
 from msgspec import Struct
 
+from goldcase.dialect import lazy
+
 TOKENS = {
     "email": "[EMAIL]",
     "phone": "[PHONE]",
@@ -63,28 +65,28 @@ class Match(Struct, frozen=True):
         return TOKENS[self.kind]
 
 
-_EMAIL = re.compile(
+_EMAIL = lazy(
     r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
-_CARD = re.compile(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
-_NINO = re.compile(
+_CARD = lazy(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
+_IBAN = lazy(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
+_NINO = lazy(
     r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
     r" ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"
 )
-_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-])")
+_SSN = lazy(r"(?<![\w-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-])")
 _STREET_WORDS = (
     "Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Close|Way|Court|Ct|Place|Pl|Boulevard"
     "|Blvd|Crescent|Terrace|Gardens|Square|Sq|Mews|Grove|Row|Parade|Highway|Hwy"
 )
-_STREET = re.compile(r"\b\d{1,5}[A-Za-z]?,? (?:[A-Z][a-z'’]+ ){1,4}(?:" + _STREET_WORDS + r")\b\.?")
-_POSTCODE = re.compile(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) \d[ABD-HJLNP-UW-Z]{2}\b")
-_PHONE_HINT = re.compile(r"\d(?:[\s().-]{0,2}\d){6}")
-_GLUED_BEFORE = re.compile(r"[\w./#-]")
-_GLUED_AFTER = re.compile(r"[\w/%]|[.,-]\d")
-_NOT_PHONE = re.compile(r"[/%]|(?<!\d)\d\.\d")
-_NANP = re.compile(r"^(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}$")
+_STREET = lazy(r"\b\d{1,5}[A-Za-z]?,? (?:[A-Z][a-z'’]+ ){1,4}(?:" + _STREET_WORDS + r")\b\.?")
+_POSTCODE = lazy(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) \d[ABD-HJLNP-UW-Z]{2}\b")
+_PHONE_HINT = lazy(r"\d(?:[\s().-]{0,2}\d){6}")
+_GLUED_BEFORE = lazy(r"[\w./#-]")
+_GLUED_AFTER = lazy(r"[\w/%]|[.,-]\d")
+_NOT_PHONE = lazy(r"[/%]|(?<!\d)\d\.\d")
+_NANP = lazy(r"^(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}$")
 
 # IBAN lengths by country (ISO 13616 registry). A country not listed is not an IBAN country
 # here: catalogue and accession numbers such as "RV0717B01008001" pass mod 97 one time in 97.
@@ -169,9 +171,7 @@ IBAN_LENGTHS = {
 }
 # Issuer prefixes of the card networks (Visa, Mastercard, Amex, Discover, JCB, Diners,
 # Maestro, UnionPay): a Luhn-valid number that starts otherwise is an order or parcel number.
-_CARD_PREFIX = re.compile(
-    r"^(?:4|5[1-5]|2[2-7]|3[47]|3[068]|35|6011|64[4-9]|65|62|50|5[6-8]|6[37])"
-)
+_CARD_PREFIX = lazy(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[068]|35|6011|64[4-9]|65|62|50|5[6-8]|6[37])")
 
 
 def luhn_ok(digits: str) -> bool:
@@ -263,11 +263,11 @@ def _addresses(text: str) -> Iterator[Match]:
 # What every match needs: an "@", six digits with separators between them (phone, card, IBAN,
 # national id), or a digit, a space and a capital (a street address or postcode). Separators
 # may include line breaks so that a value folded over two lines still counts.
-_AT = re.compile("@")
-_NEWLINE = re.compile("\n")
-_DIGIT_RUN = re.compile(r"\d(?:[\s().-]*\d){5}")
-_ADDRESS_HINT = re.compile(r"\d[A-Za-z]?,? [A-Z]|\d[A-Z]{2}\b")
-_CAPITAL = re.compile("[A-Z]")
+_AT = lazy("@")
+_NEWLINE = lazy("\n")
+_DIGIT_RUN = lazy(r"\d(?:[\s().-]*\d){5}")
+_ADDRESS_HINT = lazy(r"\d[A-Za-z]?,? [A-Z]|\d[A-Z]{2}\b")
+_CAPITAL = lazy("[A-Z]")
 
 
 def may_contain(text: str) -> bool:
@@ -359,8 +359,8 @@ def strings(
 
 # A value can differ from every line of its file only when it is a block scalar, continues on
 # a further line, or holds an escape: files with none of these need no walk over their values.
-_BLOCK = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?$", re.MULTILINE)
-_CONTINUATION = re.compile(r"^[ \t]+(?![-#\s])(?![^\n]*:(?:[ \t]|$))", re.MULTILINE)
+_BLOCK = lazy(r"[|>][-+0-9]*[ \t]*(?:#.*)?$", re.MULTILINE)
+_CONTINUATION = lazy(r"^[ \t]+(?![-#\s])(?![^\n]*:(?:[ \t]|$))", re.MULTILINE)
 
 
 def _may_fold(text: str) -> bool:

@@ -25,7 +25,7 @@ from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
-from goldcase.safeio import not_a_file, read_regular
+from goldcase.safeio import not_a_file, read_regular, shown_path
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 
 
@@ -128,7 +128,7 @@ def _loads_to(shown: str, text: str, expected: Any) -> bool:
 def propose(path: Path, shown: str | None = None, keep: Collection[str] = ()) -> Proposal | None:
     """The redacted text of one file, or None when it holds no personal data. Values in
     ``keep`` (see ``published_near``) are left as they are."""
-    shown = shown or path.as_posix()
+    shown = shown_path(shown or path.as_posix())  # a byte of the name not UTF-8: escaped
     try:
         raw = read_regular(path)
     except OSError as exc:

@@ -26,6 +26,7 @@ from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Case, Finding
+from goldcase.safeio import shown_path
 from goldcase.schemacheck import checker
 from goldcase.scoring.probes import Probe, grade_probes
 from goldcase.sentences import InContext, Sentences, find_quote
@@ -147,10 +148,12 @@ def _state(ctx: Context, files: Mapping[str, bytes]) -> State:
         elif path.is_relative_to(cases_dir) and rel.endswith(CASE_SUFFIXES):
             split = path.relative_to(cases_dir).parts[0]
             if split in ("golden", "dev"):
-                parsed, _ = parse_case(rel, raw)  # the checks report what is wrong with it
+                shown = shown_path(rel)  # as the checks name it (GC113 when it is not UTF-8)
+                parsed, _ = parse_case(shown, raw)  # the checks report what is wrong with it
                 data = parsed if isinstance(parsed, dict) else {}
-                key = data.get("id") if isinstance(data.get("id"), str) else path.stem
-                state.cases.setdefault(str(key), (rel, split, data))
+                stem = PurePosixPath(shown).stem
+                key = data.get("id") if isinstance(data.get("id"), str) else stem
+                state.cases.setdefault(str(key), (shown, split, data))
     return state
 
 

@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from goldcase.dialect import compiled, escape
+from goldcase.dialect import compiled, escape, lazy
 from goldcase.text import clip, normalise_answer
 
 # The order failed checks are listed in.
@@ -70,7 +70,7 @@ FOLDS = str.maketrans(
         "\u2212": "-",
     }
 )
-_FOLDED = re.compile("[" + re.escape("".join(map(chr, FOLDS))) + "]")  # what FOLDS changes
+_FOLDED = lazy("[" + re.escape("".join(map(chr, FOLDS))) + "]")  # what FOLDS changes
 # Templates (``goldcase.dialect``): Python compiles them here, and the promptfoo export writes
 # them into its grader, so both engines apply the same expressions.
 FIRST_WORD = "{W}+(?:'{W}+)*"  # a run of letters and digits, apostrophes inside it

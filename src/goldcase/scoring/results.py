@@ -25,8 +25,13 @@ from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surr
 
 SCHEMA = "results.schema.json"
 MAX_SHOWN = 20
-# True exactly when a line matches the schema: the schema file is the one definition
-valid_line = checker(SCHEMA)
+
+
+def valid_line(data: Any) -> bool:
+    """True exactly when a line matches the schema: the schema file is the one definition.
+    Compiled when first asked (``schemacheck.checker`` keeps it), not on import: ``check``
+    imports this module through the labels and reads no result line."""
+    return checker(SCHEMA)(data)
 
 
 class Problem(Struct, frozen=True):
@@ -112,7 +117,8 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     # file is read line by line, where a lone one is a problem of its line.
     whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
-        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_line(d)]
+        valid_one = checker(SCHEMA)  # the compiled function itself: called once a line
+        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_one(d)]
         if len(valid) == len(whole):
             return valid, []
     text, problem = _decode(raw, name)
@@ -139,7 +145,9 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
         return None
     joined = b"".join((b"[", memoryview(raw.translate(_NEWLINE_TO_COMMA))[start:end], b"]"))
     try:
-        objects = _DECODER.decode(joined.decode("utf-8"))
+        text = joined.decode("utf-8")
+        del joined  # let go before the objects are built: the peak of a large file
+        objects = _DECODER.decode(text)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(objects, list) or len(objects) != raw.count(b"\n", start, end) + 1:

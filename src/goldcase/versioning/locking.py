@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -27,7 +27,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
-from goldcase.safeio import read_inside, stat_signature
+from goldcase.safeio import Outside, inside, read_inside, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -302,11 +302,12 @@ class Outcome(Struct, frozen=True):
     note: str  # why, in a few words
 
 
-def lock_repository(ctx: Context) -> tuple[Outcome, CaseSet]:
+def lock_repository(ctx: Context, imported: Sequence[str] = ()) -> tuple[Outcome, CaseSet]:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
-    what it did, and the set it read (unchanged: the lock is not a case file)."""
+    what it did, and the set it read (unchanged: the lock is not a case file). ``imported``:
+    the check families run next on that set (``load_case_set``)."""
     with serialised(ctx.config):
-        case_set = load_case_set(ctx)
+        case_set = load_case_set(ctx, imported=imported)
         outcome = update(ctx, case_set)
     ctx.cache.save()
     return outcome, case_set
@@ -344,12 +345,14 @@ def _base_findings(ctx: Context) -> list[Finding]:
     return [_error(ctx.rel(config.version_file), "GC405", message)]
 
 
-def stage_written(config: Config, written: list[str]) -> str | None:
+def stage_written(config: Config, written: list[str], links: list[str]) -> str | None:
     """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
-    reason it did not, when a file the lock covers is on disk but not in that commit."""
+    reason it did not, when a file the lock covers is on disk but not in that commit.
+    ``links``: the golden case files that are links, whose targets git is asked about too."""
     golden = _where(config, f"{Path(config.cases).as_posix().rstrip('/')}/golden")
-    found = gitview.uncommittable(config.root, [golden, _where(config, config.corpus)])
-    if found is None:  # outside a work tree, or git cannot read it: ask which, once
+    targets = _link_targets(config, links)
+    gaps = gitview.uncommittable(config.root, [golden, _where(config, config.corpus), *targets])
+    if gaps is None:  # outside a work tree, or git cannot read it: ask which, once
         if gitview.top_level(config.root) is None:
             return "not in a git work tree: add the files to your commit yourself"
         raise GoldcaseError(
@@ -357,16 +360,9 @@ def stage_written(config: Config, written: list[str]) -> str | None:
             "the golden set and corpus on disk, so golden.version and golden.lock were not "
             "staged; run git status to see why"
         )
-    missing = [rel for rel in found if _locked_file(rel, golden)]
-    if missing:
-        shown = ", ".join(missing[:5]) + (
-            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        )
-        return (
-            f"not staged: {shown} is on disk but not in this commit (untracked, ignored, or "
-            "changed since it was staged), and golden.lock would pin it; add it to the commit, "
-            "or move it out of the folder"
-        )
+    refusal = _refusal(gaps, targets, golden)
+    if refusal is not None:
+        return refusal
     gitview.stage(config.root, written)
     return None
 
@@ -379,6 +375,63 @@ def _where(config: Config, folder: str) -> str:
         return (root / folder).resolve().relative_to(root).as_posix()
     except (OSError, ValueError):  # a loop, or a link out of the repository: as it is named
         return folder
+
+
+def _refusal(gaps: gitview.Gaps, targets: dict[str, str], golden: str) -> str | None:
+    """Why the lock must not be staged: a file it pins that the commit does not hold as the
+    disk shows it."""
+    missing = _named(gaps.changed, targets, golden)
+    if missing:
+        linked = any(rel in targets for rel in gaps.changed)
+        which = " (for a link, the file it leads to)" if linked else ""
+        return (
+            f"not staged: {_listed(missing)} is on disk but not in this commit (untracked, "
+            "ignored, or changed since it was staged), and golden.lock would pin it; add it to "
+            f"the commit{which}, or move it out of the folder"
+        )
+    skipped = _named(gaps.skipped, targets, golden)
+    if skipped:
+        return (
+            f"not staged: {_listed(skipped)} is in this commit but not in the work tree (a "
+            "sparse checkout leaves it out, or it is marked skip-worktree), so golden.lock, "
+            "built from the disk, would not pin the set this commit holds; widen the sparse "
+            "checkout to the golden cases and the corpus (git sparse-checkout add FOLDER, or "
+            "git sparse-checkout disable), or clear the mark (git update-index "
+            "--no-skip-worktree FILE)"
+        )
+    return None
+
+
+def _named(found: list[str], targets: dict[str, str], golden: str) -> list[str]:
+    """The files of ``found`` the lock covers, a link's target named with its link."""
+    return [
+        f"{targets[rel]} (a link to {rel})" if rel in targets else rel
+        for rel in found
+        if rel in targets or _locked_file(rel, golden)
+    ]
+
+
+def _listed(names: list[str]) -> str:
+    """The first five names (a byte of a name that is not UTF-8 escaped, as findings name
+    it), and how many more."""
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return ", ".join(map(shown_path, names[:5])) + more
+
+
+def _link_targets(config: Config, links: list[str]) -> dict[str, str]:
+    """Where each linked case file leads (relative to the root) -> the link. git, asked
+    about a link, says whether the commit holds the link, never whether it holds what the
+    link leads to, which is what the lock pins. A link out of the repository is left out:
+    its case is not read (GC113), so not locked."""
+    root = os.path.realpath(config.root)
+    out: dict[str, str] = {}
+    for rel in links:
+        try:
+            real = inside(config.root, rel)
+        except Outside:
+            continue
+        out[os.path.relpath(real, root).replace(os.sep, "/")] = rel
+    return out
 
 
 def _locked_file(rel: str, golden: str) -> bool:

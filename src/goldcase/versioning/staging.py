@@ -4,7 +4,7 @@ hook): a commit that changes the set goes through in one attempt."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -25,12 +25,19 @@ class Locked(Struct, frozen=True):
     case_set: CaseSet
 
 
-def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> Locked:
+def lock(
+    ctx: Context,
+    *,
+    stage: bool,
+    refresh: Callable[[Path], list[str]],
+    imported: Sequence[str] = (),
+) -> Locked:
     """Recompute golden.lock and move golden.version when the set or corpus changed; with
     ``stage``, add the rewritten files to the commit being made. ``refresh`` rewrites the
     repository's copies of goldcase's schemas after an upgrade (the command passes
-    ``authoring.editor_schema.refresh_copies``) and names the files it wrote."""
-    outcome, case_set = locking.lock_repository(ctx)
+    ``authoring.editor_schema.refresh_copies``) and names the files it wrote. ``imported``:
+    the check families run next on the set it reads (``check --lock``)."""
+    outcome, case_set = locking.lock_repository(ctx, imported)
     lines = locking.describe(outcome)
     written = list(outcome.wrote)
     refreshed = refresh(ctx.root)
@@ -44,7 +51,7 @@ def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> 
         return Locked(lines, 0, case_set)
     if not stage:
         return Locked(lines, 1, case_set)
-    problem = locking.stage_written(ctx.config, written)
+    problem = locking.stage_written(ctx.config, written, _golden_links(case_set))
     if problem is not None:
         return Locked([*lines, problem], 1, case_set)
     kept = [line for line in lines if not line.startswith("wrote ")]
@@ -52,3 +59,11 @@ def lock(ctx: Context, *, stage: bool, refresh: Callable[[Path], list[str]]) -> 
         note = "git merge does not take files a hook stages: complete it with git commit --no-edit"
         return Locked([*kept, f"staged {' and '.join(written)}; {note}"], 1, case_set)
     return Locked([*kept, f"staged {' and '.join(written)} in this commit"], 0, case_set)
+
+
+def _golden_links(case_set: CaseSet) -> list[str]:
+    """The golden case files (those the lock pins) that are links."""
+    if not case_set.links:
+        return []
+    links = set(case_set.links)
+    return [case.path for case in case_set.golden if case.path in links]

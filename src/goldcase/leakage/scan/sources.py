@@ -13,8 +13,9 @@
   fsspec implementation (s3fs, gcsfs; aiohttp for http and https).
 
 Each source keeps the name it is shown by (a path as given, or the given folder joined with
-the file's path below it, or the URL), where a worker opens it (an absolute path, or the URL),
-and its size, which planning and the progress bar use; nothing else is read to plan a scan.
+the file's path below it, a byte that is not UTF-8 escaped by ``safeio.shown_path``; or the
+URL), where a worker opens it (an absolute path, or the URL), and its size, which planning
+and the progress bar use; nothing else is read to plan a scan.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from msgspec import Struct
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
 from goldcase.project import extra_hint
-from goldcase.safeio import not_a_file
+from goldcase.safeio import not_a_file, shown_path
 
 BUFFER = 1 << 20  # bytes read at once
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -76,14 +77,14 @@ def _matches(rel: str, include: Sequence[str]) -> bool:
 def _local(path: Path, include: Sequence[str]) -> list[Source]:
     if path.is_dir():
         return [
-            Source(os.path.join(str(path), rel), str((path / rel).resolve()), size)
+            Source(shown_path(os.path.join(str(path), rel)), str((path / rel).resolve()), size)
             for rel, size in sorted(_walk(path))
             if _matches(rel, include)
         ]
     problem = not_a_file(path)
     if problem is not None:
         raise GoldcaseError(f"{path}: {problem}; give files, folders or URLs to scan")
-    return [Source(str(path), str(path.resolve()), path.stat().st_size)]
+    return [Source(shown_path(str(path)), str(path.resolve()), path.stat().st_size)]
 
 
 def _walk(folder: Path) -> Iterator[tuple[str, int]]:

@@ -1,0 +1,82 @@
+"""Work handed to a forked child while this process does other work: the one way goldcase
+uses a second core beside its own (``engine.list_aside``: the case files listed while the
+case cache, or the score's view and lines, are read).
+
+Only for work that reads little of this process's memory, forked before much is built: the
+child shares this process's pages until either writes one, and every object either touches
+is written (its reference count). Half of a 100,000-case grading in a child made this
+process's own half as slow as the whole had been (docs/benchmarks.md).
+
+``aside(work)`` forks; the child runs ``work()`` and writes the bytes it returns down a pipe,
+then leaves without any clean-up (``os._exit``: nothing of this process's, no ``atexit``,
+no buffered output, runs twice). What it returns is called when the bytes are wanted: it
+reads them, reaps the child, and gives None when the child failed (or could not be made),
+so that the caller does the work itself. The bytes are only ever the child's own encoding of
+its result: a caller decodes them with a strict decoder and treats a failure as None.
+
+Only on Linux with two cores or more: elsewhere (or where a fork fails) ``aside`` gives a
+taker that answers None at once, without forking. A Ctrl-C is blocked across the fork, so
+the child never runs this process's handler: it keeps the default, which ends it outright.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+
+Taken = Callable[[], bytes | None]
+
+
+def _nothing() -> None:
+    return None
+
+
+def can_fork() -> bool:
+    """Whether ``aside`` forks here (Linux, two cores or more)."""
+    return sys.platform == "linux" and (os.cpu_count() or 1) >= 2
+
+
+def aside(work: Callable[[], bytes]) -> Taken:
+    """``work()`` run by a forked child; what is returned gives its bytes once, or None when
+    no child ran it to the end (the caller then does the work itself)."""
+    if not can_fork():
+        return _nothing
+    try:
+        read_fd, write_fd = os.pipe()
+    except OSError:
+        return _nothing
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError:
+        pid = -1
+    if pid == 0:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if pid < 0:
+        os.close(read_fd)
+        os.close(write_fd)
+        return _nothing
+    if pid == 0:  # the child: the bytes down the pipe, and out
+        code = 1
+        try:
+            os.close(read_fd)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(work())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return lambda: _taken(read_fd, pid)
+
+
+def _taken(read_fd: int, pid: int) -> bytes | None:
+    with os.fdopen(read_fd, "rb") as pipe:
+        raw = pipe.read()
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped already (SIGCHLD ignored): cut bytes won't decode
+        status = 0
+    return raw if status == 0 else None

@@ -1,0 +1,98 @@
+"""Work handed to a forked child (``goldcase.aside``): its bytes come back whole however
+many there are, a child that fails (or one that could not be made) gives None so that the
+caller does the work itself, and nothing is left behind either way."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from goldcase import aside as aside_module
+from goldcase.aside import aside, can_fork
+
+needs_cores = pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
+    reason="work is handed to a child only on Linux with two cores or more",
+)
+
+
+@needs_cores
+def test_the_child_does_the_work_and_its_bytes_come_back_whole() -> None:
+    """More bytes than a pipe holds (64 KiB on Linux): the child blocks until they are read."""
+    payload = os.urandom(3 * 2**20)
+    taken = aside(lambda: str(os.getpid()).encode() + b"|" + payload)
+    pid, _, raw = taken().partition(b"|")  # type: ignore[union-attr]
+    assert int(pid) != os.getpid()
+    assert raw == payload
+
+
+@needs_cores
+def test_a_child_whose_work_fails_gives_none(tmp_path: Path) -> None:
+    def failing() -> bytes:
+        (tmp_path / f"ran-in-{os.getpid()}").touch()
+        raise RuntimeError("the work cannot be done")
+
+    assert aside(failing)() is None
+    [mark] = tmp_path.glob("ran-in-*")  # it ran, in another process, and failed there
+    assert int(mark.name.rsplit("-", 1)[1]) != os.getpid()
+
+
+@needs_cores
+def test_a_child_is_reaped_and_its_pipe_closed_once_taken() -> None:
+    forked: list[int] = []
+    pipes: list[tuple[int, int]] = []
+    real_fork, real_pipe = os.fork, os.pipe
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def pipe() -> tuple[int, int]:
+        pipes.append(real_pipe())
+        return pipes[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(aside_module.os, "fork", fork)
+        patch.setattr(aside_module.os, "pipe", pipe)
+        assert aside(lambda: b"done")() == b"done"
+    [(read_fd, write_fd)] = pipes
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)
+    for fd in (read_fd, write_fd):
+        with pytest.raises(OSError):
+            os.fstat(fd)
+
+
+def test_with_one_core_nothing_is_forked_and_the_caller_does_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(aside_module.os, "cpu_count", lambda: 1)
+    assert not can_fork()
+    taken = aside(lambda: (tmp_path / "ran").touch() or b"x")
+    assert taken() is None
+    assert not (tmp_path / "ran").exists()
+
+
+@needs_cores
+def test_a_fork_that_fails_gives_none_and_leaves_no_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    pipes: list[tuple[int, int]] = []
+    real_pipe = os.pipe
+
+    def pipe() -> tuple[int, int]:
+        pipes.append(real_pipe())
+        return pipes[-1]
+
+    def fork() -> int:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(aside_module.os, "pipe", pipe)
+    monkeypatch.setattr(aside_module.os, "fork", fork)
+    assert aside(lambda: b"x")() is None
+    for fd in pipes[0]:
+        with pytest.raises(OSError):
+            os.fstat(fd)
