@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from goldcase import gitview
+from goldcase.errors import GoldcaseError
 from kit import commit, git, write
 
 
@@ -285,6 +286,73 @@ def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Pa
     assert gitview.may_skip_worktree(root)
     found = gitview.uncommittable(root, ["cases/golden", "corpus"])
     assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"])
+
+
+def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
+    """Merging into main's tip: HEAD is an ancestor of the merge being made."""
+    root = repo_with_version(tmp_path / "r")
+    git(root, "branch", "-q", "-M", "main")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "feature.txt", "feature\n")
+    commit(root, "feature")
+    git(root, "checkout", "-q", "main")
+    write(root, "main.txt", "main\n")
+    commit(root, "main moves on")
+    git(root, "merge", "-q", "--no-commit", "--no-ff", "feature")
+    assert (root / ".git" / "MERGE_HEAD").is_file()
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    assert gitview.base_commit(root) == (head, "HEAD")
+    assert gitview.merge_base(root, "refs/heads/main", "HEAD", "MERGE_HEAD") == head
+
+
+# --- a bare repository committed inside the work tree ---
+
+
+def plant_bare_repository(folder: Path, marker: Path) -> None:
+    """The files of a bare repository, committed into ``folder`` of a work tree as any
+    stranger's pull request could: git run in ``folder`` takes it for a repository and
+    its ``config`` runs ``core.fsmonitor``, a command of the stranger's choosing."""
+    write(folder, "HEAD", "ref: refs/heads/main\n")
+    write(folder, "objects/info/.keep", "")
+    write(folder, "refs/heads/.keep", "")
+    write(
+        folder,
+        "config",
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "echo ran >> {marker}; false"\n',
+    )
+
+
+def test_a_bare_repository_committed_in_the_set_runs_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "mono"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "evals/golden.version", "3\n")
+    marker = tmp_path / "ran"
+    plant_bare_repository(root / "evals", marker)
+    commit(root, "set")
+    write(root, "evals/golden.version", "4\n")
+    gitview.uncommittable(root / "evals", ["."])
+    gitview.staged_removals(root / "evals", ".")
+    gitview.work_tree(root / "evals")
+    assert not marker.exists()
+
+
+def test_a_bare_repository_committed_in_the_set_is_not_opened(tmp_path: Path) -> None:
+    """GitPython's own search took the planted folder for the repository: ``goldcase init``
+    there wrote its hooks path and merge driver into the stranger's ``config``."""
+    root = tmp_path / "mono"
+    root.mkdir()
+    git(root, "init", "-q")
+    plant_bare_repository(root / "evals", tmp_path / "ran")
+    commit(root, "set")
+    planted = (root / "evals" / "config").read_bytes()
+    with gitview.open_repo(root / "evals") as repo:
+        assert repo is None or Path(str(repo.git_dir)) == (root / ".git").resolve()
+    with pytest.raises(GoldcaseError):
+        gitview.set_config(root / "evals", "merge.goldcase.name", "goldcase")
+    assert (root / "evals" / "config").read_bytes() == planted
+    assert not (tmp_path / "ran").exists()
 
 
 def test_a_file_marked_skip_worktree_by_hand_is_skipped(tmp_path: Path) -> None:

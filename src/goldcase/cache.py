@@ -35,6 +35,7 @@ import msgspec
 
 from goldcase import __version__
 from goldcase.collector import kept
+from goldcase.gitview import refuse_implicit_bare
 from goldcase.model import Finding
 
 ENV = "GOLDCASE_CACHE_DIR"
@@ -110,7 +111,7 @@ def _tracked(root: Path, folder: Path) -> bool:
         inside = Path(os.path.realpath(folder)).relative_to(os.path.realpath(root))
     except ValueError:
         return False
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env = refuse_implicit_bare({k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
     try:
         done = subprocess.run(
             ["git", "ls-files", "-z", "--", inside.as_posix() or "."],

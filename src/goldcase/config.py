@@ -6,6 +6,7 @@ errors: a typo in the config must not silently switch a check off.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -16,7 +17,9 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import read_inside
+from goldcase.safeio import is_inside, read_inside
+
+LABELS = "labels"  # second labellers' files (labelling.labels reads them)
 
 CONFIG_NAME = "goldcase.toml"
 SEVERITIES = ("error", "warning", "off")
@@ -177,6 +180,10 @@ def load_config(root: Path) -> Config:
     root = root.resolve()
     if not root.is_dir():
         raise GoldcaseError(f"{root} is not a folder")
+    return _confined(_load(root))
+
+
+def _load(root: Path) -> Config:
     own = root / CONFIG_NAME
     if own.is_file():
         return _parse(root, own, _read_toml(own))
@@ -191,6 +198,30 @@ def load_config(root: Path) -> Config:
                 )
             return _parse(root, pyproject, table)
     return Config(root=root)
+
+
+def _confined(config: Config) -> Config:
+    """``config``, once every folder goldcase reads or writes in is found inside the
+    repository. git commits a link to a folder as a link: a ``corpus`` leading to
+    ``../../.aws`` would have its files read (and a passage of one shown beside a quote not
+    found), a ``cases/inbox`` leading anywhere would have drafts written there."""
+    root = config.root
+    cases = config.cases_dir
+    for folder in (
+        cases,
+        *(cases / split for split in ("golden", "dev", "inbox")),
+        config.corpus_dir,
+        config.prompts_dir,
+        root / LABELS,
+    ):
+        if os.path.lexists(folder) and not is_inside(root, folder.relative_to(root)):
+            rel = folder.relative_to(root).as_posix()
+            raise GoldcaseError(
+                f"{rel} is a link that leads outside the repository (to "
+                f"{os.path.realpath(folder)}); goldcase reads and writes only inside it: "
+                f"replace the link with the folder itself"
+            )
+    return config
 
 
 _TOP = {

@@ -72,6 +72,21 @@ def git_env(path: Path) -> dict[str, str]:
         env.pop(name, None)
     if index is not None:
         env["GIT_INDEX_FILE"] = index
+    return refuse_implicit_bare(env)
+
+
+def refuse_implicit_bare(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with ``safe.bareRepository=explicit`` added to git's command-line config. A
+    folder holding HEAD, objects/ and refs/ is a bare repository to git, and a stranger can
+    commit those files (and a ``config`` whose ``core.fsmonitor`` is any command) into a
+    golden set's folder: git run there would take it for the repository and run that
+    command. goldcase never works on a bare repository, so git is told to find none
+    unless ``GIT_DIR`` names it."""
+    count = env.get("GIT_CONFIG_COUNT", "0")
+    index = int(count) if count.isascii() and count.isdigit() else 0
+    env[f"GIT_CONFIG_KEY_{index}"] = "safe.bareRepository"
+    env[f"GIT_CONFIG_VALUE_{index}"] = "explicit"
+    env["GIT_CONFIG_COUNT"] = str(index + 1)
     return env
 
 
@@ -123,12 +138,17 @@ def scrubbed(path: Path) -> Iterator[None]:
 
 @contextlib.contextmanager
 def open_repo(path: Path) -> Iterator[git.Repo | None]:
-    """The repository whose work tree holds ``path``, or None when there is none."""
+    """The repository whose work tree holds ``path``, or None when there is none. git finds
+    the top (refusing a bare repository a stranger committed into a folder, as every
+    question here does); GitPython's own search would take that folder for the repository."""
     import git  # GitPython takes 75 ms to import; goldcase check never asks git
 
+    top = top_level(path)
     with scrubbed(path):
         try:
-            repo = git.Repo(path, search_parent_directories=True)
+            if top is None:
+                raise git.InvalidGitRepositoryError(str(path))
+            repo = git.Repo(top)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             yield None
             return

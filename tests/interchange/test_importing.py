@@ -539,6 +539,25 @@ def test_a_fifo_to_import_is_called_a_fifo(tmp_path: Path) -> None:
     )
 
 
+def test_a_jsonl_id_ending_in_a_line_break_names_no_file(tmp_path: Path) -> None:
+    """Python's ``$`` matches before a final line break: an id "una-002\\n" passed as a
+    name and the import wrote a case file whose name ends in a line break."""
+    source = tmp_path / "set.jsonl"
+    source.write_text(
+        '{"id": "una-001", "question": "Who?", "answerable": false}\n'
+        '{"id": "una-002\\n", "question": "Who else?", "answerable": false}\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "set"
+    result = run_cli("import", "--format", "jsonl", source, "--out", out)
+    assert result.exit_code == 0
+    assert (
+        "note: set.jsonl:2: id 'una-002\\n' may hold only letters, digits, '.', '_' and '-', "
+        "and must start with a letter or digit; line skipped"
+    ) in result.stderr.splitlines()
+    assert sorted(p.name for p in (out / "cases" / "golden").iterdir()) == ["una-001.yaml"]
+
+
 def test_an_import_whose_lock_is_refused_leaves_no_folder(tmp_path: Path) -> None:
     """docs/robustness.md: nothing a user wrote is lost or half-written. A corpus document
     whose name is not UTF-8 is copied, then refused by the lock (GC206, named with the byte

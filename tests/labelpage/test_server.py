@@ -180,6 +180,25 @@ def test_a_body_needs_its_length(server: LabelServer) -> None:
     assert answer.startswith(b"HTTP/1.0 411")
 
 
+@pytest.mark.parametrize("length", [b"\xb2", b"\xb9\xb2", b"-1", b"+2", b" 2x"])
+def test_a_length_that_is_not_ascii_digits_is_refused(server: LabelServer, length: bytes) -> None:
+    """Headers are read as Latin-1, where the superscripts are digits to ``str.isdigit`` and
+    not to ``int``: the request ended without an answer and a traceback on the terminal."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as raw:
+        raw.sendall(
+            f"POST /api/state HTTP/1.0\r\nHost: 127.0.0.1:{server.port}\r\n"
+            f"Cookie: goldcase_label_{server.port}={TOKEN}\r\n"
+            "Content-Type: application/json\r\nContent-Length: ".encode()
+            + length
+            + b"\r\n\r\n{}"
+        )
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.0 411")
+    assert answer.endswith(b'{"error": "a request body needs its Content-Length"}')
+
+
 @pytest.mark.parametrize(
     "path",
     [

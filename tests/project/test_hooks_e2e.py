@@ -290,6 +290,19 @@ def test_plain_hooks_refuse_a_bad_commit(plain: Path) -> None:
     assert git(plain, "rev-list", "--count", "HEAD").stdout == "1\n"
 
 
+@pytest.mark.parametrize("name", ["--help", "--select=privacy"])
+def test_plain_hooks_read_a_staged_file_name_as_a_name(plain: Path, name: str) -> None:
+    """The hook passed the staged names to goldcase check as they are: a file named --help
+    (or --select=privacy) in the commit was read as that option, the check printed its help
+    (or ran one family) and passed, and the bad case beside it was committed."""
+    write(plain, "cases/golden/ret-002.yaml", BAD_QUOTE)
+    write(plain, name, "a file whose name looks like an option\n")
+    refused = plain_commit(plain, "bad")
+    assert refused.returncode == 1
+    assert "GC202 quote not found verbatim" in refused.stdout + refused.stderr
+    assert git(plain, "rev-list", "--count", "HEAD").stdout == "1\n"
+
+
 def test_plain_hooks_commit_a_bump_in_one_attempt(plain: Path) -> None:
     write(plain, "cases/golden/ret-002.yaml", case_text("ret-002"))
     accepted = plain_commit(plain, "add")
@@ -385,6 +398,35 @@ def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Pat
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert git(root, "show", "HEAD:golden.version").stdout == "2\n"
     assert not list(Path(home).glob("repo*")), "pre-commit fetched a hook repository"
+
+
+@pytest.mark.parametrize("name", ["--help", "--select=privacy"])
+def test_pre_commit_hooks_read_a_staged_file_name_as_a_name(tmp_path: Path, name: str) -> None:
+    """pre-commit puts the staged names after the hook's entry and args as they are: a file
+    named --help in the commit made goldcase check print its help and pass, and the bad case
+    beside it was committed (a merge of a stranger's branch holding both, likewise). The
+    manifest's args end the options (``--``)."""
+    root = tmp_path / "local hooks"
+    assert run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path).returncode == 0
+    home = str(tmp_path / "pre-commit home")
+    assert run([PRE_COMMIT, "install"], root, PRE_COMMIT_HOME=home).returncode == 0
+
+    def attempt(message: str) -> subprocess.CompletedProcess[str]:
+        git(root, "add", "-A")
+        return run(
+            ["git", "commit", "--no-gpg-sign", "-m", message],
+            root,
+            check=False,
+            PRE_COMMIT_HOME=home,
+        )
+
+    first_commit(root, lambda: attempt("first"))
+    write(root, "cases/golden/ret-002.yaml", BAD_QUOTE)
+    write(root, name, "a file whose name looks like an option\n")
+    refused = attempt("bad")
+    assert refused.returncode == 1
+    assert "GC202 quote not found verbatim" in refused.stdout + refused.stderr
+    assert git(root, "rev-list", "--count", "HEAD").stdout == "1\n"
 
 
 def test_plain_hook_checks_every_case_when_the_corpus_changes(plain: Path) -> None:

@@ -433,3 +433,65 @@ def test_fifo_and_device_among_the_prompt_files(make_repo: Maker) -> None:
         "prompts/zero.md:1:1: GC306 cannot read the prompt file: a link that leads outside "
         "the repository",
     ]
+
+
+# ---- a JSON integer longer than Python converts ------------------------------------------
+
+# Python refuses to convert an integer of more than 4,300 digits (a guard against quadratic
+# time) with a plain ValueError, not the JSONDecodeError a reader expects: a file holding one
+# stopped the command with an internal error instead of naming the file.
+HUGE = "1" * 5000
+
+
+def test_a_huge_integer_in_golden_lock_is_a_finding(scored_repo: Path) -> None:
+    (scored_repo / "golden.lock").write_text(f'{{"format": {HUGE}}}', encoding="utf-8")
+    result = run_cli("lock", "--check", "--repo", scored_repo)
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert "golden.lock:1:1: GC404 golden.lock is not JSON" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["few.jsonl", "few.json"])
+def test_a_huge_integer_in_a_prompt_file_is_a_finding(scored_repo: Path, name: str) -> None:
+    (scored_repo / "prompts").mkdir()
+    (scored_repo / "prompts" / name).write_text(
+        f'{{"q": "a question", "n": {HUGE}}}\n', encoding="utf-8"
+    )
+    result = run_cli("check", "--repo", scored_repo, "--select", "leakage", "--no-cache")
+    no_traceback(result)
+    assert f"prompts/{name}:1:1: GC306 " in result.stdout
+    assert "a number too long to read" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "content"),
+    [
+        (("triage", "{file}", "--dry-run"), f'{{"question": "How long?", "id": {HUGE}}}\n'),
+        (
+            ("import", "--format", "squad", "{file}", "--out", "{out}"),
+            f'{{"data": [], "n": {HUGE}}}',
+        ),
+        (
+            ("import", "--format", "jsonl", "{file}", "--out", "{out}"),
+            f'{{"id": "a", "n": {HUGE}}}\n',
+        ),
+        (("report", "{file}", "--html", "{out}.html"), f'{{"n": {HUGE}}}'),
+        (("leakage", "--against", "{file}"), f'{{"n": {HUGE}}}'),
+    ],
+    ids=["trace log", "squad", "jsonl", "report", "hashes"],
+)
+def test_a_huge_integer_in_a_named_file_is_named(
+    scored_repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    content: str,
+) -> None:
+    given = tmp_path / "given.json"
+    given.write_text(content, encoding="utf-8")
+    out = str(tmp_path / "out")
+    monkeypatch.chdir(scored_repo)
+    result = run_cli(*(a.format(file=given, out=out) for a in args))
+    no_traceback(result)
+    assert result.exit_code in (1, 2)
+    assert str(given) in result.stderr + result.stdout

@@ -791,3 +791,119 @@ def test_a_worker_whose_standard_error_never_ends_a_line_is_drained_in_bounded_m
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
     answers = [json.loads(line)["answer"] for line in out.read_text(encoding="utf-8").splitlines()]
     assert answers == ["within 30 days"] * 4
+
+
+def test_a_bare_repository_committed_beside_the_config_runs_no_code(tmp_path: Path) -> None:
+    """A golden set in a folder of a larger repository: a pull request that commits a bare
+    repository's files (HEAD, config, objects/, refs/) into that folder made every git
+    question goldcase asks there (``check --lock`` lists what the commit holds) find the
+    stranger's repository and run its ``core.fsmonitor`` command."""
+    top = tmp_path / "mono"
+    sample_copy(top / "evals")
+    shutil.rmtree(top / "evals" / ".git")
+    git(top, "init", "-q", "-b", "main")
+    marker = tmp_path / "ran"
+    folder = top / "evals"
+    (folder / "objects" / "info").mkdir(parents=True)
+    (folder / "objects" / "info" / ".keep").write_text("", encoding="utf-8")
+    (folder / "refs" / "heads").mkdir(parents=True)
+    (folder / "refs" / "heads" / ".keep").write_text("", encoding="utf-8")
+    (folder / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (folder / "config").write_text(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "echo ran >> {marker}; false"\n',
+        encoding="utf-8",
+    )
+    commit(top, "a golden set, and a bare repository beside its config")
+    with (folder / "corpus" / "returns-and-credits-policy.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nA new paragraph.\n")
+    git(top, "add", "-A")
+    goldcase(folder, "check", "--staged", "--lock", "corpus/returns-and-credits-policy.md")
+    assert not marker.exists()
+
+
+# A folder of the set committed as a link out of the repository -----------------------------
+
+SECRET = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+
+
+@pytest.mark.parametrize(
+    "folder", ["corpus", "cases", "prompts", "cases/inbox", "cases/golden", "labels"]
+)
+def test_a_folder_linked_out_of_the_repository_is_refused(tmp_path: Path, folder: str) -> None:
+    """git commits a link to a folder as a link: ``corpus`` pointing at ``../../.aws`` made
+    check read every file there and print a passage of one next to a quote that was not
+    found; ``cases/inbox`` pointing anywhere made triage write its drafts there."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "credentials").write_text(SECRET, encoding="utf-8")
+    shutil.rmtree(root / folder, ignore_errors=True)
+    (root / folder).parent.mkdir(parents=True, exist_ok=True)
+    (root / folder).symlink_to(outside, target_is_directory=True)
+    trace = tmp_path / "traces.jsonl"
+    trace.write_text('{"question": "Can I return a kettle after a month?"}\n', encoding="utf-8")
+    for args in (["check"], ["triage", str(trace), "--n", "1"]):
+        done = goldcase(root, *args)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith(f"error: {folder} is a link that leads outside"), done.stderr
+        assert "wJalrXUtnFEMI" not in done.stdout + done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["credentials"]
+
+
+def test_a_labeller_folder_linked_out_of_the_repository_is_not_written(tmp_path: Path) -> None:
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "labels").mkdir()
+    (root / "labels" / "bob").symlink_to(outside, target_is_directory=True)
+    done = goldcase(root, "label", "sample", "--labeller", "bob", "--seed", "1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("error: labels/bob is a link that leads outside"), done.stderr
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["golden.version", "golden.lock"])
+def test_a_version_or_lock_linked_out_of_the_repository_is_not_read(
+    tmp_path: Path, name: str
+) -> None:
+    """golden.version linked to a one-line file anywhere (a credentials file) had its line
+    printed by lock as the version, written into golden.lock and staged by the hook."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    secret = tmp_path / "credentials"
+    secret.write_text("https://bob:ghp_0123456789abcdefSECRET@github.com\n", encoding="utf-8")
+    (root / name).symlink_to(secret)
+    for args in (["lock", "--check"], ["check"], ["lock"]):
+        done = goldcase(root, *args)
+        said = done.stdout + done.stderr
+        assert "SECRET" not in said and name in said, (args, said)
+        assert done.returncode != 0 or args == ["lock"], (args, said)
+    for written in ("golden.version", "golden.lock"):
+        path = root / written
+        if path.is_file() and not path.is_symlink():
+            assert "SECRET" not in path.read_text(encoding="utf-8"), written
+    assert secret.read_text(encoding="utf-8").endswith("SECRET@github.com\n")
+
+
+def test_a_label_file_linked_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    """A label file was read wherever its link led (and its keys named in findings)."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    assert goldcase(root, "label", "sample", "--labeller", "bob", "--seed", "1").returncode == 0
+    label = sorted((root / "labels" / "bob").iterdir())[0]
+    outside = tmp_path / "settings.yaml"
+    outside.write_text("password_SECRET: hunter2\n", encoding="utf-8")
+    label.unlink()
+    label.symlink_to(outside)
+    done = goldcase(root, "check", "--select", "labelling")
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert f"labels/bob/{label.name}:1:1: GC509 " in said
+    assert "SECRET" not in said

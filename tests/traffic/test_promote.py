@@ -289,10 +289,16 @@ def test_a_draft_behind_a_link_out_of_the_repository_is_refused(
         folder.symlink_to(outside)
     code, lines = promote(draft_id, "--to", "dev")
     assert code == 2
-    assert lines == [
-        f"error: cases/inbox/{draft_id}.yaml: cannot read it: outside the repository "
-        "(a link that leads out of it)"
-    ]
+    if link == "draft":
+        assert lines == [
+            f"error: cases/inbox/{draft_id}.yaml: cannot read it: outside the repository "
+            "(a link that leads out of it)"
+        ]
+    else:  # the whole inbox: refused before anything is read (docs/config.md)
+        assert lines == [
+            f"error: cases/inbox is a link that leads outside the repository (to {outside}); "
+            "goldcase reads and writes only inside it: replace the link with the folder itself"
+        ]
     assert target.exists()
     assert sorted(p.name for p in (repo / "cases" / "dev").iterdir()) == ["dev-ret-001.yaml"]
 

@@ -244,3 +244,21 @@ def test_a_trace_holding_control_characters_becomes_a_draft(make_repo: Repo) -> 
     assert "\x1b" not in text and "\u2028" not in text
     data = yaml.safe_load(text)
     assert (data["question"], data["trace"]["answer"]) == (question, answer)
+
+
+def test_a_draft_linked_out_of_the_repository_is_not_read(make_repo: Repo, tmp_path: Path) -> None:
+    """A draft in the inbox that is a link was read wherever it led, whatever its size, to
+    pass over the traces asking its question; a link is now not followed (goldcase check
+    reports it), and the trace it would have hidden is drawn."""
+    root = make_repo(set_files())
+    outside = tmp_path / "elsewhere.yaml"
+    question = "can i swap a kettle for a toaster"
+    outside.write_text(f"id: tr-0000000aa\nquestion: {question}\n", encoding="utf-8")
+    (root / "cases" / "inbox").mkdir(parents=True, exist_ok=True)
+    (root / "cases" / "inbox" / "tr-0000000aa.yaml").symlink_to(outside)
+    log_of(root, [trace(1, question, failed=True)])
+    code, out, _ = triage(root, "--n", "1", "--format", "json", "--seed", "x", "--dry-run")
+    data = json.loads(out)
+    assert code == 0
+    assert data["skipped"].get("duplicate", 0) == 0
+    assert len(data["drawn"]) == 1

@@ -30,7 +30,7 @@ from goldcase.quotes import not_found
 from goldcase.scoring.probes import grade_probes, why_failed
 from goldcase.text import clip, fold_quote
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 SOURCES = ("transcript", "hand-written", "synthetic")
 
 # The tags a case usually carries (the hint lists them; the labelling page offers them).

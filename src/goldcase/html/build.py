@@ -29,7 +29,7 @@ def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
         data = json.loads(text)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a number too long
         raise GoldcaseError(
             f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
         ) from exc

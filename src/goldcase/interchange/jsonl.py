@@ -22,7 +22,7 @@ from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
 MAX_IMPORT_BYTES = 1024**3  # a file named on the command line, or a document beside it
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
 def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
@@ -62,6 +62,9 @@ def _case(path: Path, number: int, line: str, imported: ImportedSet) -> dict[str
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
         imported.notes.append(f"{where}: not JSON ({exc.msg}); line skipped")
+        return None
+    except ValueError:  # an integer of more digits than Python converts
+        imported.notes.append(f"{where}: not JSON (a number too long to read); line skipped")
         return None
     except RecursionError:
         imported.notes.append(f"{where}: JSON nested too deeply to be a case; line skipped")

@@ -70,6 +70,8 @@ def _load(path: Path) -> list[Any]:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise GoldcaseError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from exc
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise GoldcaseError(f"{path}: not JSON: {exc}") from None
     except RecursionError:
         raise GoldcaseError(f"{path}: JSON nested too deeply to be SQuAD") from None
     data = raw.get("data") if isinstance(raw, dict) else None

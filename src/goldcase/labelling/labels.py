@@ -21,10 +21,11 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from goldcase.config import LABELS as LABELS  # the folder; also imported from here
 from goldcase.errors import GoldcaseError
 from goldcase.loader import Locator, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import is_named, read_regular, shown_path
+from goldcase.safeio import is_inside, is_named, read_inside, shown_path
 from goldcase.schemas import validator
 from goldcase.scoring.expect import DEFAULT_CHECK
 from goldcase.scoring.outcomes import text_failures
@@ -32,10 +33,9 @@ from goldcase.scoring.split import rank_key
 from goldcase.text import clip, normalise_answer
 from goldcase.writer import atomic_write_text
 
-LABELS = "labels"
 CODE = "GC509"
 _KEYS = ("id", "question", "answerable", "expected_answer", "expect", "notes")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
 class Label(Struct, frozen=True):
@@ -82,7 +82,7 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
         parts = rel.split("/")
         if labeller is not None and (len(parts) != 3 or parts[1] != labeller):
             continue
-        raw = _read(root / rel) if is_named(rel) else None  # else not read: said, by name
+        raw = _read(root, rel) if is_named(rel) else None  # else not read: said, by name
         label, findings = read_label(rel, raw, known)
         result.findings.extend(findings)
         if label is not None:
@@ -90,9 +90,13 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
     return result
 
 
-def _read(path: Path) -> bytes | None:
+MAX_LABEL_BYTES = 1024 * 1024  # a label file is a few hundred bytes
+
+
+def _read(root: Path, rel: str) -> bytes | None:
+    """The label file's bytes: inside the repository (a link out is not followed), capped."""
     try:
-        return read_regular(path)
+        return read_inside(root, rel, MAX_LABEL_BYTES)
     except OSError:
         return None
 
@@ -104,7 +108,10 @@ def _finding(path: str, where: tuple[int, int], message: str) -> Finding:
 _MISPLACED = (
     "label files live in labels/<labeller>/<id>.yaml; move this file into a labeller's folder"
 )
-_UNREADABLE = "cannot read the label file (permissions, or not a regular file)"
+_UNREADABLE = (
+    "cannot read the label file (permissions, not a regular file, over a megabyte, or a link "
+    "that leads outside the repository)"
+)
 _UNNAMED = (
     "the label file's path is not UTF-8, so no report can name it (shown with the byte "
     "escaped): rename the file or its labeller's folder"
@@ -365,7 +372,13 @@ def write_sample(root: Path, cases: list[Case], labeller: str, seed: str) -> lis
             f"labeller name {labeller!r} may hold only letters, digits, '.', '_' "
             "and '-', and must start with a letter or digit"
         )
-    targets = [root / LABELS / labeller / f"{case.id}.yaml" for case in cases]
+    folder = root / LABELS / labeller
+    if os.path.lexists(folder) and not is_inside(root, folder.relative_to(root)):
+        raise GoldcaseError(
+            f"{LABELS}/{labeller} is a link that leads outside the repository (to "
+            f"{os.path.realpath(folder)}); nothing written: replace the link with a folder"
+        )
+    targets = [folder / f"{case.id}.yaml" for case in cases]
     existing = [t for t in targets if t.exists() or t.with_suffix(".yml").exists()]
     if existing:
         names = ", ".join(t.relative_to(root).as_posix() for t in existing[:5])

@@ -36,7 +36,7 @@ from goldcase.writer import atomic_write_text
 MAX_TEXT = 5000  # notes, a probe, a rule
 MAX_SHORT = 500  # an answer, one option of a check
 MAX_ITEMS = 50  # quotes, options, probes, tags
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 _PREMISE = re.compile(r'^False premise: (?P<doc>[^\s"]+) says "')
 FALSE_PREMISE = "false_premise"
 

@@ -23,7 +23,7 @@ from goldcase.text import clip
 
 Mode = Literal["drafts", "labels"]
 MAX_FILE = 1024 * 1024  # a case file is a few hundred bytes; GC112 refuses more
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 SUFFIXES = (".yaml", ".yml")
 
 

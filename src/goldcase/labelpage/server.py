@@ -221,7 +221,7 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (application/json)")
             return None
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
+        if length is None or not (length.isascii() and length.isdigit()):  # "²" is a digit
             self._error(HTTPStatus.LENGTH_REQUIRED, "a request body needs its Content-Length")
             return None
         if int(length) > MAX_BODY:

@@ -154,7 +154,7 @@ def load(path: Path) -> Hashes:
         data = json.loads(read_regular_text(path))
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the hashes file: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a number too long
         raise GoldcaseError(f"{path}: not a goldcase hashes file (not JSON: {exc})") from exc
     try:
         return _parse(data)

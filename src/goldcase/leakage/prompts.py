@@ -363,7 +363,7 @@ def _jsonl_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | No
             continue
         try:
             value = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # ValueError: a number too long to read
             if problem is None:
                 col = getattr(exc, "colno", 1)
                 problem = (number, col, f"not a JSON line: {_json_error(exc)}")
@@ -375,7 +375,7 @@ def _jsonl_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | No
 def _json_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | None]:
     try:
         value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: a number too long to read
         line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
         return [], (line, col, f"JSON syntax: {_json_error(exc)}; searched as text only")
     locate = _Locator(text)
@@ -383,7 +383,10 @@ def _json_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | Non
 
 
 def _json_error(exc: Exception) -> str:
-    return exc.msg if isinstance(exc, json.JSONDecodeError) else "nesting too deep"
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    # Python converts an integer of at most 4,300 digits, and says so with a plain ValueError
+    return "nesting too deep" if isinstance(exc, RecursionError) else "a number too long to read"
 
 
 class _Locator:

@@ -107,9 +107,12 @@ def inbox_drafts(folder: Path) -> dict[str, str | None]:
     return out
 
 
+MAX_DRAFT_BYTES = 1024 * 1024  # a draft is a few hundred bytes
+
+
 def _question(path: Path) -> str | None:
-    try:
-        data, _ = parse_case(path.name, read_regular(path))
+    try:  # a link is not followed: it may lead anywhere (goldcase check reports it)
+        data, _ = parse_case(path.name, read_regular(path, MAX_DRAFT_BYTES, follow=False))
     except OSError:
         return None
     question = data.get("question") if isinstance(data, dict) else None

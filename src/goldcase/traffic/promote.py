@@ -34,7 +34,7 @@ from goldcase.loader import Locator, load_case_file, parse_case
 from goldcase.model import CaseFile, CaseSet, Finding, Split
 from goldcase.safeio import Outside, inside, read_regular
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _DRAFT_ONLY = ("trace",)
 
 

@@ -130,6 +130,8 @@ def _object(line: bytes | None) -> dict[str, Any]:
         data = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise _Bad(f"not JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise _Bad(f"not JSON: {clip(str(exc), 80)}") from None
     except RecursionError:
         raise _Bad("not JSON: nested too deeply") from None
     if not isinstance(data, dict):

@@ -119,6 +119,8 @@ def parse(text: str) -> Lock:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LockError(f"golden.lock is not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise LockError("golden.lock is not JSON: a number too long to read") from None
     except RecursionError:
         raise LockError("golden.lock is not JSON: nested too deeply") from None
     if not isinstance(data, dict):

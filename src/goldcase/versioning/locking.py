@@ -27,7 +27,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
-from goldcase.safeio import Outside, inside, read_regular_text, shown_path, stat_signature
+from goldcase.safeio import Outside, inside, read_inside, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -118,7 +118,7 @@ def read_lock(
     if config.lock_file.exists():
         try:
             signature = stat_signature(config.lock_file)  # before the bytes
-            text = read_regular_text(config.lock_file)
+            text = _read_own(config, config.lock_file)
             known = cache.known(_LOCKS, _LOCK_KEY, signature) if cache is not None else None
             lock = _lock_from(known) or lockfile.parse(text)
         except (OSError, UnicodeDecodeError) as exc:
@@ -129,10 +129,16 @@ def read_lock(
     return text, lock, problem
 
 
+def _read_own(config: Config, path: Path) -> str:
+    """golden.lock or golden.version, read only when it lies inside the repository (a link
+    to a file elsewhere is refused, never read into the lock or a message)."""
+    return read_inside(config.root, path.name).decode("utf-8")
+
+
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
     """A golden.version left with conflict markers, resolved by the merge driver's rule."""
     try:
-        sides = conflict_sides(read_regular_text(config.version_file))
+        sides = conflict_sides(_read_own(config, config.version_file))
     except (OSError, UnicodeDecodeError):
         return None
     if sides is None:

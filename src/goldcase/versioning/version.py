@@ -6,7 +6,7 @@ import re
 
 from goldcase.config import Config
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import read_regular_text
+from goldcase.safeio import read_inside
 
 
 def read_version(config: Config) -> str | None:
@@ -15,7 +15,8 @@ def read_version(config: Config) -> str | None:
     if not path.exists():
         return None
     try:
-        text = read_regular_text(path)
+        # inside the repository: a link to a one-line file anywhere would become the version
+        text = read_inside(config.root, path.name).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path.name}: cannot read it: {exc}") from exc
     lines = [line.strip() for line in text.splitlines() if line.strip()]
