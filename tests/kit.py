@@ -4,6 +4,7 @@ subprocess with this environment's ``bin`` first on PATH)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -250,6 +251,51 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@dataclass
+class Forks:
+    """The children forked and the pipes opened while ``recorded_forks`` is in place."""
+
+    children: list[int]
+    pipes: list[tuple[int, int]]
+
+    def left_nothing(self) -> None:
+        """Assert that the last child was reaped by the code under test (not left to the
+        test) and the last pipe's read end closed; the child is collected, and the pipe
+        closed, whatever the verdict."""
+        pid, (read_fd, _) = self.children[-1], self.pipes[-1]
+        try:
+            with pytest.raises(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+            with pytest.raises(OSError):
+                os.fstat(read_fd)
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(read_fd)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def recorded_forks(monkeypatch: pytest.MonkeyPatch) -> Forks:
+    """Every child forked and pipe opened from now on (``os.fork`` and ``os.pipe`` wrapped:
+    ``goldcase.aside`` forks through them)."""
+    forks = Forks([], [])
+    real_fork, real_pipe = os.fork, os.pipe
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.children.append(pid)
+        return pid
+
+    def pipe() -> tuple[int, int]:
+        forks.pipes.append(real_pipe())
+        return forks.pipes[-1]
+
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setattr(os, "pipe", pipe)
+    return forks
 
 
 def listed_aside(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Callable[[], set[int]]:

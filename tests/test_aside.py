@@ -12,6 +12,7 @@ import pytest
 
 from goldcase import aside as aside_module
 from goldcase.aside import aside, can_fork
+from kit import recorded_forks
 
 needs_cores = pytest.mark.skipif(
     (os.cpu_count() or 1) < 2 or sys.platform != "linux",
@@ -41,31 +42,16 @@ def test_a_child_whose_work_fails_gives_none(tmp_path: Path) -> None:
 
 
 @needs_cores
-def test_a_child_is_reaped_and_its_pipe_closed_once_taken() -> None:
-    forked: list[int] = []
-    pipes: list[tuple[int, int]] = []
-    real_fork, real_pipe = os.fork, os.pipe
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    def pipe() -> tuple[int, int]:
-        pipes.append(real_pipe())
-        return pipes[-1]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(aside_module.os, "fork", fork)
-        patch.setattr(aside_module.os, "pipe", pipe)
-        assert aside(lambda: b"done")() == b"done"
-    [(read_fd, write_fd)] = pipes
-    with pytest.raises(ChildProcessError):
-        os.waitpid(forked[0], os.WNOHANG)
-    for fd in (read_fd, write_fd):
-        with pytest.raises(OSError):
-            os.fstat(fd)
+def test_a_child_is_reaped_and_its_pipe_closed_once_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    forks = recorded_forks(monkeypatch)
+    assert aside(lambda: b"done")() == b"done"
+    [_] = forks.children
+    [(_, write_fd)] = forks.pipes
+    with pytest.raises(OSError):  # this process's end of the child's side: closed at once
+        os.fstat(write_fd)
+    forks.left_nothing()
 
 
 def test_with_one_core_nothing_is_forked_and_the_caller_does_the_work(
@@ -80,19 +66,13 @@ def test_with_one_core_nothing_is_forked_and_the_caller_does_the_work(
 
 @needs_cores
 def test_a_fork_that_fails_gives_none_and_leaves_no_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
-    pipes: list[tuple[int, int]] = []
-    real_pipe = os.pipe
-
-    def pipe() -> tuple[int, int]:
-        pipes.append(real_pipe())
-        return pipes[-1]
+    forks = recorded_forks(monkeypatch)
 
     def fork() -> int:
         raise OSError("no more processes")
 
-    monkeypatch.setattr(aside_module.os, "pipe", pipe)
     monkeypatch.setattr(aside_module.os, "fork", fork)
     assert aside(lambda: b"x")() is None
-    for fd in pipes[0]:
+    for fd in forks.pipes[0]:
         with pytest.raises(OSError):
             os.fstat(fd)

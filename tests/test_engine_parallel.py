@@ -5,7 +5,6 @@ on a small set through ``parallel_from``."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import sys
@@ -20,7 +19,7 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set, run_checks
 from goldcase.model import Finding
-from kit import case_text, golden_set, listed_aside, write
+from kit import case_text, golden_set, listed_aside, recorded_forks, write
 
 ALL = 10**9  # never parsed on several processes
 
@@ -178,42 +177,18 @@ def test_a_failure_while_the_child_lists_leaves_no_child_and_no_open_pipe(
     a full pipe, and a descriptor, for each such failure."""
     root = _planted(tmp_path)
     _check(root, ALL)
-    forked: list[int] = []
-    pipes: list[tuple[int, int]] = []
-    real_fork, real_pipe = os.fork, os.pipe
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    def pipe() -> tuple[int, int]:
-        pipes.append(real_pipe())
-        return pipes[-1]
+    forks = recorded_forks(monkeypatch)
 
     def cannot_import(name: str) -> None:
         raise ImportError(f"the family {name} cannot be imported")
 
-    monkeypatch.setattr(engine.os, "fork", fork)
-    monkeypatch.setattr(engine.os, "pipe", pipe)
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
     monkeypatch.setattr(checks, "family", cannot_import)
     ctx = Context(load_config(root), Cache.for_repository(root))
     with pytest.raises(ImportError):
         load_case_set(ctx, prepare=["leakage"])
-    assert forked and pipes
-    [(read_fd, _)] = pipes
-    try:
-        with pytest.raises(ChildProcessError):  # reaped by load_case_set, not left to us
-            os.waitpid(forked[0], os.WNOHANG)
-        with pytest.raises(OSError):  # the pipe's read end is closed
-            os.fstat(read_fd)
-    finally:  # the child is not left blocked whatever the verdict
-        with contextlib.suppress(OSError):
-            os.close(read_fd)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(forked[0], 0)
+    assert forks.children and forks.pipes
+    forks.left_nothing()  # reaped by load_case_set, its pipe closed: not left to us
 
 
 @needs_cores

@@ -374,9 +374,11 @@ def test_the_installed_package_carries_the_plain_hooks(
     assert schema == (REPO_ROOT / "schema" / "case.schema.json").read_bytes()
 
 
-def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Path) -> None:
-    """``init --hooks local``: the real pre-commit runs this environment's goldcase (on PATH)
-    through ``repo: local`` hooks, with nothing cloned or installed in PRE_COMMIT_HOME."""
+def _local_hooks(
+    tmp_path: Path,
+) -> tuple[Path, str, Callable[[str], subprocess.CompletedProcess[str]]]:
+    """A set made by ``init --hooks local`` with the real pre-commit installed: its root, the
+    PRE_COMMIT_HOME used, and ``attempt(message)``, which stages everything and commits."""
     root = tmp_path / "local hooks"
     made = run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path)
     assert made.returncode == 0
@@ -392,6 +394,13 @@ def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Pat
             PRE_COMMIT_HOME=home,
         )
 
+    return root, home, attempt
+
+
+def test_local_hooks_call_the_installed_goldcase_and_fetch_nothing(tmp_path: Path) -> None:
+    """``init --hooks local``: the real pre-commit runs this environment's goldcase (on PATH)
+    through ``repo: local`` hooks, with nothing cloned or installed in PRE_COMMIT_HOME."""
+    root, home, attempt = _local_hooks(tmp_path)
     first_commit(root, lambda: attempt("first"))
     write(root, "cases/golden/ret-002.yaml", case_text("ret-002"))
     accepted = attempt("add ret-002")
@@ -406,20 +415,7 @@ def test_pre_commit_hooks_read_a_staged_file_name_as_a_name(tmp_path: Path, name
     named --help in the commit made goldcase check print its help and pass, and the bad case
     beside it was committed (a merge of a stranger's branch holding both, likewise). The
     manifest's args end the options (``--``)."""
-    root = tmp_path / "local hooks"
-    assert run([GOLDCASE, "init", root, "--hooks", "local", "--example"], tmp_path).returncode == 0
-    home = str(tmp_path / "pre-commit home")
-    assert run([PRE_COMMIT, "install"], root, PRE_COMMIT_HOME=home).returncode == 0
-
-    def attempt(message: str) -> subprocess.CompletedProcess[str]:
-        git(root, "add", "-A")
-        return run(
-            ["git", "commit", "--no-gpg-sign", "-m", message],
-            root,
-            check=False,
-            PRE_COMMIT_HOME=home,
-        )
-
+    root, _, attempt = _local_hooks(tmp_path)
     first_commit(root, lambda: attempt("first"))
     write(root, "cases/golden/ret-002.yaml", BAD_QUOTE)
     write(root, name, "a file whose name looks like an option\n")

@@ -21,7 +21,7 @@ from goldcase.engine import case_entries
 from goldcase.scoring import scorer, view
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
-from kit import cache_folder, listed_aside
+from kit import cache_folder, listed_aside, recorded_forks
 from scoring.kit import case_yaml, write_repo, write_results
 
 IDS = ("r-001", "r-002", "r-003")
@@ -156,34 +156,16 @@ def test_a_failure_while_the_child_lists_for_a_score_leaves_no_child_and_no_open
     with pytest.raises(InvalidInput) as beside:
         score(open_context(root), root / "bad.jsonl", shown="bad.jsonl", split="all")
     assert os.getpid() not in listers() and str(beside.value) == str(alone.value)
-    forked: list[int] = []
-    pipes: list[tuple[int, int]] = []
-    real_fork, real_pipe = os.fork, os.pipe
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    def pipe() -> tuple[int, int]:
-        pipes.append(real_pipe())
-        return pipes[-1]
+    forks = recorded_forks(monkeypatch)
 
     def broken(raw: bytes, name: str) -> Any:
         raise MemoryError("no room for the lines")
 
-    monkeypatch.setattr(engine.os, "fork", fork)
-    monkeypatch.setattr(engine.os, "pipe", pipe)
     monkeypatch.setattr(scorer, "parse_lines", broken)
     with pytest.raises(MemoryError):
         score(open_context(root), root / "run.jsonl", shown="run.jsonl", split="all")
-    [pid] = forked
-    [(read_fd, _)] = pipes
-    with pytest.raises(ChildProcessError):  # reaped by the score, not left to the caller
-        os.waitpid(pid, os.WNOHANG)
-    with pytest.raises(OSError):  # the pipe's read end is closed
-        os.fstat(read_fd)
+    [_] = forks.children
+    forks.left_nothing()  # reaped by the score, its pipe closed: not left to the caller
 
 
 def _edit(root: Path) -> None:
