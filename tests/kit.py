@@ -253,6 +253,13 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# Work is handed to a forked child (goldcase.aside) only on Linux with two cores or more.
+needs_cores = pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
+    reason="work is handed to a forked child only on Linux with two cores or more",
+)
+
+
 @dataclass
 class Forks:
     """The children forked and the pipes opened while ``recorded_forks`` is in place."""

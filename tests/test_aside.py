@@ -5,19 +5,13 @@ caller does the work itself, and nothing is left behind either way."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from goldcase import aside as aside_module
 from goldcase.aside import aside, can_fork
-from kit import recorded_forks
-
-needs_cores = pytest.mark.skipif(
-    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
-    reason="work is handed to a child only on Linux with two cores or more",
-)
+from kit import needs_cores, recorded_forks
 
 
 @needs_cores

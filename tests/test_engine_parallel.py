@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,14 +18,9 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import load_case_set, run_checks
 from goldcase.model import Finding
-from kit import case_text, golden_set, listed_aside, recorded_forks, write
+from kit import case_text, golden_set, listed_aside, needs_cores, recorded_forks, write
 
 ALL = 10**9  # never parsed on several processes
-
-needs_cores = pytest.mark.skipif(
-    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
-    reason="the parse runs on several processes only on Linux with two cores or more",
-)
 
 
 def _planted(root: Path) -> Path:

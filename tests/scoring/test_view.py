@@ -4,7 +4,6 @@ trusted across a changed, added or removed file, a racy file, a link, or a damag
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ from goldcase.engine import case_entries
 from goldcase.scoring import scorer, view
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
-from kit import cache_folder, listed_aside, recorded_forks
+from kit import cache_folder, listed_aside, needs_cores, recorded_forks
 from scoring.kit import case_yaml, write_repo, write_results
 
 IDS = ("r-001", "r-002", "r-003")
@@ -114,10 +113,7 @@ def test_a_score_that_loads_the_set_lists_the_case_files_once(
     assert loads == [1] and listings == [1]
 
 
-@pytest.mark.skipif(
-    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
-    reason="the listing is taken by a child only on Linux with two cores or more",
-)
+@needs_cores
 def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -138,10 +134,7 @@ def test_a_score_of_a_large_set_takes_its_listing_in_a_child_and_sees_each_chang
     assert changed == _uncached(root) != expected  # r-002 now passes
 
 
-@pytest.mark.skipif(
-    (os.cpu_count() or 1) < 2 or sys.platform != "linux",
-    reason="the listing is taken by a child only on Linux with two cores or more",
-)
+@needs_cores
 def test_a_failure_while_the_child_lists_for_a_score_leaves_no_child_and_no_open_pipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
