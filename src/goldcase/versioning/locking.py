@@ -345,13 +345,31 @@ def _base_findings(ctx: Context) -> list[Finding]:
     return [_error(ctx.rel(config.version_file), "GC405", message)]
 
 
-def stage_written(config: Config, written: list[str], links: list[str]) -> str | None:
-    """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
-    reason it did not, when a file the lock covers is on disk but not in that commit.
-    ``links``: the golden case files that are links, whose targets git is asked about too."""
-    golden = _where(config, f"{Path(config.cases).as_posix().rstrip('/')}/golden")
+def gaps_asked(config: Config) -> gitview.Pending:
+    """Which files the lock covers that the commit being made does not hold as they are on
+    disk (``gitview.asked_uncommittable``), asked of git without waiting: ``staging`` starts it
+    while the set is read, as soon as the commit may change the lock."""
+    return gitview.asked_uncommittable(config.root, _covered(config))
+
+
+def _covered(config: Config) -> list[str]:
+    """The folders the lock covers, as git is asked about them."""
+    golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
+    return [_where(config, golden), _where(config, config.corpus)]
+
+
+def unstageable(config: Config, links: list[str], asked: gitview.Pending | None) -> str | None:
+    """Why the files ``goldcase lock`` wrote must not be added to the commit being made
+    (``--stage``): a file the lock covers is on disk but not in that commit. ``links``: the
+    golden case files that are links, whose targets git is asked about too. ``asked``: the
+    question ``gaps_asked`` started, when it did (not used when there are links, whose
+    targets it did not name)."""
+    folders = _covered(config)
     targets = _link_targets(config, links)
-    gaps = gitview.uncommittable(config.root, [golden, _where(config, config.corpus), *targets])
+    if asked is None or targets:
+        asked = gitview.asked_uncommittable(config.root, [*folders, *targets])
+    with asked:
+        gaps = gitview.gaps_of(asked)
     if gaps is None:  # outside a work tree, or git cannot read it: ask which, once
         if gitview.top_level(config.root) is None:
             return "not in a git work tree: add the files to your commit yourself"
@@ -360,11 +378,7 @@ def stage_written(config: Config, written: list[str], links: list[str]) -> str |
             "the golden set and corpus on disk, so golden.version and golden.lock were not "
             "staged; run git status to see why"
         )
-    refusal = _refusal(gaps, targets, golden)
-    if refusal is not None:
-        return refusal
-    gitview.stage(config.root, written)
-    return None
+    return _refusal(gaps, targets, folders[0])
 
 
 def _where(config: Config, folder: str) -> str:
