@@ -11,7 +11,8 @@ from pathlib import Path
 
 import goldcase
 from goldcase.cache import Cache, decode, encode
-from kit import cache_folder, golden_set, run_cli
+from goldcase.safeio import stat_signature
+from kit import cache_folder, golden_set, run_cli, write
 
 SALT = "from goldcase.cache import code_salt; print(code_salt())"
 
@@ -109,6 +110,54 @@ def test_a_whole_run_writes_the_namespace_and_empties_the_journal(tmp_path: Path
     cache.save()  # a whole run: only what it used
     assert not written.with_name("ns.journal").exists()
     assert decode(written.read_bytes()) == {"k1": "changed", "k2": "also"}
+
+
+def test_a_whole_run_that_read_every_entry_appends_its_few_changes(tmp_path: Path) -> None:
+    """Nothing is stale when a whole run read every entry (``goldcase lock`` on a set where
+    one case changed): its change goes to the journal, the namespace file stays."""
+    written = _whole(tmp_path, size=100)
+    before = written.read_bytes(), written.stat().st_ino
+    cache = Cache(tmp_path)
+    keys = [f"k{i}" for i in range(100)]
+    assert len(cache.take("ns", keys, dict[str, str])) == 100
+    cache.put("ns", "k7", "changed")
+    cache.save()
+    assert (written.read_bytes(), written.stat().st_ino) == before
+    again = Cache(tmp_path).take("ns", keys, dict[str, str])
+    assert again == {**{k: f"value {k[1:]}" * 10 for k in keys}, "k7": "changed"}
+
+
+def test_a_whole_run_that_appends_moves_the_time_files_are_measured_against(
+    tmp_path: Path,
+) -> None:
+    """git's racy-clean rule trusts an entry only for a file older than the namespace's file
+    (docs/check.md, "Only what changed is read"). A whole run that appends instead of
+    rewriting must move that time on as a rewrite would: else a file it re-read because it
+    was newer would be read again on every run after."""
+    folder = tmp_path / "cache"
+    edited, untouched = write(tmp_path, "edited.yaml", "a\n"), write(tmp_path, "b.yaml", "b\n")
+    first = Cache(folder)
+    first.record("ns", "edited", stat_signature(edited), "parsed a")
+    first.record("ns", "untouched", stat_signature(untouched), "parsed b")
+    first.save()
+    (namespace,) = folder.rglob("ns.msgpack")
+    long_ago = edited.stat().st_mtime_ns - 60 * 10**9  # the namespace written a minute before
+    os.utime(untouched, ns=(long_ago - 10**9, long_ago - 10**9))  # the edit, b before it
+    os.utime(namespace, ns=(long_ago, long_ago))
+    inode = namespace.stat().st_ino
+
+    whole = Cache(folder)
+    assert whole.known("ns", "untouched", stat_signature(untouched)) is None  # its stat moved
+    whole.record("ns", "untouched", stat_signature(untouched), "parsed b")
+    assert whole.known("ns", "edited", stat_signature(edited)) is None  # newer: read again
+    whole.record("ns", "edited", stat_signature(edited), "parsed a again")
+    whole.save()
+    assert namespace.stat().st_ino == inode  # appended, not rewritten
+    assert namespace.stat().st_mtime_ns > long_ago
+
+    after = Cache(folder)
+    assert after.known("ns", "edited", stat_signature(edited)) == "parsed a again"
+    assert after.known("ns", "untouched", stat_signature(untouched)) == "parsed b"
 
 
 def test_a_damaged_record_drops_itself_and_what_follows(tmp_path: Path) -> None:
