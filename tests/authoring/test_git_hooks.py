@@ -224,3 +224,21 @@ def test_the_hook_says_when_goldcase_is_missing(tmp_path: Path) -> None:
         "these hooks is gone); install it (python -m pip install 'goldcase @ git+"
     )
     assert "or commit with --no-verify to skip the check\n" in refused.stderr
+
+
+@pytest.mark.parametrize("hooks_path", [None, "hooks"])
+def test_lock_stage_warns_while_git_runs_the_tracked_hooks(
+    tmp_path: Path, hooks_path: str | None
+) -> None:
+    """The hooks an older goldcase wrote run ``goldcase lock --stage``: it says how to move
+    while core.hooksPath names the set's tracked hooks/, and nothing otherwise."""
+    root = git_set(tmp_path / "set")
+    if hooks_path is not None:
+        git(root, "config", "core.hooksPath", hooks_path)
+    done = run([GOLDCASE, "lock", "--stage"], root)
+    warning = (
+        "warning: core.hooksPath = hooks makes git run hooks this repository tracks, which a "
+        "pull request can change; move goldcase's into the git directory: goldcase git-hooks "
+        "--install (docs/hooks.md)\n"
+    )
+    assert done.stderr == (warning if hooks_path else "")

@@ -270,6 +270,24 @@ def legacy_hooks_path(root: Path, top: Path) -> str | None:
     )
 
 
+def legacy_warning(root: Path) -> str | None:
+    """A warning when git runs the set's tracked ``hooks/`` (an older goldcase's
+    core.hooksPath): ``goldcase lock --stage``, which those hooks run, says how to move. None
+    otherwise, or when git cannot tell."""
+    try:
+        entries = gitview.config_entries(root, HOOKS_PATH)
+        top = gitview.top_level(root) if entries else None
+        if top is None or legacy_hooks_path(root.resolve(), top) is None:
+            return None
+    except GoldcaseError:  # another core.hooksPath: the user's own choice, not goldcase's
+        return None
+    return (
+        f"warning: core.hooksPath = {entries[-1][1]} makes git run hooks this repository "
+        "tracks, which a pull request can change; move goldcase's into the git directory: "
+        "goldcase git-hooks --install (docs/hooks.md)"
+    )
+
+
 def status(root: Path) -> list[tuple[str, str]]:
     """Each plain hook's state in the repository holding ``root``: ``installed`` (goldcase's),
     ``missing``, ``not goldcase's``; and ``core.hooksPath`` with its value when one is set
