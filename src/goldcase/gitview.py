@@ -246,10 +246,10 @@ def hooks_folder(path: Path) -> Path:
     """The folder git runs hooks from when core.hooksPath is not set: ``hooks`` in the git
     directory the repository's worktrees share (what ``git rev-parse --git-path hooks`` names
     then; asked of the common directory so that a core.hooksPath set now does not change it)."""
-    out = _git(path, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    out = _git(path, "rev-parse", "--git-common-dir")  # relative to ``path``, or absolute
     if not out or not out.strip():
         raise GoldcaseError(f"{path} is not inside a git work tree; run git init first")
-    return Path(os.fsdecode(out.rstrip(b"\n"))) / "hooks"
+    return (Path(path).resolve() / os.fsdecode(out.rstrip(b"\n")) / "hooks").resolve()
 
 
 def _why(exc: Exception) -> str:
