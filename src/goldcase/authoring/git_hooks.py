@@ -178,13 +178,7 @@ def install(root: Path, python: str | None = None) -> Installed:
     top = gitview.top_level(root)
     if top is None:
         raise GoldcaseError(f"{root} is not inside a git work tree; run git init first")
-    if not root.is_relative_to(top):
-        raise GoldcaseError(f"{root} is not inside the git work tree at {top}")
-    legacy = legacy_hooks_path(root, top)
-    folder = gitview.hooks_folder(root)
-    foreign = [name for name in HOOK_NAMES if _foreign(folder / name)]
-    if foreign:
-        raise GoldcaseError(_foreign_message(folder, foreign))
+    folder, legacy = _plan(root, top)
     if legacy is not None:
         gitview.unset_local_config(root, HOOKS_PATH)
     set_folder = root.relative_to(top).as_posix()
@@ -219,13 +213,21 @@ def preflight(root: Path) -> None:
     writes its files). A folder outside any repository has nothing in the way."""
     root = root.resolve()
     top = gitview.top_level(root)
-    if top is None:
-        return
-    legacy_hooks_path(root, top)
+    if top is not None:
+        _plan(root, top)
+
+
+def _plan(root: Path, top: Path) -> tuple[Path, str | None]:
+    """(the hooks folder, the core.hooksPath of an older install to unset), or the reason
+    nothing may be written."""
+    if not root.is_relative_to(top):
+        raise GoldcaseError(f"{root} is not inside the git work tree at {top}")
+    legacy = legacy_hooks_path(root, top)
     folder = gitview.hooks_folder(root)
     foreign = [name for name in HOOK_NAMES if _foreign(folder / name)]
     if foreign:
         raise GoldcaseError(_foreign_message(folder, foreign))
+    return folder, legacy
 
 
 def _interpreter(python: str | None) -> str | None:
