@@ -11,7 +11,18 @@ from pathlib import Path
 import pytest
 
 from goldcase.authoring.git_hooks import install
-from kit import BIN, GOLDCASE, case_text, commit, git, git_set, read_version, run, write
+from kit import (
+    BIN,
+    GOLDCASE,
+    case_text,
+    commit,
+    git,
+    git_set,
+    golden_set,
+    read_version,
+    run,
+    write,
+)
 
 HOOKS = ("pre-commit", "pre-merge-commit", "pre-push")
 MARKER_LINE = "# goldcase-git-hook: installed by goldcase git-hooks --install"
@@ -242,3 +253,15 @@ def test_lock_stage_warns_while_git_runs_the_tracked_hooks(
         "--install (docs/hooks.md)\n"
     )
     assert done.stderr == (warning if hooks_path else "")
+
+
+def test_an_older_install_in_a_sub_folder_moves_too(tmp_path: Path) -> None:
+    """An older init in a sub-folder set core.hooksPath to the sub-folder's hooks/."""
+    mono = tmp_path / "mono"
+    root = golden_set(mono / "sets" / "one")
+    git(mono, "init", "-q", "-b", "main")
+    git(mono, "config", "core.hooksPath", "sets/one/hooks")
+    moved = run([GOLDCASE, "git-hooks", "--install", "--repo", root], mono)
+    assert moved.stdout.startswith("unset core.hooksPath (sets/one/hooks)")
+    assert MARKER_LINE in (mono / ".git" / "hooks" / "pre-commit").read_text()
+    assert "\nset_folder=sets/one\n" in (mono / ".git" / "hooks" / "pre-commit").read_text()
