@@ -16,7 +16,7 @@ from goldcase.config import find_root
 @click.option(
     "--install",
     is_flag=True,
-    help="Install the hooks in this clone's git directory (again: they are rewritten).",
+    help="Install the hooks in this clone's git directory (again: goldcase's are updated).",
 )
 @repo_option
 def command(install: bool, repo: Path | None) -> int:
