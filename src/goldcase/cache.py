@@ -209,12 +209,15 @@ class Cache:
                 journal = _read_optional(f"{namespace}{_JOURNAL}", fd)
         except Exception:  # missing, unreadable or damaged: start afresh
             return {}
-        self._sizes[namespace] = (len(raw), len(journal))
+        kept = 0  # bytes of the journal read: a record after a damaged one would never be
         for record in journal_records(journal):
             entries = decode(record, shape)
             if not entries:  # damaged, or of another shape: this and what follows are dropped
                 break
             table.update(entries)
+            kept += 4 + len(record)
+        if kept == len(journal):  # else the namespace is written whole next (``_appended``)
+            self._sizes[namespace] = (len(raw), len(journal))
         return table
 
     def take(self, namespace: str, keys: Iterable[str], shape: Any) -> dict[str, Any]:
@@ -311,13 +314,13 @@ class Cache:
 
     def _appended(self, namespace: str, fd: int) -> bool:
         """Whether a run's few changes went to the namespace's journal: only when its file
-        was read whole, the journal stays under a quarter of it (or the floor), and the run
-        leaves nothing to drop (a part run keeps what it did not read; a whole run that read
-        every entry has nothing stale, and rewriting 5 MB to change one entry cost a commit
-        that locks the set 35-45 ms). Such a whole run moves the file's time to now, as
-        rewriting it would: every entry it kept was checked against the old time by ``known``
-        (or recomputed from a file read after its stat), so each is as good as one written
-        now."""
+        and journal were read whole (a record after a damaged one would never be read), the
+        journal stays under a quarter of the file (or the floor), and the run leaves nothing
+        to drop (a part run keeps what it did not read; a whole run that read every entry has
+        nothing stale, and rewriting 5 MB to change one entry cost a commit that locks the set
+        35-45 ms). The file's time, which ``known`` measures files against, stays: only a
+        whole write moves it on (another process may have appended records this run never
+        checked)."""
         if namespace not in self._sizes or not self._sizes[namespace][0]:
             return False
         if not self.partial and self._old[namespace]:  # stale entries: written whole, without
@@ -334,8 +337,6 @@ class Cache:
             return False
         _append_file(f"{namespace}{_JOURNAL}", journal_record(record), fd)
         self._sizes[namespace] = (size, journal + len(record) + 4)
-        if not self.partial:  # every entry checked against the file's time, or replaced:
-            _touch(f"{namespace}{_SUFFIX}", fd)  # the time moves on, as a whole write's would
         return True
 
     def _write_whole(self, namespace: str, fd: int) -> None:
@@ -515,13 +516,6 @@ def _append_file(name: str, data: bytes, dir_fd: int) -> None:
         os.write(fd, data)
     finally:
         os.close(fd)
-
-
-def _touch(name: str, dir_fd: int) -> None:
-    """Set ``name``'s modification time to now (a link is not followed): what ``known``
-    measures a file's age against (``written_ns``)."""
-    with contextlib.suppress(OSError):
-        os.utime(name, dir_fd=dir_fd, follow_symlinks=False)
 
 
 def _write_file(name: str, data: bytes, dir_fd: int) -> None:

@@ -308,3 +308,30 @@ def test_check_lock_refuses_a_path_outside_the_set_before_writing(tmp_path: Path
     result = run_cli("check", "--lock", "--repo", root, outside)
     assert result.exit_code == 2, result.stdout + result.stderr
     assert {name: (root / name).read_bytes() for name in before} == before
+
+
+def test_an_edit_saved_just_after_the_set_is_read_is_not_staged_behind_its_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git is asked whether the commit holds the golden cases as they were read only once
+    they are read: an edit saved in between (an editor, a formatter) is seen, and the lock,
+    which pins what was read, is not staged for a commit that holds other bytes."""
+    from goldcase.versioning import locking
+
+    root = git_set(tmp_path / "set")
+    path = write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    real = locking.load_case_set
+
+    def read_then_edited(*args: object, **kwargs: object) -> object:
+        case_set = real(*args, **kwargs)  # type: ignore[arg-type]
+        path.write_text(case_text("ret-001", answer="two weeks"), encoding="utf-8")
+        return case_set
+
+    monkeypatch.setattr(locking, "load_case_set", read_then_edited)
+    result = run_cli("check", "--staged", "--lock", "--repo", root, "cases/golden/ret-001.yaml")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "not staged: cases/golden/ret-001.yaml is on disk but not in this commit" in (
+        result.stderr
+    )
+    assert staged_names(root) == ["cases/golden/ret-001.yaml"]

@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -302,12 +302,18 @@ class Outcome(Struct, frozen=True):
     note: str  # why, in a few words
 
 
-def lock_repository(ctx: Context, imported: Sequence[str] = ()) -> tuple[Outcome, CaseSet]:
+def lock_repository(
+    ctx: Context, imported: Sequence[str] = (), read: Callable[[], object] = lambda: None
+) -> tuple[Outcome, CaseSet]:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
     what it did, and the set it read (unchanged: the lock is not a case file). ``imported``:
-    the check families run next on that set (``load_case_set``)."""
+    the check families run next on that set (``load_case_set``). ``read`` is called once the
+    golden cases and the corpus are read, before the lock is computed (``staging`` asks git
+    then whether the commit holds them as they were read)."""
     with serialised(ctx.config):
         case_set = load_case_set(ctx, imported=imported)
+        ctx.corpus  # noqa: B018 (read now: what ``read`` is told has been read)
+        read()
         outcome = update(ctx, case_set)
     ctx.cache.save()
     return outcome, case_set
@@ -347,8 +353,9 @@ def _base_findings(ctx: Context) -> list[Finding]:
 
 def gaps_asked(config: Config) -> gitview.Pending:
     """Which files the lock covers that the commit being made does not hold as they are on
-    disk (``gitview.asked_uncommittable``), asked of git without waiting: ``staging`` starts it
-    while the set is read, as soon as the commit may change the lock."""
+    disk (``gitview.asked_uncommittable``), asked of git without waiting: ``staging`` starts
+    it once the set and corpus are read (an edit after the question and before the read
+    would go unseen), and git answers while the lock is computed and written."""
     return gitview.asked_uncommittable(config.root, _covered(config))
 
 

@@ -43,12 +43,19 @@ def locked(
     files the commit stages, when known.
 
     git's two steps run beside goldcase's own work, on the other core: the question of what
-    the commit holds while the set is read (when a file ``touched`` may change the lock, or
-    none are known), and ``git add`` while the block runs (``check --lock`` checks the set
-    meanwhile). Leaving the block waits for ``git add``, and raises if it failed."""
+    the commit holds while the lock is computed and written (asked once the set is read,
+    when a file ``touched`` may change the lock, or none are known), and ``git add`` while
+    the block runs (``check --lock`` checks the set meanwhile). Leaving the block waits for
+    ``git add``, and raises if it failed."""
     early = stage and _may_change_lock(ctx, touched)
-    with locking.gaps_asked(ctx.config) if early else contextlib.nullcontext() as asked:
-        outcome, case_set = locking.lock_repository(ctx, imported)
+    with contextlib.ExitStack() as beside:
+        asked: list[gitview.Pending] = []
+
+        def ask() -> None:
+            if early:
+                asked.append(beside.enter_context(locking.gaps_asked(ctx.config)))
+
+        outcome, case_set = locking.lock_repository(ctx, imported, ask)
         lines = locking.describe(outcome)
         written = list(outcome.wrote)
         refreshed = refresh(ctx.root)
@@ -61,7 +68,8 @@ def locked(
         if not written or not stage:
             yield Locked(lines, 1 if written else 0, case_set)
             return
-        problem = locking.unstageable(ctx.config, _golden_links(case_set), asked)
+        links = _golden_links(case_set)
+        problem = locking.unstageable(ctx.config, links, asked[0] if asked else None)
     if problem is not None:
         yield Locked([*lines, problem], 1, case_set)
         return
