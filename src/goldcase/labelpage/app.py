@@ -200,10 +200,12 @@ def save(app: App, body: dict[str, Any]) -> dict[str, Any]:
     fields = body.get("fields")
     if source.mode == "drafts":
         form = edits.draft_form(fields, app.corpus, found.data)
-        edits.write_if_unchanged(found.path, body.get("hash"), lambda t: edits.draft_text(t, form))
+        edits.write_if_unchanged(
+            ctx.config, found.path, body.get("hash"), lambda t: edits.draft_text(t, form)
+        )
     else:
         edits.write_if_unchanged(
-            found.path, body.get("hash"), lambda t: edits.label_text(t, fields)
+            ctx.config, found.path, body.get("hash"), lambda t: edits.label_text(t, fields)
         )
     saved = items.read(ctx, source, found.key)
     if source.mode == "drafts":
@@ -272,6 +274,7 @@ def resolve(app: App, body: dict[str, Any]) -> dict[str, Any]:
     rel = listed[case_id]["case"]
     path = inside(ctx.root, rel)
     edits.write_if_unchanged(
+        ctx.config,
         path,
         body.get("hash"),
         lambda t: edits.resolution_text(t, body.get("rule"), body.get("decided_by")),

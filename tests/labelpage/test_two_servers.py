@@ -1,0 +1,69 @@
+"""Two ``goldcase label serve`` on one repository (docs/label.md, "Saving"): a save never
+silently overwrites another's. Each save compares the file with what its page loaded and
+writes under the repository's lock, so of two saves made from the same loaded file at once,
+one is written and the other is refused (409) whatever their interleaving."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from goldcase.labelpage.server import LabelServer
+from labelpage.kit import build, serving
+from labelpage.test_server import TOKEN, api
+
+ROUNDS = 12
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[LabelServer, LabelServer]]:
+    """Two servers, each with its own page state and its own in-process lock, as two
+    processes have; the same labels folder."""
+    root = build(tmp_path / "repo")
+    with ExitStack() as stack:
+        first = stack.enter_context(serving(root, token=TOKEN))
+        second = stack.enter_context(serving(root, token=TOKEN))
+        yield first, second
+
+
+def save_together(
+    servers: tuple[LabelServer, LabelServer], key: str, seen: str, notes: tuple[str, str]
+) -> list[tuple[int, dict[str, Any]]]:
+    start = threading.Barrier(2)
+    out: list[tuple[int, dict[str, Any]]] = [(0, {}), (0, {})]
+
+    def one(k: int) -> None:
+        start.wait()
+        out[k] = api(servers[k], "save", {"key": key, "hash": seen, "fields": fields(notes[k])})
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return out
+
+
+def fields(note: str) -> dict[str, Any]:
+    return {"answerable": False, "slice": "returns", "labelled_by": "ana", "notes": note}
+
+
+def test_of_two_saves_from_one_loaded_file_one_is_written(
+    two: tuple[LabelServer, LabelServer],
+) -> None:
+    status, state = api(two[0], "state")
+    key = state["items"][0]["key"]
+    for round_ in range(ROUNDS):
+        _, view = api(two[0], "item", {"key": key})
+        notes = (f"first server, round {round_}", f"second server, round {round_}")
+        answers = save_together(two, key, view["hash"], notes)
+        assert sorted(status for status, _ in answers) == [200, 409], (round_, answers)
+        won = next(k for k, (status, _) in enumerate(answers) if status == 200)
+        _, now = api(two[1 - won], "item", {"key": key})
+        assert now["hash"] == answers[won][1]["item"]["hash"]
+        assert notes[won] in str(now), now
