@@ -56,7 +56,7 @@ def fields(note: str) -> dict[str, Any]:
 def test_of_two_saves_from_one_loaded_file_one_is_written(
     two: tuple[LabelServer, LabelServer],
 ) -> None:
-    status, state = api(two[0], "state")
+    _, state = api(two[0], "state")
     key = state["items"][0]["key"]
     for round_ in range(ROUNDS):
         _, view = api(two[0], "item", {"key": key})
