@@ -222,9 +222,7 @@ def test_against_says_what_a_path_is(app: Path) -> None:
     )
 
 
-def test_a_hashes_file_linked_out_of_the_repository_is_not_read(
-    app: Path, tmp_path: Path
-) -> None:
+def test_a_hashes_file_linked_out_of_the_repository_is_not_read(app: Path, tmp_path: Path) -> None:
     """An application repository whose golden.hashes is a link to a file elsewhere (here a
     real hashes file, so that reading it would have worked): refused, naming the file."""
     elsewhere = tmp_path / "elsewhere.hashes"
