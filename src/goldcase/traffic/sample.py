@@ -104,6 +104,7 @@ class Listed:
 WINDOW = 1 << 20  # traces of a pool ranked in memory at once: 32 bytes each, 32 MiB
 BLOCK = 1 << 16  # ranks gathered before they join the window's arrays
 CHUNK = 1_024  # traces folded and compared with the set at once
+CHUNK_CHARS = 8 << 20  # and at most this many characters of them
 
 
 def ordered(source: Source, seed: str, flagged_only: bool) -> Iterator[Trace]:
@@ -374,15 +375,18 @@ class _Walk:
 
 
 def _trace_chunks(traces: Iterator[Trace], wanted: int) -> Iterator[list[Trace]]:
-    """The pool's traces a chunk at a time (folded and compared with the set together), a
-    small first chunk when few are wanted."""
-    size = max(4 * wanted, 16)
+    """The pool's traces a chunk at a time (folded and compared with the set together): a
+    small first chunk when few are wanted, never more than ``CHUNK`` traces nor
+    ``CHUNK_CHARS`` characters of questions and answers (a line may hold a MiB)."""
+    size = min(max(4 * wanted, 16), CHUNK)
     chunk: list[Trace] = []
+    chars = 0
     for trace in traces:
         chunk.append(trace)
-        if len(chunk) >= size:
+        chars += len(trace.question) + len(trace.answer or "")
+        if len(chunk) >= size or chars >= CHUNK_CHARS:
             yield chunk
-            chunk, size = [], min(size * 2, CHUNK)
+            chunk, chars, size = [], 0, min(size * 2, CHUNK)
     if chunk:
         yield chunk
 
