@@ -230,7 +230,7 @@ def test_driver_merges_three_lock_files_in_process(tmp_path: Path) -> None:
     )
 
 
-OLDER_DRIVER = "goldcase merge-driver %O %A %B %P"  # what clones configured before 0.x hold
+OLDER_DRIVER = "goldcase merge-driver %O %A %B %P"  # what earlier versions configured
 
 
 @pytest.mark.parametrize("driver", [MERGE_DRIVER, OLDER_DRIVER], ids=["with --", "older"])
