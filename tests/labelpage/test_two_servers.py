@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from goldcase.labelpage.server import LabelServer
-from labelpage.kit import build, serving
+from labelpage.kit import ABSENT, build, serving
 from labelpage.test_server import TOKEN, api
 
 ROUNDS = 12
@@ -67,3 +67,44 @@ def test_of_two_saves_from_one_loaded_file_one_is_written(
         _, now = api(two[1 - won], "item", {"key": key})
         assert now["hash"] == answers[won][1]["item"]["hash"]
         assert notes[won] in str(now), now
+
+
+def test_a_save_made_while_another_server_promotes_is_not_lost(
+    two: tuple[LabelServer, LabelServer], tmp_path: Path
+) -> None:
+    """One server saves a labelled draft while the other promotes it: the save lands in the
+    draft before the promotion reads it (and the case holds it), or the promotion goes first
+    and the save is refused. Before, the promotion read the draft, the save was written (200),
+    and the promotion then removed the draft with the save in it."""
+    _, state = api(two[0], "state")
+    key = next(i["key"] for i in state["items"] if i["question"] == ABSENT)
+    _, view = api(two[0], "item", {"key": key})
+    labelled = {"answerable": False, "slice": "general", "tags": ["unanswerable"]}
+    status, saved = api(two[0], "save", {"key": key, "hash": view["hash"], "fields": labelled})
+    assert status == 200, saved
+    start = threading.Barrier(2)
+    out: dict[str, tuple[int, dict[str, Any]]] = {}
+
+    def saving() -> None:
+        start.wait()
+        body = {"key": key, "hash": saved["item"]["hash"], "fields": {**labelled, "notes": "mine"}}
+        out["save"] = api(two[0], "save", body)
+
+    def promoting() -> None:
+        start.wait()
+        out["promote"] = api(two[1], "promote", {"keys": [key], "to": "dev"})
+
+    threads = [threading.Thread(target=saving), threading.Thread(target=promoting)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    status, promoted = out["promote"]
+    assert status == 200 and promoted["refused"] == [], promoted
+    [moved] = promoted["promoted"]
+    case = (tmp_path / "repo" / moved["case"]).read_text(encoding="utf-8")
+    if out["save"][0] == 200:
+        assert "notes: mine" in case, (out["save"], case)
+    else:
+        assert "notes: mine" not in case
+        assert out["save"][0] in (400, 404, 409), out["save"]
