@@ -101,7 +101,7 @@ class Listed:
         return self.traces[where]
 
 
-WINDOW = 1 << 20  # traces of a pool ranked in memory at once: 32 bytes each, 32 MiB
+WINDOW = 1 << 20  # ranks of a pool held at once: 32 bytes each, 32 MiB (a few times it when cut)
 BLOCK = 1 << 16  # ranks gathered before they join the window's arrays
 CHUNK = 1_024  # traces folded and compared with the set at once
 CHUNK_CHARS = 8 << 20  # and at most this many characters of them
