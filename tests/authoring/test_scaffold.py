@@ -64,7 +64,7 @@ def test_init_scaffolds_an_empty_repository_with_no_version_yet(tmp_path: Path) 
         "golden.lock merge=goldcase",
     ]
     assert git(root, "config", "merge.goldcase.driver").stdout == (
-        "goldcase merge-driver %O %A %B %P\n"
+        "goldcase merge-driver -- %O %A %B %P\n"
     )
     assert ".goldcase-cache/" in (root / ".gitignore").read_text().splitlines()
     checked = run_cli("check", "--repo", root)

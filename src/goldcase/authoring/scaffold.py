@@ -31,7 +31,9 @@ from goldcase.errors import GoldcaseError
 from goldcase.project import REPOSITORY, install_command, release_tag, shipped
 from goldcase.writer import atomic_write_bytes
 
-MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
+# ``--`` ends the options: %P is a path in the repository, and one that starts with ``-`` (a
+# folder named ``--help``) would otherwise be read as an option.
+MERGE_DRIVER = "goldcase merge-driver -- %O %A %B %P"
 HOOK_FORMS = ("url", "local")
 # The hooks init puts in .pre-commit-config.yaml: the one that locks and checks in one process
 # (goldcase-version then goldcase-check, the set loaded once).
@@ -99,7 +101,7 @@ default_install_hook_types: [pre-commit, pre-merge-commit]
 
 GITATTRIBUTES = """\
 # golden.version and golden.lock merge with goldcase's merge driver, never by hand
-# (git config merge.goldcase.driver "goldcase merge-driver %O %A %B %P").
+# (git config merge.goldcase.driver "goldcase merge-driver -- %O %A %B %P").
 golden.version merge=goldcase
 golden.lock merge=goldcase
 """
