@@ -129,15 +129,19 @@ class Pending:
 
     def result(self) -> tuple[int, bytes] | None:
         """Its exit status and output; None when git could not be run or took over two
-        minutes (then it is stopped)."""
+        minutes (then it is stopped: asked first, so that it removes its own index lock)."""
         proc = self._proc
         if proc is None or self._done is not None:
             return self._done
         try:
             out, _ = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+            proc.terminate()
+            try:
+                proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
             self._proc = None
             return None
         self._done = (proc.returncode, out)
