@@ -189,7 +189,9 @@ class CaseGrader:
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
         """For each failed name, what was wanted and what the result gave, in words."""
         data: Mapping[str, Any] = result.data if result is not None else {}
-        return tuple(self._why(name, data, threshold) for name in failed)
+        if len(failed) == 1:  # most failing cases: no generator, one call
+            return (self._why(failed[0], data, threshold),)
+        return tuple([self._why(name, data, threshold) for name in failed])
 
     def _why(self, name: str, data: Mapping[str, Any], threshold: float | None) -> str:
         if name == MISSING:
