@@ -19,6 +19,7 @@ import re
 import string
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from msgspec import Struct
 
@@ -77,18 +78,23 @@ class Counts(Struct, frozen=True):
         }
 
 
+_OUTCOME_PASSED = attrgetter("outcome", "passed")
+_SLICE_PASSED = attrgetter("slice", "passed")
+
+
 def count(graded: Iterable[Graded]) -> Counts:
+    # the cases tallied by (outcome, passed) in C, then the few kinds added up here
     total = success = answered = correct = errors = missing = 0
-    for g in graded:
-        total += 1
-        success += g.passed
-        if g.outcome == "answer":
-            answered += 1
-            correct += g.passed
-        elif g.outcome == "error":
-            errors += 1
-        elif g.outcome == "missing":
-            missing += 1
+    for (outcome, passed), n in Counter(map(_OUTCOME_PASSED, graded)).items():
+        total += n
+        success += passed * n
+        if outcome == "answer":
+            answered += n
+            correct += passed * n
+        elif outcome == "error":
+            errors += n
+        elif outcome == "missing":
+            missing += n
     return Counts(total, success, answered, correct, errors, missing)
 
 
@@ -120,9 +126,9 @@ def slice_stats(graded: Iterable[Graded], config: Config) -> dict[str, SliceStat
     """Per slice (sorted by name): total, success, and what the config says about it."""
     totals: Counter[str] = Counter()
     successes: Counter[str] = Counter()
-    for g in graded:
-        totals[g.slice] += 1
-        successes[g.slice] += g.passed
+    for (name, passed), n in Counter(map(_SLICE_PASSED, graded)).items():  # tallied in C
+        totals[name] += n
+        successes[name] += passed * n
     out: dict[str, SliceStats] = {}
     for name in sorted(totals):
         own = config.slices.get(name)
