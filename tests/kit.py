@@ -27,7 +27,6 @@ BIN = Path(sys.executable).parent
 GOLDCASE = BIN / "goldcase"
 PRE_COMMIT = BIN / "pre-commit"
 REPO_ROOT = Path(__file__).resolve().parent.parent
-REPO_HOOKS = REPO_ROOT / "hooks"
 DATA = REPO_ROOT / "tests" / "data"
 REALDATA = REPO_ROOT.parent / "shared" / "realdata"
 

@@ -15,7 +15,7 @@ from goldcase.project import REPOSITORY, extra_hint, install_command, release_ta
 from kit import REPO_ROOT
 
 # Every text a user reads: the docs, the README, the code (messages, scaffolded files), the
-# hooks, the hook manifest, the action and the packaging metadata.
+# hook manifest, the action and the packaging metadata.
 TEXTS = sorted(
     [
         REPO_ROOT / "README.md",
@@ -25,7 +25,6 @@ TEXTS = sorted(
         REPO_ROOT / ".pre-commit-config.yaml",
         *(REPO_ROOT / "docs").glob("*.md"),
         *(REPO_ROOT / "src").rglob("*.py"),
-        *(path for path in (REPO_ROOT / "hooks").iterdir() if path.is_file()),
         *[REPO_ROOT / "action.yml"] * (REPO_ROOT / "action.yml").is_file(),
     ]
 )

@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scrub": ("scrub", "Redact personal data in case files, comments and layout kept."),
     "lock": ("lock", "Bump golden.version and rewrite golden.lock when the set or corpus changed."),
     "merge-driver": ("merge_driver", "Git merge driver: resolve golden.version and golden.lock."),
+    "git-hooks": ("git_hooks", "Install the plain git hooks in this clone's git directory."),
     "init": ("init", "Scaffold a new golden-set repository (cases, corpus, hooks, version, lock)."),
     "report": ("report", "Write a report as a self-contained HTML page with charts."),
     "schema": ("schema", "Write the case schema into the repository, for editors."),

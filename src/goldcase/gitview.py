@@ -222,6 +222,36 @@ def set_config(path: Path, key: str, value: str) -> None:
             raise GoldcaseError(f"git config {key} failed: {_why(exc)}") from exc
 
 
+def config_entries(path: Path, key: str) -> list[tuple[str, str]]:
+    """Every value git holds for ``key`` in the repository at ``path``, with its scope
+    (system, global, local, worktree, command), in the order git reads them: the last wins."""
+    done = _run(path, "config", "--show-scope", "--get-all", key)
+    if done is None or done[0] not in (0, 1):  # 1: the key is not set
+        raise GoldcaseError(f"git config {key} failed in {path}")
+    entries = []
+    for line in os.fsdecode(done[1]).splitlines():
+        scope, _, value = line.partition("\t")
+        entries.append((scope, value))
+    return entries
+
+
+def unset_local_config(path: Path, key: str) -> None:
+    """``git config --local --unset-all key`` in the repository holding ``path``."""
+    done = _run(path, "config", "--local", "--unset-all", key)
+    if done is None or done[0] not in (0, 5):  # 5: it was not set
+        raise GoldcaseError(f"git config --unset-all {key} failed in {path}")
+
+
+def hooks_folder(path: Path) -> Path:
+    """The folder git runs hooks from when core.hooksPath is not set: ``hooks`` in the git
+    directory the repository's worktrees share (what ``git rev-parse --git-path hooks`` names
+    then; asked of the common directory so that a core.hooksPath set now does not change it)."""
+    out = _git(path, "rev-parse", "--git-common-dir")  # relative to ``path``, or absolute
+    if not out or not out.strip():
+        raise GoldcaseError(f"{path} is not inside a git work tree; run git init first")
+    return (Path(path).resolve() / os.fsdecode(out.rstrip(b"\n")) / "hooks").resolve()
+
+
 def _why(exc: Exception) -> str:
     stderr = str(getattr(exc, "stderr", "") or "").strip()
     return stderr or str(exc)

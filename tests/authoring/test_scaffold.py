@@ -12,7 +12,6 @@ from kit import (
     BIN,
     DOCUMENT,
     PRE_COMMIT,
-    REPO_HOOKS,
     REPO_ROOT,
     case_text,
     commit,
@@ -65,7 +64,7 @@ def test_init_scaffolds_an_empty_repository_with_no_version_yet(tmp_path: Path) 
         "golden.lock merge=goldcase",
     ]
     assert git(root, "config", "merge.goldcase.driver").stdout == (
-        "goldcase merge-driver %O %A %B %P\n"
+        "goldcase merge-driver -- %O %A %B %P\n"
     )
     assert ".goldcase-cache/" in (root / ".gitignore").read_text().splitlines()
     checked = run_cli("check", "--repo", root)
@@ -180,25 +179,39 @@ def test_init_in_an_existing_repository_keeps_its_history(tmp_path: Path) -> Non
     assert git(root, "config", "merge.goldcase.driver").returncode == 0
 
 
-def test_init_git_hooks(tmp_path: Path) -> None:
+def test_init_git_hooks_installs_them_in_the_git_directory(tmp_path: Path) -> None:
+    """Docs (init.md): --git-hooks installs pre-commit, pre-merge-commit and pre-push into the
+    repository's git directory, never into the work tree, and sets no core.hooksPath."""
     root = tmp_path / "set"
     result = run_cli("init", root, "--git-hooks")
     assert result.exit_code == 0, result.stderr
-    assert git(root, "config", "core.hooksPath").stdout == "hooks\n"
+    assert git(root, "config", "core.hooksPath", check=False).returncode == 1  # not set
+    assert not (root / "hooks").exists()
     for name in ("pre-commit", "pre-merge-commit", "pre-push"):
-        hook = root / "hooks" / name
-        assert hook.read_bytes() == (REPO_HOOKS / name).read_bytes()
+        hook = root / ".git" / "hooks" / name
+        assert "# goldcase-git-hook: installed by goldcase git-hooks --install" in hook.read_text()
         assert hook.stat().st_mode & stat.S_IXUSR
+        assert f"installed {hook}" in result.stdout
+    assert git(root, "ls-files", "--others", "--", ".git").stdout == ""
 
 
-def test_init_in_a_sub_folder_points_core_hooks_path_there(tmp_path: Path) -> None:
+def test_init_in_a_sub_folder_installs_hooks_that_run_there(tmp_path: Path) -> None:
+    """Docs (init.md): in a sub-folder of a larger repository the hooks go into the top
+    repository's .git/hooks and record the sub-folder, which they run in: the first commit
+    writes golden.version 1 beside the set's cases."""
     top = tmp_path / "mono"
     top.mkdir()
     git(top, "init", "-q")
-    result = goldcase(top, "init", "eval set", "--git-hooks")
+    result = goldcase(top, "init", "eval set", "--git-hooks", "--example")
     assert result.returncode == 0, result.stderr
-    assert git(top, "config", "core.hooksPath").stdout == "eval set/hooks\n"
+    assert git(top, "config", "core.hooksPath", check=False).returncode == 1
     assert not (top / "eval set" / ".git").exists()
+    assert (top / ".git" / "hooks" / "pre-commit").is_file()
+    (top / "eval set" / ".pre-commit-config.yaml").unlink()
+    git(top, "add", "-A")
+    done = run(["git", "commit", "-q", "--no-gpg-sign", "-m", "the set"], top, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(top, "show", "HEAD:eval set/golden.version").stdout == "1\n"
 
 
 def test_the_lock_shown_in_docs_is_the_one_the_example_gets(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from goldcase.authoring.new import HINTS
+from goldcase.config import load_config
 from goldcase.corpus import Corpus, load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.labelpage.edits import (
@@ -234,11 +235,15 @@ def test_a_resolution() -> None:
 
 
 def test_a_write_over_a_changed_file_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "goldcase.toml", "")
+    config = load_config(tmp_path)
     path = write(tmp_path, "x.yaml", "id: x\n")
     seen = file_digest(path.read_bytes())
     path.write_text("id: x\nquestion: changed elsewhere\n", encoding="utf-8")
     with pytest.raises(Conflict, match=r"x\.yaml changed since this page loaded it"):
-        write_if_unchanged(path, seen, lambda text: text + "notes: mine\n")
+        write_if_unchanged(config, path, seen, lambda text: text + "notes: mine\n")
     assert path.read_text(encoding="utf-8") == "id: x\nquestion: changed elsewhere\n"
-    new = write_if_unchanged(path, file_digest(path.read_bytes()), lambda t: t + "notes: n\n")
+    new = write_if_unchanged(
+        config, path, file_digest(path.read_bytes()), lambda t: t + "notes: n\n"
+    )
     assert path.read_bytes() == new

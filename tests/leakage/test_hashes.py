@@ -220,3 +220,54 @@ def test_against_says_what_a_path_is(app: Path) -> None:
         2,
         "error: prompts/nope.md: no such file; give prompt files or folders\n",
     )
+
+
+def test_a_hashes_file_linked_out_of_the_repository_is_not_read(app: Path, tmp_path: Path) -> None:
+    """An application repository whose golden.hashes is a link to a file elsewhere (here a
+    real hashes file, so that reading it would have worked): refused, naming the file."""
+    elsewhere = tmp_path / "elsewhere.hashes"
+    (app / "golden.hashes").rename(elsewhere)
+    (app / "golden.hashes").symlink_to(elsewhere)
+    (app / "prompts" / "shots.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "golden.hashes")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: golden.hashes: a link leading outside the repository; goldcase reads the "
+        "hashes file in the repository only from inside it: put the file itself there\n"
+    )
+
+
+def test_a_hashes_file_linked_inside_the_repository_is_read(app: Path) -> None:
+    (app / "keep").mkdir()
+    (app / "golden.hashes").rename(app / "keep" / "golden.hashes")
+    (app / "golden.hashes").symlink_to(Path("keep") / "golden.hashes")
+    (app / "prompts" / "shots.md").write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "golden.hashes")
+    assert result.exit_code == 1, result.stderr
+
+
+def test_hashes_never_reads_or_writes_through_a_link(golden_repo: Path, tmp_path: Path) -> None:
+    """The repository's golden.hashes is a link to a file outside it: its salt is not read
+    and nothing is written, there or over the link."""
+    outside = tmp_path / "outside.hashes"
+    write_hashes(golden_repo, outside)
+    before = outside.read_bytes()
+    link = golden_repo / "golden.hashes"
+    link.symlink_to(outside)
+    result = run_cli("hashes", "--repo", golden_repo, "--out", link)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {link}: is a link (to {outside}); goldcase hashes writes the file itself, "
+        "never through a link: remove the link, or name another file with --out\n"
+    )
+    assert link.is_symlink() and outside.read_bytes() == before
+
+
+def test_hashes_never_writes_through_a_linked_folder(golden_repo: Path, tmp_path: Path) -> None:
+    away = tmp_path / "away"
+    away.mkdir()
+    (golden_repo / "dist").symlink_to(away)
+    result = run_cli("hashes", "--repo", golden_repo, "--out", golden_repo / "dist" / "g.hashes")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {golden_repo / 'dist' / 'g.hashes'}: a linked folder")
+    assert list(away.iterdir()) == []

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from goldcase.leakage.neardup import NearConfig
 from goldcase.text import normalise_input
-from goldcase.traffic.sample import FLAGGED, RANDOM, Draw, Known, Plan, draw
+from goldcase.traffic.sample import FLAGGED, RANDOM, Draw, Known, Listed, Plan, draw
 from goldcase.traffic.traces import Trace
 from traffic.kit import GOLDEN_QUESTION, distinct_questions
 
@@ -26,7 +26,7 @@ def plan(n: int, share: float = 0.8, seed: str = "7") -> Plan:
 def run(
     traces: list[Trace], p: Plan, known: list[Known] | None = None, inbox: set[str] | None = None
 ) -> Draw:
-    return draw(traces, [t.question for t in traces], known or [], inbox or set(), p)
+    return draw(Listed(traces), known or [], inbox or set(), p)
 
 
 def population(flagged: int, plain: int) -> list[Trace]:

@@ -6,19 +6,28 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from goldcase.config import TRACE_FIELDS
 from goldcase.errors import GoldcaseError
-from goldcase.traffic.traces import MAX_LINE, read_traces
+from goldcase.traffic.traces import MAX_LINE, BadLine, Trace, read_traces
 from traffic.kit import trace, write_log
 
 NAMES = {f: f for f in TRACE_FIELDS}
 
 
-def read(path: Path, names: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
-    return read_traces(path, "log.jsonl", names or NAMES)
+class Read(NamedTuple):
+    lines: int
+    traces: list[Trace]
+    bad: list[BadLine]
+
+
+def read(path: Path, names: dict[str, str] | None = None) -> Read:
+    log, traces = read_traces(path, "log.jsonl", names or NAMES)
+    assert log.traces == len(traces) and log.bad_lines == len(log.bad)
+    return Read(log.lines, traces, log.bad)
 
 
 def test_a_good_line_becomes_a_trace(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from goldcase.authoring.scaffold import MERGE_DRIVER
 from goldcase.versioning.merge import merge_tables, merge_versions
 from kit import case_text, commit, git, git_set, goldcase, read_lock, read_version, run_cli, write
 
@@ -16,7 +17,7 @@ def driver_repo(root: Path) -> Path:
     commit(root, "attributes")
     assert goldcase(root, "merge-driver", "--install").returncode == 0
     assert git(root, "config", "merge.goldcase.driver").stdout.strip() == (
-        "goldcase merge-driver %O %A %B %P"
+        "goldcase merge-driver -- %O %A %B %P"
     )
     return root
 
@@ -227,3 +228,49 @@ def test_driver_merges_three_lock_files_in_process(tmp_path: Path) -> None:
         "goldcase merge-driver: golden.lock: their side's golden.lock is unusable: golden.lock "
         "is not JSON"
     )
+
+
+OLDER_DRIVER = "goldcase merge-driver %O %A %B %P"  # what earlier versions configured
+
+
+@pytest.mark.parametrize("driver", [MERGE_DRIVER, OLDER_DRIVER], ids=["with --", "older"])
+@pytest.mark.parametrize("folder", ["--help", "-x", "--repo=elsewhere", "--install"])
+def test_a_path_starting_with_a_dash_is_merged_as_a_path(
+    tmp_path: Path, driver: str, folder: str
+) -> None:
+    """git passes %P as the file's path in the repository; a golden.version in a folder named
+    like an option was read as that option (usage error, the help, or another --repo) and the
+    merge left as a conflict. Both branches moved it (1 -> 3, 1 -> 5): merged, 6."""
+    root = git_set(tmp_path / "set")
+    write(root, ".gitattributes", "golden.version merge=goldcase\n")
+    write(root, f"{folder}/golden.version", "1\n")
+    commit(root, "a version file in a folder whose name starts with a dash")
+    git(root, "config", "merge.goldcase.driver", driver)
+    for branch, version in (("one", "3"), ("two", "5")):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, f"{folder}/golden.version", f"{version}\n")
+        commit(root, f"version {version}")
+    merged = git(root, "merge", "--no-edit", "--no-gpg-sign", "one", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "CONFLICT" not in merged.stdout
+    assert (root / folder / "golden.version").read_text(encoding="utf-8").strip() == "6"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--", "o", "a", "b", "--help/golden.version"),  # the driver string now
+        ("o", "a", "b", "--help/golden.version"),  # the older one: four operands
+        ("o", "a", "b"),  # older still: no %P, the name is our copy's
+    ],
+)
+def test_the_driver_takes_its_operands_as_git_passes_them(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Our copy is named golden.version here, for the form without %P (the name is then our
+    copy's); git names it .merge_file_…, never with a leading dash."""
+    files = {"o": "1", "a": "3", "b": "5"}
+    where = {w: write(tmp_path / w, "golden.version", f"{v}\n") for w, v in files.items()}
+    result = run_cli("merge-driver", *(str(where[w]) if w in where else w for w in args))
+    assert result.exit_code == 0, result.stderr
+    assert where["a"].read_text(encoding="utf-8").strip() == "6"

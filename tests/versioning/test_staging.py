@@ -5,13 +5,12 @@ often the version moves: once per branch")."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from kit import (
-    REPO_HOOKS,
+    GOLDCASE,
     case_text,
     commit,
     git,
@@ -50,8 +49,7 @@ def test_the_plain_hook_refuses_a_commit_of_a_case_linked_to_an_untracked_file(
     """The commit hook runs the same guard: the commit is refused, naming the link and the
     file it leads to, and nothing is staged behind the user's back."""
     root = git_set(tmp_path / "set")
-    shutil.copytree(REPO_HOOKS, root / "hooks")
-    git(root, "config", "core.hooksPath", "hooks")
+    run([GOLDCASE, "git-hooks", "--install"], root)
     write(root, "drafts/ret-003.yaml", case_text("ret-003"))
     (root / "cases/golden/ret-003.yaml").symlink_to("../../drafts/ret-003.yaml")
     git(root, "add", "cases/golden/ret-003.yaml")
@@ -117,8 +115,7 @@ def test_the_plain_hook_in_a_linked_worktree_of_a_larger_repository(tmp_path: Pa
     mono.mkdir()
     git(mono, "init", "-q", "-b", "main")
     root = golden_set(mono / "sets" / "one")
-    shutil.copytree(REPO_HOOKS, root / "hooks")
-    git(mono, "config", "core.hooksPath", "sets/one/hooks")
+    run([GOLDCASE, "git-hooks", "--install", "--repo", root], mono)
     assert run_cli("lock", "--repo", root).exit_code == 1  # wrote the first lock
     commit(mono, "the set")
     linked = tmp_path / "linked"

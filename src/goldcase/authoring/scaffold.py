@@ -25,13 +25,15 @@ import yaml
 from msgspec import Struct
 
 from goldcase import gitview
+from goldcase.authoring import git_hooks
 from goldcase.authoring.editor_schema import copies, modeline
 from goldcase.errors import GoldcaseError
 from goldcase.project import REPOSITORY, install_command, release_tag, shipped
 from goldcase.writer import atomic_write_bytes
 
-MERGE_DRIVER = "goldcase merge-driver %O %A %B %P"
-HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
+# ``--`` ends the options: %P is a path in the repository, and one that starts with ``-`` (a
+# folder named ``--help``) would otherwise be read as an option.
+MERGE_DRIVER = "goldcase merge-driver -- %O %A %B %P"
 HOOK_FORMS = ("url", "local")
 # The hooks init puts in .pre-commit-config.yaml: the one that locks and checks in one process
 # (goldcase-version then goldcase-check, the set loaded once).
@@ -99,7 +101,7 @@ default_install_hook_types: [pre-commit, pre-merge-commit]
 
 GITATTRIBUTES = """\
 # golden.version and golden.lock merge with goldcase's merge driver, never by hand
-# (git config merge.goldcase.driver "goldcase merge-driver %O %A %B %P").
+# (git config merge.goldcase.driver "goldcase merge-driver -- %O %A %B %P").
 golden.version merge=goldcase
 golden.lock merge=goldcase
 """
@@ -125,6 +127,9 @@ Set up a clone:
     pre-commit install
     goldcase merge-driver --install
 
+Without the pre-commit framework, `goldcase git-hooks --install` instead of the two pre-commit
+lines: it installs plain git hooks into this clone's `.git/hooks/`.
+
 Check the set: `goldcase check`. Score a run: `goldcase score results.jsonl`.
 """
 
@@ -137,7 +142,7 @@ class Options(Struct, frozen=True):
     """What ``goldcase init`` was asked for."""
 
     hooks: str = "url"  # url | local: the .pre-commit-config.yaml form
-    git_hooks: bool = False  # also the plain git hooks under hooks/
+    git_hooks: bool = False  # also the plain git hooks, in the git directory
     example: bool = False  # one example case and the document its quote is in
 
 
@@ -145,6 +150,7 @@ class Scaffold(Struct, frozen=True):
     root: Path
     written: list[str]
     git_initialised: bool
+    hooks: git_hooks.Installed | None = None  # the plain git hooks, when asked for
 
 
 def files(options: Options, root: Path) -> dict[str, bytes]:
@@ -164,9 +170,6 @@ def files(options: Options, root: Path) -> dict[str, bytes]:
         line = modeline(root / EXAMPLE_CASE_PATH, root)
         text[EXAMPLE_CASE_PATH] = f"{line}\n{EXAMPLE_CASE}"
         text["corpus/returns-policy.md"] = EXAMPLE_DOCUMENT
-    if options.git_hooks:
-        for name in HOOK_NAMES:
-            text[f"hooks/{name}"] = hook_text(name)
     out = {rel: value.encode("utf-8") for rel, value in text.items()}
     out.update(copies())
     return out
@@ -217,14 +220,6 @@ def hook_manifest() -> list[dict[str, Any]]:
     raise GoldcaseError(f"goldcase's hook manifest {MANIFEST} is missing; reinstall goldcase")
 
 
-def hook_text(name: str) -> str:
-    """The plain git hook ``name`` as shipped (in the wheel, or the source tree's hooks/)."""
-    path = shipped(f"hooks/{name}")
-    if path is not None and path.is_file():
-        return path.read_text(encoding="utf-8")
-    raise GoldcaseError(f"goldcase's git hook {name} is missing; reinstall goldcase")
-
-
 def init_repository(root: Path, options: Options | None = None) -> Scaffold:
     """Scaffold a golden-set repository in ``root`` (created when missing)."""
     options = options or Options()
@@ -238,29 +233,21 @@ def init_repository(root: Path, options: Options | None = None) -> Scaffold:
             f"{root} already holds {', '.join(sorted(present))}; goldcase init "
             "never overwrites a file: move them away or pick another folder"
         )
+    if options.git_hooks:
+        git_hooks.preflight(root)  # a hook of the user's in the way: write nothing at all
     for rel, data in wanted.items():
         atomic_write_bytes(root / rel, data)
-    for name in HOOK_NAMES if options.git_hooks else ():
-        (root / "hooks" / name).chmod(0o755)
     initialised = gitview.top_level(root) is None
     if initialised:
         gitview.init_repository(root)
     install_merge_driver(root)
-    if options.git_hooks:
-        gitview.set_config(root, "core.hooksPath", _hooks_path(root))
-    return Scaffold(root, sorted(wanted), initialised)
+    hooks = git_hooks.install(root) if options.git_hooks else None
+    return Scaffold(root, sorted(wanted), initialised, hooks)
 
 
 # Not written by init, but a folder that holds them already has a golden set: init would
 # start a second version history beside the first.
 _NOT_YET = ("golden.version", "golden.lock")
-
-
-def _hooks_path(root: Path) -> str:
-    """core.hooksPath is read relative to the work tree's top: ``hooks`` unless the golden set
-    lives in a sub-folder of a larger repository."""
-    top = gitview.top_level(root) or root
-    return (root / "hooks").relative_to(top).as_posix()
 
 
 def install_merge_driver(path: Path) -> Path:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.authoring.git_hooks import describe
 from goldcase.authoring.scaffold import HOOK_FORMS, Options, init_repository
 
 
@@ -22,7 +23,7 @@ from goldcase.authoring.scaffold import HOOK_FORMS, Options, init_repository
 @click.option(
     "--git-hooks",
     is_flag=True,
-    help="Also write the plain git hooks under hooks/ and set core.hooksPath.",
+    help="Also install the plain git hooks in the git directory (goldcase git-hooks --install).",
 )
 @click.option(
     "--example",
@@ -42,8 +43,8 @@ def command(directory: Path, hooks: str, git_hooks: bool, example: bool) -> int:
     for rel in made.written:
         click.echo(f"wrote {rel}")
     click.echo("configured the goldcase merge driver for golden.version and golden.lock")
-    if git_hooks:
-        click.echo("git hooks enabled: core.hooksPath = hooks")
+    for line in describe(made.hooks) if made.hooks is not None else ():
+        click.echo(line)
     for line in next_steps(hooks, git_hooks):
         click.echo(line)
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from goldcase.authoring.editor_schema import refresh_copies
+from goldcase.authoring.git_hooks import legacy_warning
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.output import FORMATS, write_findings
 from goldcase.versioning import locking, staging
@@ -43,6 +44,9 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
         write_findings(sys.stdout, findings, files, fmt)
         return 1 if findings else 0
     locked = staging.lock(ctx, stage=stage, refresh=refresh_copies)
+    warning = legacy_warning(ctx.root) if stage else None
+    if warning is not None:
+        click.echo(warning, err=True)
     return _echo(locked.lines, locked.status)
 
 

@@ -1,8 +1,11 @@
-"""``goldcase merge-driver %O %A %B %P``: git's merge driver for golden.version and golden.lock.
+"""``goldcase merge-driver -- %O %A %B %P``: git's merge driver for golden.version and
+golden.lock.
 
 Enabled by ``.gitattributes`` (``golden.version merge=goldcase``, ``golden.lock merge=goldcase``)
-and ``git config merge.goldcase.driver "goldcase merge-driver %O %A %B %P"``; ``goldcase init``
-writes both, and ``goldcase merge-driver --install`` sets the git config in a fresh clone.
+and ``git config merge.goldcase.driver "goldcase merge-driver -- %O %A %B %P"``; ``goldcase
+init`` writes both, and ``goldcase merge-driver --install`` sets the git config in a fresh
+clone. The ``--`` keeps a %P that starts with ``-`` an operand; a clone configured before it
+(``goldcase merge-driver %O %A %B %P``) is read the same way (``_Operands``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,18 @@ from goldcase.errors import GoldcaseError
 from goldcase.versioning.merge import run_driver
 
 
-@click.command("merge-driver")
+class _Operands(click.Command):
+    """The driver as git calls it without ``--`` (the driver string of older versions): three
+    or four words none of the first three an option (git's temporary files are named
+    ``.merge_file_…``) are all operands, so a %P starting with ``-`` is still a path."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if len(args) in (3, 4) and not any(a.startswith("-") for a in args[:3]):
+            args = ["--", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.command("merge-driver", cls=_Operands)
 @click.argument("base", required=False, type=click.Path(path_type=Path))
 @click.argument("ours", required=False, type=click.Path(path_type=Path))
 @click.argument("theirs", required=False, type=click.Path(path_type=Path))
@@ -37,7 +51,7 @@ def command(
     repo: Path | None,
 ) -> int:
     """Merge golden.version or golden.lock: git passes the ancestor's, our and their copy and the
-    file's name (%O %A %B %P); the result is written over our copy.
+    file's name (-- %O %A %B %P); the result is written over our copy.
 
     Exit status: 0 merged, 1 left as a conflict (the reason on stderr), 2 could not run.
     """

@@ -60,7 +60,7 @@ def command(
     if not dry_run and result.ids:  # each draft's first line names the draft schema
         for rel in write_copies(ctx.root, only_missing=True):
             click.echo(f"wrote {rel}, a schema for editors", err=True)
-    for line in report.bad_lines(str(traces), result.log.bad):
+    for line in report.bad_lines(str(traces), result.log):
         click.echo(line, err=True)
     if fmt == "json":
         click.echo(json.dumps(report.as_json(result, ctx.rel), indent=2, ensure_ascii=False))

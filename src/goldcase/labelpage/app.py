@@ -34,6 +34,7 @@ from goldcase.labelpage import documents, edits, items, offers, views
 from goldcase.model import CaseSet, Finding, Split
 from goldcase.safeio import inside
 from goldcase.traffic.promote import promote
+from goldcase.versioning.locking import serialised
 
 Operation = Callable[["App", dict[str, Any]], dict[str, Any]]
 
@@ -200,10 +201,12 @@ def save(app: App, body: dict[str, Any]) -> dict[str, Any]:
     fields = body.get("fields")
     if source.mode == "drafts":
         form = edits.draft_form(fields, app.corpus, found.data)
-        edits.write_if_unchanged(found.path, body.get("hash"), lambda t: edits.draft_text(t, form))
+        edits.write_if_unchanged(
+            ctx.config, found.path, body.get("hash"), lambda t: edits.draft_text(t, form)
+        )
     else:
         edits.write_if_unchanged(
-            found.path, body.get("hash"), lambda t: edits.label_text(t, fields)
+            ctx.config, found.path, body.get("hash"), lambda t: edits.label_text(t, fields)
         )
     saved = items.read(ctx, source, found.key)
     if source.mode == "drafts":
@@ -249,7 +252,10 @@ def promote_drafts(app: App, body: dict[str, Any]) -> dict[str, Any]:
     for key in keys:
         items.path_of(app.ctx, app.source, key)  # each one a draft of the inbox
     split = _split(body.get("to"))
-    outcome = promote(app.ctx, [str(k) for k in keys], split)
+    # under the lock a save takes: another server's save lands before the drafts are read, or
+    # finds them gone; never written into a draft about to be removed
+    with serialised(app.ctx.config):
+        outcome = promote(app.ctx, [str(k) for k in keys], split)
     return {
         "to": split,
         "promoted": [{"draft": d, "case": c} for d, c in outcome.promoted],
@@ -272,6 +278,7 @@ def resolve(app: App, body: dict[str, Any]) -> dict[str, Any]:
     rel = listed[case_id]["case"]
     path = inside(ctx.root, rel)
     edits.write_if_unchanged(
+        ctx.config,
         path,
         body.get("hash"),
         lambda t: edits.resolution_text(t, body.get("rule"), body.get("decided_by")),

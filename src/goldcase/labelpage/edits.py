@@ -24,6 +24,7 @@ from msgspec import Struct, field
 
 from goldcase.authoring.formatting import rewrite, to_round_trip
 from goldcase.authoring.new import HINTS
+from goldcase.config import Config
 from goldcase.corpus import Corpus
 from goldcase.errors import GoldcaseError
 from goldcase.labelpage.documents import cut, locate, shown
@@ -31,6 +32,7 @@ from goldcase.labelpage.items import MAX_FILE
 from goldcase.loader import file_digest
 from goldcase.safeio import read_regular
 from goldcase.traffic.drafts import SUPPORT_HINT
+from goldcase.versioning.locking import serialised
 from goldcase.writer import atomic_write_text
 
 MAX_TEXT = 5000  # notes, a probe, a rule
@@ -340,9 +342,17 @@ def resolution_text(text: str, rule: Any, decided_by: Any) -> str:
 # -- writing --------------------------------------------------------------------------------
 
 
-def write_if_unchanged(path: Path, seen: Any, make: Callable[[str], str]) -> bytes:
+def write_if_unchanged(config: Config, path: Path, seen: Any, make: Callable[[str], str]) -> bytes:
     """Write ``make(current text)`` over ``path`` only when its bytes are still the ones the
-    page loaded (digest ``seen``); the bytes written."""
+    page loaded (digest ``seen``); the bytes written. The comparison and the write hold the
+    repository's lock (``serialised``, as ``goldcase lock`` does): two servers on one folder
+    saving the same file at once both compared it with what they loaded, both found it
+    unchanged, and the second write silently replaced the first."""
+    with serialised(config):
+        return _write_if_unchanged(path, seen, make)
+
+
+def _write_if_unchanged(path: Path, seen: Any, make: Callable[[str], str]) -> bytes:
     try:
         raw = read_regular(path, MAX_FILE, follow=False)
     except OSError as exc:

@@ -160,6 +160,6 @@ def check_against(
 ) -> tuple[list[Finding], int]:
     """(findings, files scanned): ``paths`` (relative to ``root``), or when there are none,
     the files matched by the few-shot globs ``patterns``."""
-    hashes = load(hashes_file)
+    hashes = load(hashes_file, root)
     rels = list(paths) if paths else matching_files(root, patterns)
     return scan_paths(hashes, root, rels), len(rels)

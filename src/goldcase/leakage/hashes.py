@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -40,7 +41,7 @@ from goldcase import progress
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
-from goldcase.safeio import read_regular_text
+from goldcase.safeio import Outside, is_inside, read_inside, read_regular
 from goldcase.text import normalise_input
 from goldcase.versioning.version import read_version
 from goldcase.writer import atomic_write_text
@@ -148,10 +149,20 @@ def _question(q: HashedQuestion) -> dict[str, Any]:
     return out
 
 
-def load(path: Path) -> Hashes:
-    """Read and validate a hashes file; anything wrong is a ``GoldcaseError``."""
+MAX_FILE = 256 * 1024 * 1024  # ten thousand questions' n-grams take about 15 MB
+
+
+def load(path: Path, root: Path | None = None) -> Hashes:
+    """Read and validate a hashes file; anything wrong is a ``GoldcaseError``. A file under
+    ``root`` (the repository) is read only inside it, as golden.version is: a link out of it
+    is refused, never followed."""
     try:
-        data = json.loads(read_regular_text(path))
+        data = json.loads(_read(path, root).decode("utf-8"))
+    except Outside:
+        raise GoldcaseError(
+            f"{path}: a link leading outside the repository; goldcase reads the hashes file "
+            "in the repository only from inside it: put the file itself there"
+        ) from None
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the hashes file: {exc.strerror or exc}") from exc
     except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a number too long
@@ -160,6 +171,39 @@ def load(path: Path) -> Hashes:
         return _parse(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise GoldcaseError(f"{path}: malformed hashes file: {exc}") from exc
+
+
+def _read(path: Path, root: Path | None) -> bytes:
+    rel = None if root is None else under(root, path)
+    if rel is None:  # named on the command line, outside any repository: the user's choice
+        return read_regular(path, MAX_FILE)
+    return read_inside(root or Path(), rel, MAX_FILE)
+
+
+def under(root: Path, path: Path) -> str | None:
+    """``path`` relative to ``root`` when it is written under it (before any link is
+    resolved), else None."""
+    absolute = os.path.abspath(path)
+    for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+        if absolute.startswith(os.path.join(base, "")):
+            return os.path.relpath(absolute, base)
+    return None
+
+
+def _writable(root: Path, out: Path) -> None:
+    """Refuse to write ``out`` through a link: a link at its name, or, under the repository, a
+    linked folder leading out of it."""
+    if os.path.islink(out):
+        raise GoldcaseError(
+            f"{out}: is a link (to {os.readlink(out)}); goldcase hashes writes the file itself, "
+            "never through a link: remove the link, or name another file with --out"
+        )
+    rel = under(root, out)
+    if rel is not None and not is_inside(root, rel):
+        raise GoldcaseError(
+            f"{out}: a linked folder leads outside the repository; goldcase hashes never "
+            "writes through a link: name a file in a real folder with --out"
+        )
 
 
 def _parse(data: Any) -> Hashes:
@@ -209,10 +253,11 @@ def write_hashes(
             "back (at 1, over 80% of their words, in order, on the sample set; see "
             "docs/leakage.md, threat model)"
         )
+    _writable(ctx.root, out)
     salt = new_salt()
     if out.exists() and not fresh:
         with contextlib.suppress(GoldcaseError):  # not ours, or damaged: a new salt
-            salt = load(out).salt
+            salt = load(out, ctx.root).salt
     case_set = load_case_set(ctx)
     left_out = [f.path for f in case_set.files if f.split == "golden" and not f.valid]
     hashes = build(

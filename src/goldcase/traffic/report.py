@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.traffic.sample import FLAGGED, RANDOM, REASONS
-from goldcase.traffic.traces import BadLine
+from goldcase.traffic.traces import TraceLog
 from goldcase.traffic.triage import Result
 
 _KINDS = {
@@ -29,9 +29,9 @@ def text_lines(result: Result, rel: Callable[[Path], str]) -> list[str]:
     """The summary, for standard output."""
     log, drawn = result.log, result.draw
     flagged = sum(d.stratum == FLAGGED for d in drawn.drawn)
-    bad = f", {_plural(len(log.bad), 'bad line')} (listed on stderr)" if log.bad else ""
+    bad = f", {_plural(log.bad_lines, 'bad line')} (listed on stderr)" if log.bad_lines else ""
     lines = [
-        f"read {log.shown}: {_plural(len(log.traces), 'trace')}{bad}, "
+        f"read {log.shown}: {_plural(log.traces, 'trace')}{bad}, "
         f"{drawn.flagged_pool} flagged (failed a check, hit a cap, or thumbs-down)",
         f"drew {_plural(len(drawn.drawn), 'trace')} (seed {result.seed}): {flagged} flagged "
         f"of {drawn.quota[0]} wanted, {len(drawn.drawn) - flagged} from all traffic of "
@@ -80,11 +80,11 @@ def _written(result: Result, rel: Callable[[Path], str]) -> list[str]:
     return lines
 
 
-def bad_lines(shown: str, bad: list[BadLine]) -> list[str]:
+def bad_lines(shown: str, log: TraceLog) -> list[str]:
     """The bad lines, ``file:line: reason``, for standard error."""
-    lines = [f"{shown}:{b.line}: {b.reason}" for b in bad[:SHOWN_BAD_LINES]]
-    if len(bad) > SHOWN_BAD_LINES:
-        lines.append(f"{shown}: and {len(bad) - SHOWN_BAD_LINES} more bad lines")
+    lines = [f"{shown}:{b.line}: {b.reason}" for b in log.bad[:SHOWN_BAD_LINES]]
+    if log.bad_lines > SHOWN_BAD_LINES:
+        lines.append(f"{shown}: and {log.bad_lines - SHOWN_BAD_LINES} more bad lines")
     return lines
 
 
@@ -93,8 +93,9 @@ def as_json(result: Result, rel: Callable[[Path], str]) -> dict[str, Any]:
     return {
         "file": log.shown,
         "lines": log.lines,
-        "traces": len(log.traces),
+        "traces": log.traces,
         "bad_lines": [{"line": b.line, "reason": b.reason} for b in log.bad],
+        "bad_line_count": log.bad_lines,
         "flagged": drawn.flagged_pool,
         "seed": result.seed,
         "quota": {FLAGGED: drawn.quota[0], RANDOM: drawn.quota[1]},

@@ -14,24 +14,26 @@ reaching into nested objects):
 | ``thumbs_down`` | the user marked the answer as bad (true / false) |
 | ``id`` | the trace's own id (text or a number) |
 
-Every other field is ignored. The file is read through the guarded reader (never blocking on
-a FIFO, at most ``MAX_FILE`` bytes). A line longer than ``MAX_LINE`` bytes, not UTF-8, not a
-JSON object, without a question or with a field of the wrong type is a bad line: reported with
-its number and the reason, never a traceback, and the rest of the file is read.
+Every other field is ignored. The file is read as a stream through the guarded opener (never
+blocking on a FIFO, at most ``MAX_FILE`` bytes, one line in memory at a time). A line longer
+than ``MAX_LINE`` bytes, not UTF-8, not a JSON object, without a question or with a field of
+the wrong type is a bad line: reported with its number and the reason, never a traceback, and
+the rest of the file is read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from msgspec import Struct, field
 
 from goldcase.moments import Moment, trace_moment
-from goldcase.safeio import read_named
+from goldcase.safeio import TooLarge, named, open_regular
 from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surrogate
 
 MAX_FILE = 1 << 30  # 1 GiB: a week of traces filtered to what triage needs is far less
@@ -60,42 +62,128 @@ class BadLine(Struct, frozen=True):
     reason: str
 
 
+MAX_BAD_KEPT = 1_000  # bad lines kept with their reasons; the rest are counted
+
+
 class TraceLog(Struct):
+    """What one pass over the log found: counts, and the first ``MAX_BAD_KEPT`` bad lines
+    (a log of two million broken lines must not be held as two million reasons)."""
+
     shown: str  # the file as named on the command line
     lines: int = 0  # non-blank lines
-    traces: list[Trace] = field(default_factory=list)
+    traces: int = 0  # good ones
+    flagged: int = 0
     bad: list[BadLine] = field(default_factory=list)
+    bad_lines: int = 0  # all of them, kept or not
 
 
-def read_traces(path: Path, shown: str, names: Mapping[str, str]) -> TraceLog:
-    """Every trace of the log at ``path`` and every bad line; ``names`` maps each trace field
-    to its name in the log."""
-    log = TraceLog(shown)
-    for number, line in _lines(read_named(path, shown, "the trace log (JSON Lines)", MAX_FILE)):
-        log.lines += 1
+class LogFile:
+    """A trace log read as a stream, never whole: each pass (``scan``) reads it line by line
+    through the guarded opener, and a trace is read again by its offset (``at``). Memory is
+    one line at a time, whatever the log's size."""
+
+    def __init__(self, path: Path, shown: str, names: Mapping[str, str]) -> None:
+        self.path, self.shown, self.names = path, shown, dict(names)
+        self._reader: BinaryIO | None = None  # for ``at``: opened once, not once a trace
+
+    def __enter__(self) -> LogFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def survey(self) -> TraceLog:
+        """One pass: the counts and the first bad lines."""
+        log = TraceLog(self.shown)
+        for _, _, item in self._items():
+            log.lines += 1
+            if isinstance(item, BadLine):
+                log.bad_lines += 1
+                if len(log.bad) < MAX_BAD_KEPT:
+                    log.bad.append(item)
+            else:
+                log.traces += 1
+                log.flagged += item.flagged
+        return log
+
+    def scan(self) -> Iterator[tuple[int, Trace]]:
+        """(offset of its line, trace) of every good line, in file order."""
+        for offset, _, item in self._items():
+            if isinstance(item, Trace):
+                yield offset, item
+
+    def at(self, offset: int, number: int) -> Trace | None:
+        """The trace on the line at ``offset`` (line ``number``); None when it is no longer one
+        (the file changed between passes)."""
+        with named(self.shown, WHAT):
+            if self._reader is None:
+                self._reader = open_regular(self.path)
+            self._reader.seek(offset)
+            line, _ = _read_line(self._reader)
         try:
-            log.traces.append(_trace(number, line, names))
-        except _Bad as bad:
-            log.bad.append(BadLine(number, bad.reason))
-    return log
+            return _trace(number, line, self.names)
+        except _Bad:
+            return None
+
+    def _items(self) -> Iterator[tuple[int, int, Trace | BadLine]]:
+        for offset, number, line in _stream_lines(self.path, self.shown):
+            try:
+                yield offset, number, _trace(number, line, self.names)
+            except _Bad as bad:
+                yield offset, number, BadLine(number, bad.reason)
 
 
-def _lines(raw: bytes) -> Iterator[tuple[int, bytes | None]]:
-    """(line number, bytes) of each non-blank line, None for one over ``MAX_LINE``; the text
-    is never split into a list of every line."""
-    start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
-    number = 0
-    while start < len(raw):
-        end = raw.find(b"\n", start)
-        end = len(raw) if end < 0 else end
+WHAT = "the trace log (JSON Lines)"
+
+
+def read_traces(path: Path, shown: str, names: Mapping[str, str]) -> tuple[TraceLog, list[Trace]]:
+    """The whole log as a list: for a log known to be small (a test's, a fixture's)."""
+    source = LogFile(path, shown, names)
+    return source.survey(), [trace for _, trace in source.scan()]
+
+
+def _stream_lines(path: Path, shown: str) -> Iterator[tuple[int, int, bytes | None]]:
+    """(offset, line number, bytes) of each non-blank line, None for one over ``MAX_LINE``;
+    at most ``MAX_FILE`` bytes are read, one line at a time."""
+    with named(shown, WHAT):
+        stream = open_regular(path)
+        with stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > MAX_FILE:
+                raise TooLarge(size, MAX_FILE, str(path))
+            yield from _numbered(stream)
+
+
+def _numbered(stream: BinaryIO) -> Iterator[tuple[int, int, bytes | None]]:
+    offset, number = 0, 0
+    if stream.read(3) == b"\xef\xbb\xbf":
+        offset = 3
+    stream.seek(offset)
+    while offset < MAX_FILE:
+        line, used = _read_line(stream)
+        if not used:
+            return
         number += 1
-        if end - start > MAX_LINE:
-            yield number, None
-        else:
-            line = raw[start:end]
-            if line.strip():
-                yield number, line
-        start = end + 1
+        if line is None or line.strip():
+            yield offset, number, line
+        offset += used
+
+
+def _read_line(stream: BinaryIO) -> tuple[bytes | None, int]:
+    """The next line without its newline (None when over ``MAX_LINE``: the rest of it is read
+    past in pieces, never held) and the bytes it took."""
+    data = stream.readline(MAX_LINE + 1)
+    used = len(data)
+    if data.endswith(b"\n"):
+        return data[:-1], used
+    if len(data) <= MAX_LINE:
+        return data, used  # the last line, without a newline
+    while data and not data.endswith(b"\n"):
+        data = stream.readline(1 << 16)
+        used += len(data)
+    return None, used
 
 
 class _Bad(Exception):

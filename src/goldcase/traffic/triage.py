@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from msgspec import Struct, field
@@ -28,7 +29,7 @@ from goldcase.text import normalise_input
 from goldcase.traffic.drafts import Provenance, inbox_drafts, render, write_drafts
 from goldcase.traffic.estimate import Estimate
 from goldcase.traffic.sample import Draw, Known, Plan, draw
-from goldcase.traffic.traces import TraceLog, read_traces
+from goldcase.traffic.traces import LogFile, TraceLog
 
 
 class Options(Struct, frozen=True):
@@ -53,20 +54,26 @@ class Result(Struct):
 
 
 def triage(ctx: Context, path: Path, shown: str, options: Options) -> Result:
-    config = ctx.config.triage
-    log = read_traces(path, shown, config.fields)
+    with LogFile(path, shown, ctx.config.triage.fields) as source:
+        return _triage(ctx, source, options)
+
+
+def _triage(ctx: Context, source: LogFile, options: Options) -> Result:
+    config, shown = ctx.config.triage, source.shown
+    log = source.survey()
     if not log.traces:
         raise GoldcaseError(
-            f"{shown}: no trace to draw from ({log.lines} lines, {len(log.bad)} bad); "
+            f"{shown}: no trace to draw from ({log.lines} lines, {log.bad_lines} bad); "
             "a trace is a JSON object with a question (docs/triage.md)"
         )
     keep = _published(ctx)
-    questions = [pii.redact(t.question, keep) for t in log.traces]
     case_set = load_case_set(ctx)
     inbox = options.inbox if options.inbox is not None else ctx.config.inbox_dir
     drafts = inbox_drafts(inbox)
     plan = Plan(options.n, options.failed_share, options.seed, _near(ctx))
-    drawn = draw(log.traces, questions, _known(case_set, drafts), set(drafts), plan)
+    drawn = draw(
+        source, _known(case_set, drafts), set(drafts), plan, partial(pii.redact, keep=keep)
+    )
     result = Result(log, drawn, inbox, options.seed, options.dry_run)
     texts = _drafts(ctx, case_set, drafts, result, keep)
     if not options.dry_run:

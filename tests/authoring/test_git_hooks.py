@@ -1,0 +1,267 @@
+"""goldcase git-hooks: the plain git hooks live in the git directory, and nothing a repository
+or a pull request holds decides what they run (docs/hooks.md, "Plain git hooks"). Every test
+is a real repository and a real ``git commit`` firing the installed hook."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from goldcase.authoring.git_hooks import install
+from kit import (
+    BIN,
+    GOLDCASE,
+    case_text,
+    commit,
+    git,
+    git_set,
+    golden_set,
+    read_version,
+    run,
+    write,
+)
+
+HOOKS = ("pre-commit", "pre-merge-commit", "pre-push")
+MARKER_LINE = "# goldcase-git-hook: installed by goldcase git-hooks --install"
+SYSTEM_PATH = "/usr/bin:/bin"
+
+
+def plant(root: Path, marker: Path) -> None:
+    """What a stranger commits to run code on a reviewer's machine: the hooks an older goldcase
+    kept in hooks/, a .venv/bin/goldcase, a bin/goldcase, and a goldcase package that
+    ``python -m goldcase`` would import from the folder it runs in."""
+    shell = f"#!/bin/sh\necho ran >> '{marker}'\nexit 0\n"
+    for rel in [*(f"hooks/{name}" for name in HOOKS), ".venv/bin/goldcase", "bin/goldcase"]:
+        write(root, rel, shell).chmod(0o755)
+    write(root, "goldcase/__init__.py", "")
+    write(root, "goldcase/__main__.py", f"open({str(marker)!r}, 'a').write('ran')\n")
+
+
+def attempt(root: Path, message: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Stage everything and commit, the hooks on (what a user does)."""
+    git(root, "add", "-A")
+    return run(["git", "commit", "-q", "--no-gpg-sign", "-m", message], root, False, **env)
+
+
+def add_case(root: Path, message: str = "add ret-003", **env: str) -> None:
+    """A commit that adds a golden case goes through, the hook moving the version."""
+    before = int(read_version(root))
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(root, message, **env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(root, "show", "HEAD:golden.version").stdout == f"{before + 1}\n"
+
+
+def hostile_clone(tmp_path: Path, marker: Path) -> Path:
+    origin = git_set(tmp_path / "origin")
+    plant(origin, marker)
+    commit(origin, "helpful tooling")
+    git(tmp_path, "clone", "-q", str(origin), "clone")
+    return tmp_path / "clone"
+
+
+def test_install_writes_into_the_git_directory_and_sets_no_hooks_path(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    done = run([GOLDCASE, "git-hooks", "--install"], root)
+    for name in HOOKS:
+        hook = root / ".git" / "hooks" / name
+        assert f"installed {hook}\n" in done.stdout
+        assert MARKER_LINE in hook.read_text()
+        assert os.access(hook, os.X_OK)
+    assert git(root, "config", "core.hooksPath", check=False).returncode == 1
+    assert git(root, "status", "--porcelain").stdout == ""  # nothing in the work tree
+    add_case(root)
+
+
+def test_a_cloned_repository_runs_none_of_its_own_code(tmp_path: Path) -> None:
+    """Clone a stranger's set, install the hooks, commit: with goldcase on PATH, and with only
+    the recorded Python (whose ``-m goldcase`` must not import the clone's goldcase/)."""
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    run([GOLDCASE, "git-hooks", "--install"], clone)
+    add_case(clone, "on PATH")
+    write(clone, "corpus/shipping.md", "# Shipping\n\nParcels leave within two days.\n")
+    done = attempt(clone, "recorded Python", PATH=SYSTEM_PATH)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(clone, "show", "HEAD:corpus/shipping.md").returncode == 0
+    assert "golden.lock" in git(clone, "show", "--name-only", "HEAD").stdout  # goldcase ran
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("entry", "refused"),
+    [
+        pytest.param("{clone}/.venv/bin", "{clone}/.venv/bin/goldcase", id="tracked-venv"),
+        pytest.param("bin", "bin/goldcase", id="relative-entry"),
+    ],
+)
+def test_a_goldcase_the_repository_supplies_on_path_is_refused(
+    tmp_path: Path, entry: str, refused: str
+) -> None:
+    """The clone's own .venv activated (its bin first on PATH), or a relative entry on PATH:
+    the hook finds the stranger's goldcase first, refuses it and runs nothing."""
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    run([GOLDCASE, "git-hooks", "--install"], clone)
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    path = f"{entry.format(clone=clone)}:{BIN}:{SYSTEM_PATH}"
+    done = attempt(clone, "x", PATH=path)
+    assert done.returncode == 1
+    assert f"goldcase pre-commit hook: refusing {refused.format(clone=clone)}" in done.stderr
+    assert git(clone, "rev-list", "--count", "HEAD").stdout == "2\n"
+    assert not marker.exists()
+
+
+def test_a_pull_request_that_adds_hooks_runs_nothing(tmp_path: Path) -> None:
+    """A stranger's branch holds hooks/ (and the rest); the reviewer checks it out and
+    commits: goldcase's hook runs (the version moves), theirs does not."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    git(root, "checkout", "-q", "-b", "pull-request")
+    plant(root, marker)
+    commit(root, "helpful tooling")  # the stranger's commit
+    add_case(root, "review fix")
+    assert not marker.exists()
+
+
+def test_an_older_install_moves_with_one_command(tmp_path: Path) -> None:
+    """A set made by an older goldcase: hooks/ tracked and core.hooksPath=hooks, and a pull
+    request edited hooks/pre-commit. ``goldcase git-hooks`` reports it (exit 1);
+    ``--install`` unsets core.hooksPath, says so, and the next commit runs goldcase's hook."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    plant(root, marker)
+    commit(root, "hooks")
+    git(root, "config", "core.hooksPath", "hooks")
+    shown = run([GOLDCASE, "git-hooks"], root, check=False)
+    assert shown.returncode == 1
+    assert "core.hooksPath: hooks\n" in shown.stdout
+    moved = run([GOLDCASE, "git-hooks", "--install"], root)
+    assert moved.stdout.startswith("unset core.hooksPath (hooks)")
+    assert git(root, "config", "core.hooksPath", check=False).returncode == 1
+    add_case(root)
+    assert not marker.exists()
+    assert run([GOLDCASE, "git-hooks"], root).stdout == (
+        "pre-commit: installed\npre-merge-commit: installed\npre-push: installed\n"
+    )
+
+
+def test_a_hook_goldcase_did_not_write_is_never_replaced(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    own = write(root, ".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n")
+    refused = run([GOLDCASE, "git-hooks", "--install"], root, check=False)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: {own}: a hook goldcase did not write is there, and goldcase never replaces "
+        f"one; move it away (mv {own} {own}.local) and run goldcase git-hooks --install again, "
+        "or call goldcase from your hook (see docs/hooks.md)\n"
+    )
+    assert own.read_text() == "#!/bin/sh\nexit 0\n"
+    assert not (root / ".git" / "hooks" / "pre-push").exists()  # nothing at all written
+    shown = run([GOLDCASE, "git-hooks"], root, check=False)
+    assert (shown.returncode, shown.stdout.splitlines()[0]) == (1, "pre-commit: not goldcase's")
+
+
+def test_init_git_hooks_writes_nothing_when_a_hook_is_in_the_way(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, ".git/hooks/pre-push", "#!/bin/sh\nexit 0\n")
+    refused = run([GOLDCASE, "init", "--git-hooks"], root, check=False)
+    assert refused.returncode == 2
+    assert "pre-push: a hook goldcase did not write is there" in refused.stderr
+    assert sorted(path.name for path in root.iterdir()) == [".git"]
+    assert git(root, "config", "merge.goldcase.driver", check=False).returncode == 1
+
+
+def test_installing_again_is_idempotent_and_upgrades_goldcase_hooks(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    hooks = root / ".git" / "hooks"
+    first = {name: (hooks / name).read_bytes() for name in HOOKS}
+    again = run([GOLDCASE, "git-hooks", "--install"], root)
+    assert again.stdout == "".join(f"{hooks / name} is up to date\n" for name in HOOKS)
+    assert {name: (hooks / name).read_bytes() for name in HOOKS} == first
+    old = f"#!/bin/sh\n{MARKER_LINE} 0.0.1\nexit 0\n"  # an older goldcase's hook
+    (hooks / "pre-push").write_text(old)
+    upgraded = run([GOLDCASE, "git-hooks", "--install"], root)
+    assert f"installed {hooks / 'pre-push'}\n" in upgraded.stdout
+    assert (hooks / "pre-push").read_bytes() == first["pre-push"]
+
+
+@pytest.mark.parametrize("scope", ["local", "global"])
+def test_another_core_hooks_path_is_refused(tmp_path: Path, scope: str) -> None:
+    """git would run the hooks in core.hooksPath and never the installed ones: refused,
+    naming where it is set, nothing written."""
+    root = git_set(tmp_path / "set")
+    config = tmp_path / "gitconfig"
+    config.write_text("")
+    if scope == "local":
+        git(root, "config", "core.hooksPath", ".husky")
+    else:
+        config.write_text("[core]\n\thooksPath = ~/githooks\n")
+    refused = run(
+        [GOLDCASE, "git-hooks", "--install"], root, check=False, GIT_CONFIG_GLOBAL=str(config)
+    )
+    assert refused.returncode == 2
+    value = ".husky" if scope == "local" else "~/githooks"
+    assert f"error: core.hooksPath is set to {value} (in the {scope} git config)" in refused.stderr
+    assert f"git config --{scope} --unset core.hooksPath" in refused.stderr
+    assert not (root / ".git" / "hooks" / "pre-commit").exists()
+
+
+def test_a_linked_worktree_installs_into_the_shared_git_directory(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set")
+    linked = tmp_path / "linked"
+    git(root, "worktree", "add", "-q", str(linked), "-b", "feature")
+    run([GOLDCASE, "git-hooks", "--install"], linked)
+    assert MARKER_LINE in (root / ".git" / "hooks" / "pre-commit").read_text()
+    add_case(linked)
+
+
+def test_the_hook_says_when_goldcase_is_missing(tmp_path: Path) -> None:
+    """Not on PATH, and the Python recorded at install time gone: the message of the docs."""
+    root = git_set(tmp_path / "set")
+    install(root, python=str(tmp_path / "gone" / "python"))
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    refused = attempt(root, "x", PATH=SYSTEM_PATH)
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(
+        "goldcase pre-commit hook: goldcase is not on PATH (and the Python that installed\n"
+        "these hooks is gone); install it (python -m pip install 'goldcase @ git+"
+    )
+    assert "or commit with --no-verify to skip the check\n" in refused.stderr
+
+
+@pytest.mark.parametrize("hooks_path", [None, "hooks"])
+def test_lock_stage_warns_while_git_runs_the_tracked_hooks(
+    tmp_path: Path, hooks_path: str | None
+) -> None:
+    """The hooks an older goldcase wrote run ``goldcase lock --stage``: it says how to move
+    while core.hooksPath names the set's tracked hooks/, and nothing otherwise."""
+    root = git_set(tmp_path / "set")
+    if hooks_path is not None:
+        git(root, "config", "core.hooksPath", hooks_path)
+    done = run([GOLDCASE, "lock", "--stage"], root)
+    warning = (
+        "warning: core.hooksPath = hooks makes git run hooks this repository tracks, which a "
+        "pull request can change; move goldcase's into the git directory: goldcase git-hooks "
+        "--install (docs/hooks.md)\n"
+    )
+    assert done.stderr == (warning if hooks_path else "")
+
+
+def test_an_older_install_in_a_sub_folder_moves_too(tmp_path: Path) -> None:
+    """An older init in a sub-folder set core.hooksPath to the sub-folder's hooks/."""
+    mono = tmp_path / "mono"
+    root = golden_set(mono / "sets" / "one")
+    git(mono, "init", "-q", "-b", "main")
+    git(mono, "config", "core.hooksPath", "sets/one/hooks")
+    moved = run([GOLDCASE, "git-hooks", "--install", "--repo", root], mono)
+    assert moved.stdout.startswith("unset core.hooksPath (sets/one/hooks)")
+    assert MARKER_LINE in (mono / ".git" / "hooks" / "pre-commit").read_text()
+    assert "\nset_folder=sets/one\n" in (mono / ".git" / "hooks" / "pre-commit").read_text()
