@@ -89,6 +89,8 @@ class _Compiler:
         self.refs: dict[str, str] = {}  # a $ref -> the function that tests its target
         self.resolving: set[str] = set()
         self.functions = 0
+        # the values known to be objects where the expression being written is tested
+        self.objects: set[str] = set()
 
     def refuse(self, what: str) -> GoldcaseError:
         return GoldcaseError(
@@ -114,12 +116,20 @@ class _Compiler:
         """The name of a new function ``f(v)`` that tests ``schema``."""
         self.functions += 1
         name = f"_f{self.functions}"
-        if _is_closed_object(schema):
-            lines = self._closed_object(schema)
-            rest = {k: v for k, v in schema.items() if k not in _KINDS["object"] and k != "type"}
-            lines.append(f"    return bool({self.expression(rest, 'v')})")
-        else:
-            lines = [f"    return bool({self.expression(schema, 'v')})"]
+        outer = self.objects  # this function's v is another value than the caller's
+        try:
+            if _is_closed_object(schema):
+                self.objects = set()
+                lines = self._closed_object(schema)
+                rest = {k: v for k, v in schema.items() if k not in _KINDS["object"]}
+                rest.pop("type")
+                self.objects = {"v"}  # tested above: the rest's object tests need no type test
+                lines.append(f"    return bool({self.expression(rest, 'v')})")
+            else:
+                self.objects = set()
+                lines = [f"    return bool({self.expression(schema, 'v')})"]
+        finally:
+            self.objects = outer
         self.source += [f"def {name}(v):", *lines, ""]
         return name
 
@@ -189,7 +199,8 @@ class _Compiler:
         for kind, keys in _KINDS.items():
             if any(k in schema for k in keys):
                 test = self._kind(kind, schema, value)
-                if names != [kind]:  # else the type test above holds already
+                if names != [kind] and not (kind == "object" and value in self.objects):
+                    # (else the type test above, or the function's own, holds already)
                     is_kind = _NUMBER if kind == "number" else _TYPES[kind]
                     test = f"(not {is_kind.replace('X', value)} or {test})"
                 tests.append(test)
@@ -243,7 +254,7 @@ class _Compiler:
         if schema.get("minProperties"):
             tests.append(f"len({value}) >= {int(schema['minProperties'])}")
         if schema.get("required"):
-            tests.append(f"{self.constant(frozenset(schema['required']))} <= {value}.keys()")
+            tests.append(self._required(schema["required"], value))
         rest = schema.get("additionalProperties", True)
         if rest is not True:
             named = self.constant(frozenset(properties))
@@ -255,6 +266,13 @@ class _Compiler:
                 tests.append(f"({key!r} not in {value} or {test})")
         return _all(tests)
 
+    def _required(self, names: Any, value: str) -> str:
+        """The test that object ``value`` has every field of ``names`` (one name: ``in``, a
+        tenth of a set's comparison with the keys)."""
+        if isinstance(names, list) and len(names) == 1 and isinstance(names[0], str):
+            return f"{names[0]!r} in {value}"
+        return f"{self.constant(frozenset(names))} <= {value}.keys()"
+
     def _closed_object(self, schema: Mapping[str, Any]) -> list[str]:
         """The statements testing an object whose type is object and whose other fields meet
         ``additionalProperties``: one pass over its fields, each tested where it is named."""
@@ -262,8 +280,8 @@ class _Compiler:
         if schema.get("minProperties"):
             lines += [f"    if len(v) < {int(schema['minProperties'])}:", "        return False"]
         if schema.get("required"):
-            needed = self.constant(frozenset(schema["required"]))
-            lines += [f"    if not {needed} <= v.keys():", "        return False"]
+            needed = self._required(schema["required"], "v")
+            lines += [f"    if not {needed}:", "        return False"]
         lines.append("    for k, x in v.items():")
         branch = "if"
         for key, sub in schema.get("properties", {}).items():

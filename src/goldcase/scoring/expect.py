@@ -124,28 +124,24 @@ def _finder(needle: str, words: bool) -> Callable[[str], bool]:
     """Whether folded ``needle`` occurs in a folded text, as the template of
     ``needle_pattern`` says. The expression is the needle between two zero-width edges, so it
     matches exactly where the needle occurs with both edges holding there: each occurrence is
-    found as a substring and only the edges are expressions, compiled once for every needle
-    that shares them (compiling an expression per needle cost more than all the searching)."""
+    found as a substring and only the edges are tested by an expression, the two edges and
+    the needle's length between them (any characters: the substring is known), compiled once
+    for every needle of that length that shares them (compiling an expression per needle
+    cost more than all the searching)."""
     before, after = _edges(needle, words)
     if not before and not after:
         return lambda hay: needle in hay
-    clear_before = compiled(before).match if before else _anywhere
-    clear_after = compiled(after).match if after else _anywhere
-    size = len(needle)
+    clear = compiled(f"{before}(?s:.{{{len(needle)}}}){after}").match
 
     def finds(hay: str) -> bool:
         at = hay.find(needle)
         while at >= 0:
-            if clear_before(hay, at) and clear_after(hay, at + size):
+            if clear(hay, at):
                 return True
             at = hay.find(needle, at + 1)
         return False
 
     return finds
-
-
-def _anywhere(hay: str, at: int) -> bool:
-    return True
 
 
 def found(hay: str, needle: str) -> bool:
@@ -386,10 +382,13 @@ def rule_key(value: Any) -> RuleKey | None:
     if type(value) is not list:
         return None
     key: list[str | tuple[str, ...]] = []
-    for entry in value:
+    for entry in value:  # loops, not generators: a case's checks are prepared once a case
         if type(entry) is str:
             key.append(entry)
-        elif type(entry) is list and all(type(option) is str for option in entry):
+        elif type(entry) is list:
+            for option in entry:
+                if type(option) is not str:
+                    return None
             key.append(tuple(entry))
         else:
             return None
@@ -403,20 +402,42 @@ class Checks:
     failed one wanted and saw, from the same prepared rules. A case that declares no check is
     graded by its expected answer (``answer_appears``, its phrase found once)."""
 
-    __slots__ = ("_expected_answer", "_rules", "failed")
+    __slots__ = ("_by_answer", "_expected_answer", "_passing", "_reads_answer", "_rules")
 
     def __init__(self, expect: Mapping[str, Any], expected_answer: str | None) -> None:
         self._expected_answer = expected_answer
+        self._rules: list[tuple[str, Rule]] = []
+        self._passing: list[tuple[str, Verdict]] = []
+        self._by_answer: Checker | None = None
         if not expect:
-            self._rules: list[tuple[str, Rule]] = []
-            self.failed: Checker = _by_answer(expected_answer)
+            self._by_answer = _by_answer(expected_answer)
             return
-        names, reads_answer = _declared(expect)
-        self._rules = [
-            (name, _rule(name, value)) for name in names if (value := expect[name]) is not None
-        ]
-        # a closure, not a method: a run calls it once a line
-        self.failed = _checker(self._rules, reads_answer)
+        names, self._reads_answer = _declared(expect)
+        rules, passing = self._rules, self._passing
+        for name in names:  # a loop, not a comprehension: prepared once a case
+            value = expect[name]
+            if value is not None:
+                rule = _rule(name, value)
+                rules.append((name, rule))
+                passing.append((name, rule.passes))
+
+    def failed(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """The names of the checks ``result`` fails, in ``CHECKS`` order (empty: it passes)."""
+        if self._by_answer is not None:
+            return self._by_answer(result)
+        hay = ""
+        if self._reads_answer:
+            answer = result.get("answer")
+            if isinstance(answer, str):
+                hay = fold(answer)
+        failed = None  # a loop, not a comprehension: no frame made for each line
+        for name, passes in self._passing:
+            if not passes(hay, result):
+                if failed is None:
+                    failed = [name]
+                else:
+                    failed.append(name)
+        return _PASSED if failed is None else tuple(failed)
 
     def why(self, name: str, result: Mapping[str, Any]) -> str:
         """``name: what it wanted and what it saw`` for a check this line failed."""
@@ -426,28 +447,6 @@ class Checks:
         answer = result.get("answer")
         hay = fold(answer) if isinstance(answer, str) else ""
         return f"{name}: {rule.why(hay, result)}"
-
-
-def _checker(rules: list[tuple[str, Rule]], reads_answer: bool) -> Checker:
-    """``reads_answer``: a check of the answer's text is declared (the answer is folded)."""
-    passing = [(name, rule.passes) for name, rule in rules]
-
-    def check(result: Mapping[str, Any]) -> tuple[str, ...]:
-        hay = ""
-        if reads_answer:
-            answer = result.get("answer")
-            if isinstance(answer, str):
-                hay = fold(answer)
-        failed = None  # a loop, not a comprehension: no frame made for each line
-        for name, passes in passing:
-            if not passes(hay, result):
-                if failed is None:
-                    failed = [name]
-                else:
-                    failed.append(name)
-        return _PASSED if failed is None else tuple(failed)
-
-    return check
 
 
 def _by_answer(expected_answer: str | None) -> Checker:

@@ -103,23 +103,24 @@ class CaseGrader:
     ``expect.Checks``)."""
 
     __slots__ = (
+        "_case",
         "_checks",
-        "_expect",
+        "_corrects",
         "answerable",
         "case_id",
-        "corrects",
         "expected_answer",
         "slice",
     )
 
     def __init__(self, case: Case) -> None:
+        # what every graded case shows; the rest is read from the case when a line needs it
+        self._case = case
         self.case_id = case.id
         self.slice = case.slice
         self.answerable = case.answerable
-        self.corrects = accepts_correction(case)
         self.expected_answer = case.expected_answer
-        self._expect = case.expect
         self._checks: Checks | None = None
+        self._corrects: bool | None = None
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -132,7 +133,7 @@ class CaseGrader:
                 confidence = data.get("confidence")
                 if confidence is None or float(confidence) < threshold:
                     return "abstain", _ABSTAINED if self.answerable else ()
-            if not (self.answerable or self.corrects):
+            if not (self.answerable or self._accepts_correction()):
                 return outcome, _ANSWERED
             return outcome, self._check(data)
         if outcome == "error":
@@ -141,11 +142,18 @@ class CaseGrader:
             return outcome, () if outcome == "abstain" else _ANSWERED
         return outcome, _ABSTAINED
 
+    def _accepts_correction(self) -> bool:
+        """``accepts_correction`` of the case, found on its first answer."""
+        corrects = self._corrects
+        if corrects is None:
+            corrects = self._corrects = accepts_correction(self._case)
+        return corrects
+
     def _check(self, data: Mapping[str, Any]) -> Failed:
         """The failed checks of an answer, the case's checks prepared on its first one."""
         checks = self._checks
         if checks is None:
-            checks = self._checks = Checks(self._expect, self.expected_answer)
+            checks = self._checks = Checks(self._case.expect, self.expected_answer)
         return checks.failed(data)
 
     def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
@@ -172,7 +180,8 @@ class CaseGrader:
         """See ``grade``. A failing case says why, from the line it is shown with."""
         if len(trials) <= 1:
             result = trials[0] if trials else None
-            graded = self.graded(result, *self.verdict(result, threshold))
+            outcome, failed = self.verdict(result, threshold)
+            graded = self.graded(result, outcome, failed)
         else:
             ordered = in_trial_order(trials)
             verdicts = [self.verdict(result, threshold) for result in ordered]
@@ -189,7 +198,9 @@ class CaseGrader:
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
         """For each failed name, what was wanted and what the result gave, in words."""
         data: Mapping[str, Any] = result.data if result is not None else {}
-        return tuple(self._why(name, data, threshold) for name in failed)
+        if len(failed) == 1:  # most failing cases: no generator, one call
+            return (self._why(failed[0], data, threshold),)
+        return tuple([self._why(name, data, threshold) for name in failed])
 
     def _why(self, name: str, data: Mapping[str, Any], threshold: float | None) -> str:
         if name == MISSING:
@@ -206,7 +217,7 @@ class CaseGrader:
             given = "no confidence" if confidence is None else f"confidence {confidence:g}"
             return f"abstained: an answer with {given}, under the threshold {threshold:g}"
         if self._checks is None:  # a line graded without them (explain called on its own)
-            self._checks = Checks(self._expect, self.expected_answer)
+            self._checks = Checks(self._case.expect, self.expected_answer)
         return self._checks.why(name, data)
 
 

@@ -45,6 +45,7 @@ WARN_FITTED = (
     "a threshold fitted on part of the set is being scored against it; "
     "score the eval split for a number that can decide anything"
 )
+_CASE_ID = operator.attrgetter("case_id")  # of a CaseGrader or a Graded
 
 
 class Selection(Struct, frozen=True):
@@ -241,7 +242,7 @@ def _score(
     case_set = scored.case_set
     selection = select(ctx, case_set, split)
     graded = _grade_all(selection.cases, by_id, threshold, result_lines)
-    inside = {case.id for case in selection.cases}
+    inside = set(map(_CASE_ID, graded))  # one graded case a case of the split, its id in C
     outside = sum(len(by_id[case_id]) for case_id in by_id.keys() - inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
     del by_id  # the parsed lines are the largest thing held; the report does not need them
@@ -301,7 +302,7 @@ def _grade_all(
     cases: Sequence[Case], by_id: dict[str, list[Result]], threshold: float | None, lines: int
 ) -> list[Graded]:
     """Every case graded, in id order."""
-    graders = sorted(map(CaseGrader, cases), key=operator.attrgetter("case_id"))
+    graders = sorted(map(CaseGrader, cases), key=_CASE_ID)
     with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
         return _grade(graders, by_id, threshold, advance)
 
