@@ -11,7 +11,8 @@ from pathlib import Path
 
 import goldcase
 from goldcase.cache import Cache, decode, encode
-from kit import cache_folder, golden_set, run_cli
+from goldcase.safeio import stat_signature
+from kit import cache_folder, golden_set, run_cli, write
 
 SALT = "from goldcase.cache import code_salt; print(code_salt())"
 
@@ -109,6 +110,64 @@ def test_a_whole_run_writes_the_namespace_and_empties_the_journal(tmp_path: Path
     cache.save()  # a whole run: only what it used
     assert not written.with_name("ns.journal").exists()
     assert decode(written.read_bytes()) == {"k1": "changed", "k2": "also"}
+
+
+def test_a_whole_run_that_read_every_entry_appends_its_few_changes(tmp_path: Path) -> None:
+    """Nothing is stale when a whole run read every entry (``goldcase lock`` on a set where
+    one case changed): its change goes to the journal, the namespace file stays."""
+    written = _whole(tmp_path, size=100)
+    before = written.read_bytes(), written.stat().st_ino
+    cache = Cache(tmp_path)
+    keys = [f"k{i}" for i in range(100)]
+    assert len(cache.take("ns", keys, dict[str, str])) == 100
+    cache.put("ns", "k7", "changed")
+    cache.save()
+    assert (written.read_bytes(), written.stat().st_ino) == before
+    again = Cache(tmp_path).take("ns", keys, dict[str, str])
+    assert again == {**{k: f"value {k[1:]}" * 10 for k in keys}, "k7": "changed"}
+
+
+def test_a_run_that_appends_leaves_the_time_files_are_measured_against(
+    tmp_path: Path,
+) -> None:
+    """git's racy-clean rule trusts an entry only for a file older than the namespace's file
+    (docs/check.md, "Only what changed is read"). A whole run that appends leaves that time
+    as it was: the journal may hold records another process appended, which this run never
+    checked, so a file changed since the last whole write is read again."""
+    folder = tmp_path / "cache"
+    edited, untouched = write(tmp_path, "edited.yaml", "a\n"), write(tmp_path, "b.yaml", "b\n")
+    long_ago = edited.stat().st_mtime_ns - 60 * 10**9
+    os.utime(untouched, ns=(long_ago - 10**9, long_ago - 10**9))
+    first = Cache(folder)
+    first.record("ns", "edited", stat_signature(edited), "parsed a")
+    first.record("ns", "untouched", stat_signature(untouched), "parsed b")
+    first.save()
+    (namespace,) = folder.rglob("ns.msgpack")
+    os.utime(namespace, ns=(long_ago, long_ago))  # written a minute before the edit
+
+    whole = Cache(folder)
+    assert whole.known("ns", "untouched", stat_signature(untouched)) == "parsed b"
+    assert whole.known("ns", "edited", stat_signature(edited)) is None  # newer: read again
+    whole.record("ns", "edited", stat_signature(edited), "parsed a again")
+    whole.save()
+    assert namespace.stat().st_mtime_ns == long_ago  # appended: the time stays
+    after = Cache(folder)
+    assert after.get("ns", "edited") == [stat_signature(edited), "parsed a again"]
+    assert after.known("ns", "edited", stat_signature(edited)) is None
+    assert after.known("ns", "untouched", stat_signature(untouched)) == "parsed b"
+
+
+def test_a_run_after_a_damaged_record_writes_the_namespace_whole(tmp_path: Path) -> None:
+    """A record appended after one cut short would never be read (reading stops there): a
+    run that finds the journal damaged writes the namespace whole, its change inside."""
+    written = _whole(tmp_path)
+    _part_run(tmp_path, {"k1": "first"})
+    journal = written.with_name("ns.journal")
+    journal.write_bytes(journal.read_bytes() + b"\0\0\1\0cut")  # a record cut short
+    _part_run(tmp_path, {"k2": "second"})
+    assert not journal.exists()
+    again = Cache(tmp_path)
+    assert (again.get("ns", "k1"), again.get("ns", "k2")) == ("first", "second")
 
 
 def test_a_damaged_record_drops_itself_and_what_follows(tmp_path: Path) -> None:

@@ -194,8 +194,10 @@ def test_a_case_cache_of_another_shape_is_read_as_empty(
     for path in (tmp_path / "cases" / "golden").iterdir():
         _age(path)
     _load(tmp_path)
+    namespace = cache_folder(tmp_path) / "files.msgpack"
+    saved = decode(namespace.read_bytes())
+    namespace.unlink()  # written whole again below, the damaged entry inside
     cache = Cache.for_repository(tmp_path)
-    saved = decode((cache_folder(tmp_path) / "files.msgpack").read_bytes())
     digest, split, data, findings, case_hash, _ = saved["cases/golden/ret-002.yaml"]
     damaged = [digest, split, data, findings, case_hash, ["not", "a", "signature", 0]]
     for rel, entry in saved.items():

@@ -198,7 +198,12 @@ def test_a_branch_between_diverged_mains_takes_the_nearer_base(tmp_path: Path) -
     assert gitview.base_commit(clone) == (local, "merge base of HEAD and main")
 
 
-# --- uncommittable: what the commit will not hold as it is on disk ---
+# --- asked_uncommittable: what the commit will not hold as it is on disk ---
+
+
+def uncommittable(root: Path, folders: list[str]) -> gitview.Gaps | None:
+    with gitview.asked_uncommittable(root, folders) as asked:
+        return gitview.gaps_of(asked)
 
 
 def committed_folders(root: Path) -> Path:
@@ -214,12 +219,12 @@ def committed_folders(root: Path) -> Path:
 
 def test_a_clean_tree_and_staged_changes_hold_nothing_back(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
     write(root, "cases/golden/a.yaml", "a, edited\n")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "cases/golden")
     git(root, "rm", "-q", "cases/golden/b.yaml")
-    assert gitview.uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
 
 
 def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -> None:
@@ -231,7 +236,7 @@ def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -
     write(root, "cases/golden/a.yaml", "a, not staged\n")  # changed since staged
     (root / "corpus/doc.md").unlink()  # deleted, not staged
     write(root, "cases/dev/untracked.yaml", "dev\n")  # not a folder asked about
-    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    found = uncommittable(root, ["cases/golden", "corpus"])
     assert found is not None
     assert found.skipped == []
     assert sorted(found.changed) == [
@@ -247,7 +252,7 @@ def test_added_with_intent_to_add_is_not_staged_content(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "--intent-to-add", "cases/golden/c.yaml")
-    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    found = uncommittable(root, ["cases/golden", "corpus"])
     assert found == gitview.Gaps(["cases/golden/c.yaml"], [])
 
 
@@ -260,19 +265,19 @@ def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: P
     one = mono / "sets" / "one"
     write(one, "cases/golden/new.yaml", "new\n")
     write(one, "corpus/doc.md", "doc, edited\n")
-    found = gitview.uncommittable(one, ["cases/golden", "corpus"])
+    found = uncommittable(one, ["cases/golden", "corpus"])
     assert found is not None
     assert sorted(found.changed) == ["cases/golden/new.yaml", "corpus/doc.md"]
 
 
 def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
-    assert gitview.uncommittable(tmp_path, ["cases/golden", "corpus"]) is None
+    assert uncommittable(tmp_path, ["cases/golden", "corpus"]) is None
 
 
 def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/new.yaml", "new\n")
-    assert gitview.uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [])
 
 
 def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Path) -> None:
@@ -284,7 +289,7 @@ def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Pa
     write(root, "cases/golden/new.yaml", "new\n")
     assert not (root / "cases/golden/b.yaml").exists()
     assert gitview.may_skip_worktree(root)
-    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    found = uncommittable(root, ["cases/golden", "corpus"])
     assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"])
 
 
@@ -332,8 +337,9 @@ def test_a_bare_repository_committed_in_the_set_runs_nothing(tmp_path: Path) -> 
     plant_bare_repository(root / "evals", marker)
     commit(root, "set")
     write(root, "evals/golden.version", "4\n")
-    gitview.uncommittable(root / "evals", ["."])
-    gitview.staged_removals(root / "evals", ".")
+    uncommittable(root / "evals", ["."])
+    with gitview.asked_removals(root / "evals", ".") as asked:
+        gitview.removals_of(asked)
     gitview.work_tree(root / "evals")
     assert not marker.exists()
 
@@ -360,7 +366,7 @@ def test_a_file_marked_skip_worktree_by_hand_is_skipped(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     git(root, "update-index", "--skip-worktree", "corpus/doc.md")
     write(root, "corpus/doc.md", "doc, edited where git does not look\n")
-    found = gitview.uncommittable(root, ["cases/golden", "corpus"])
+    found = uncommittable(root, ["cases/golden", "corpus"])
     assert found == gitview.Gaps([], ["corpus/doc.md"])
 
 

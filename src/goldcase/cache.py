@@ -41,10 +41,11 @@ from goldcase.model import Finding
 ENV = "GOLDCASE_CACHE_DIR"
 _MAGIC = b"goldcase-cache/2\n"  # the format: header, CRC-32 (4 bytes, big-endian), payload
 _SUFFIX = ".msgpack"
-# A run that looks at part of the set (``check FILE``, a hook) and changed a few entries of a
-# large namespace appends them to the namespace's journal instead of writing the whole file
-# again (5 MB for 10,000 cases); a whole run, or a journal grown past a quarter of its
-# namespace, writes the namespace whole and empties the journal.
+# A run that changed a few entries of a large namespace appends them to the namespace's
+# journal instead of writing the whole file again (5 MB for 10,000 cases): a run that looks
+# at part of the set (``check FILE``, a hook), or a whole run that read every entry. A whole
+# run that leaves entries unread (files gone) or a journal grown past a quarter of its
+# namespace writes the namespace whole, without them, and empties the journal.
 _JOURNAL = ".journal"
 _JOURNAL_FLOOR = 256 * 1024  # bytes a journal may always reach before the namespace is rewritten
 _MAX_BYTES = 2 * 1024**3  # a bound on what one namespace file may make us read
@@ -208,12 +209,15 @@ class Cache:
                 journal = _read_optional(f"{namespace}{_JOURNAL}", fd)
         except Exception:  # missing, unreadable or damaged: start afresh
             return {}
-        self._sizes[namespace] = (len(raw), len(journal))
+        kept = 0  # bytes of the journal read: a record after a damaged one would never be
         for record in journal_records(journal):
             entries = decode(record, shape)
             if not entries:  # damaged, or of another shape: this and what follows are dropped
                 break
             table.update(entries)
+            kept += 4 + len(record)
+        if kept == len(journal):  # else the namespace is written whole next (``_appended``)
+            self._sizes[namespace] = (len(raw), len(journal))
         return table
 
     def take(self, namespace: str, keys: Iterable[str], shape: Any) -> dict[str, Any]:
@@ -309,9 +313,17 @@ class Cache:
                 self._changed.pop(namespace, None)
 
     def _appended(self, namespace: str, fd: int) -> bool:
-        """Whether a part run's few changes went to the namespace's journal: only when its
-        file was read whole, and the journal stays under a quarter of it (or the floor)."""
-        if not self.partial or namespace not in self._sizes or not self._sizes[namespace][0]:
+        """Whether a run's few changes went to the namespace's journal: only when its file
+        and journal were read whole (a record after a damaged one would never be read), the
+        journal stays under a quarter of the file (or the floor), and the run leaves nothing
+        to drop (a part run keeps what it did not read; a whole run that read every entry has
+        nothing stale, and rewriting 5 MB to change one entry cost a commit that locks the set
+        35-45 ms). The file's time, which ``known`` measures files against, stays: only a
+        whole write moves it on (another process may have appended records this run never
+        checked)."""
+        if namespace not in self._sizes or not self._sizes[namespace][0]:
+            return False
+        if not self.partial and self._old[namespace]:  # stale entries: written whole, without
             return False
         used = self._used[namespace]
         entries = {key: used[key] for key in self._changed.get(namespace, ()) if key in used}

@@ -7,7 +7,7 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -461,17 +461,20 @@ def selected(select: Sequence[str]) -> list[str]:
     return list(select or checks.FAMILIES)
 
 
-def staged_focus(ctx: Context, paths: Sequence[str]) -> list[str] | None:
+@contextlib.contextmanager
+def staged_focus(ctx: Context, paths: Sequence[str]) -> Iterator[Callable[[], list[str] | None]]:
     """What a commit's check reports on (``check --staged``, given the files the commit
     stages): those files when every one is a case file and the commit deletes or renames no
     case file; otherwise None, the whole set (a corpus document, a prompt, the config, or a
-    case gone can break a case nobody touched)."""
+    case gone can break a case nobody touched). git is asked about deletions when the block
+    starts, and answers while goldcase works: the block calls for the answer when it needs
+    it."""
     prefix = Path(ctx.config.cases).as_posix().rstrip("/") + "/"
     if not paths or any(not (p.startswith(prefix) and p.endswith(CASE_SUFFIXES)) for p in paths):
-        return None
-    if gitview.staged_removals(ctx.root, ctx.config.cases):
-        return None
-    return list(paths)
+        yield lambda: None
+        return
+    with gitview.asked_removals(ctx.root, ctx.config.cases) as asked:
+        yield lambda: None if gitview.removals_of(asked) else list(paths)
 
 
 def _run_families(ctx: Context, case_set: CaseSet, names: list[str]) -> list[Finding]:

@@ -112,13 +112,67 @@ def _git(path: Path, *args: str) -> bytes | None:
 def _run(path: Path, *args: str) -> tuple[int, bytes] | None:
     """``git args`` run in the folder ``path``: its exit status and output; None when git
     cannot be run."""
+    with started(path, *args) as pending:
+        return pending.result()
+
+
+class Pending:
+    """A git command running beside goldcase's own work (a hook's few questions cost a git
+    process each, 10 to 40 ms on a large set, which the other core can spend while goldcase
+    reads the set). ``result`` waits for it; leaving the ``with`` block waits too, so no git
+    outlives the command that started it (a ``git add`` still running when the hook returns
+    would hold the index's lock against the commit)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes] | None) -> None:
+        self._proc = proc
+        self._done: tuple[int, bytes] | None = None
+
+    def result(self) -> tuple[int, bytes] | None:
+        """Its exit status and output; None when git could not be run or took over two
+        minutes (then it is stopped: asked first, so that it removes its own index lock)."""
+        proc = self._proc
+        if proc is None or self._done is not None:
+            return self._done
+        try:
+            out, _ = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+            try:
+                proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+            self._proc = None
+            return None
+        self._done = (proc.returncode, out)
+        return self._done
+
+    def output(self) -> bytes | None:
+        """Its output, when it succeeded."""
+        done = self.result()
+        return done[1] if done is not None and done[0] == 0 else None
+
+    def __enter__(self) -> Pending:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.result()
+
+
+def started(path: Path, *args: str) -> Pending:
+    """``git args`` started in the folder ``path``, not waited for."""
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=path, env=git_env(path), capture_output=True, timeout=120
+        proc = subprocess.Popen(
+            ["git", *args],
+            cwd=path,
+            env=git_env(path),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
-        return None
-    return done.returncode, done.stdout
+        return Pending(None)
+    return Pending(proc)
 
 
 @contextlib.contextmanager
@@ -355,19 +409,21 @@ def head_commit(path: Path) -> str | None:
 
 
 class Gaps(NamedTuple):
-    """What the commit being made holds otherwise than the disk shows it (``uncommittable``)."""
+    """What the commit being made holds otherwise than the disk shows it
+    (``asked_uncommittable``)."""
 
     changed: list[str]  # on disk, not in the commit as it is there
     skipped: list[str]  # in the commit, skipped in the work tree: git does not compare them
 
 
-def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
-    """Files under ``folders`` (relative to ``path``, as the result is) that the commit being
-    made will not hold as they are on disk: untracked or ignored (each file, also inside an
-    ignored folder), or changed since they were staged (edited, deleted, added with
+def asked_uncommittable(path: Path, folders: list[str]) -> Pending:
+    """Which files under ``folders`` (relative to ``path``, as the answer names them) the
+    commit being made will not hold as they are on disk: untracked or ignored (each file, also
+    inside an ignored folder), or changed since they were staged (edited, deleted, added with
     ``--intent-to-add``); and files it holds that git skips in the work tree (a sparse
-    checkout's, or marked ``--skip-worktree``), whatever the disk holds. None when git cannot
-    tell (not a work tree, an unreadable index).
+    checkout's, or marked ``--skip-worktree``), whatever the disk holds. Asked without
+    waiting: ``gaps_of`` reads the answer, None when git cannot tell (not a work tree, an
+    unreadable index).
 
     ``ls-files --others`` with no exclude rules lists untracked and ignored files alike, and
     ``--modified`` is the work tree against the index alone: ``git status`` also compares the
@@ -375,7 +431,7 @@ def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
     entries; only ``--cached`` tags them (``S``), and lists every tracked file with them, so
     it is asked for only when the index may hold one (``may_skip_worktree``)."""
     cached = ["--cached"] if may_skip_worktree(path) else []
-    out = _git(
+    return started(
         path,
         "--literal-pathspecs",
         "ls-files",
@@ -387,6 +443,11 @@ def uncommittable(path: Path, folders: list[str]) -> Gaps | None:
         "--",
         *folders,
     )
+
+
+def gaps_of(pending: Pending) -> Gaps | None:
+    """The answer to ``asked_uncommittable``."""
+    out = pending.output()
     if out is None:
         return None
     changed: dict[str, None] = {}  # an unmerged path: once
@@ -425,10 +486,11 @@ def may_skip_worktree(path: Path) -> bool:
         return True
 
 
-def staged_removals(path: Path, folder: str) -> list[str]:
-    """Files under ``folder`` (relative to ``path``) that the commit being made deletes or
-    renames away (as its staged changes say)."""
-    out = _git(
+def asked_removals(path: Path, folder: str) -> Pending:
+    """Which files under ``folder`` (relative to ``path``) the commit being made deletes or
+    renames away (as its staged changes say), asked without waiting (``removals_of`` reads
+    the answer)."""
+    return started(
         path,
         "diff",
         "--cached",
@@ -439,6 +501,11 @@ def staged_removals(path: Path, folder: str) -> list[str]:
         "--",
         folder,
     )
+
+
+def removals_of(asked: Pending) -> list[str]:
+    """The answer to ``asked_removals``."""
+    out = asked.output()
     return [name for name in out.decode("utf-8", "replace").split("\0") if name] if out else []
 
 
@@ -451,13 +518,19 @@ def in_merge_hook() -> bool:
     return action.startswith(("merge", "pull")) or any(k.startswith("GITHEAD_") for k in os.environ)
 
 
-def stage(path: Path, rels: list[str]) -> None:
+def staging_started(path: Path, rels: list[str]) -> Pending:
     """``git add`` the files ``rels`` (relative to ``path``) to the index git is committing,
     even one a .gitignore pattern matches (``*.lock``): they are the files goldcase wrote for
     this commit, and staging one without the other would commit a version without its lock.
-    Without the preload of the index: its threads (up to 20) each walk a slice of the whole
-    index to find the entries of the paths named, two for the files a lock rewrites."""
-    if _git(path, "-c", "core.preloadIndex=false", "add", "--force", "--", *rels) is None:
+    Started, not waited for (``staged`` waits). Without the preload of the index: its
+    threads (up to 20) each walk a slice of the whole index to find the entries of the
+    paths named, two for the files a lock rewrites."""
+    return started(path, "-c", "core.preloadIndex=false", "add", "--force", "--", *rels)
+
+
+def staged(pending: Pending, path: Path, rels: list[str]) -> None:
+    """Wait for ``staging_started``'s ``git add``; a ``GoldcaseError`` when it failed."""
+    if pending.output() is None:
         raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 

@@ -255,3 +255,83 @@ def test_a_branch_cut_from_main_ahead_of_origin_main_moves_past_mains_version(
     )
     commit(clone, "a change on the branch")
     assert run_cli("lock", "--check", "--repo", clone).exit_code == 0
+
+
+# --- git beside goldcase: the questions and git add run while the set is read and checked ---
+
+
+def test_a_git_add_that_fails_while_the_checks_run_is_an_error_not_a_pass(tmp_path: Path) -> None:
+    """``check --lock`` starts ``git add`` and checks the set while it runs (docs/hooks.md,
+    "What the hook costs"). A git add that fails (here, another git holds the index) must
+    still fail the hook, naming the files, and never claim they were staged."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="14 days from delivery"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    (root / ".git/index.lock").write_bytes(b"")  # another git at work on the index
+    result = run_cli("check", "--staged", "--lock", "--repo", root, "cases/golden/ret-001.yaml")
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "git add golden.version golden.lock failed" in result.stderr
+    assert "staged golden" not in result.stdout + result.stderr
+    (root / ".git/index.lock").unlink()
+    assert staged_names(root) == ["cases/golden/ret-001.yaml"]
+
+
+def test_a_commit_of_dev_cases_alone_still_stages_a_lock_left_stale(tmp_path: Path) -> None:
+    """git is asked early what the commit holds only when a staged file may change the lock;
+    a lock left stale by an earlier commit (``--no-verify``) is still rewritten and staged
+    when the next commit touches dev cases alone."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    commit(root, "a golden case committed past the hook")
+    dev = case_text(
+        "dev-001",
+        question="How soon are credits paid?",
+        answer="within five working days",
+        quote="within five working days",
+    )
+    write(root, "cases/dev/dev-001.yaml", dev)
+    git(root, "add", "cases/dev/dev-001.yaml")
+    result = run_cli("check", "--staged", "--lock", "--repo", root, "cases/dev/dev-001.yaml")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "staged golden.version and golden.lock in this commit" in result.stderr
+    assert staged_names(root) == ["cases/dev/dev-001.yaml", "golden.lock", "golden.version"]
+    assert read_version(root) == "2"
+
+
+def test_check_lock_refuses_a_path_outside_the_set_before_writing(tmp_path: Path) -> None:
+    """A path outside the repository is a usage error found before anything is written:
+    golden.version and golden.lock stay as they were."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    before = {name: (root / name).read_bytes() for name in ("golden.version", "golden.lock")}
+    outside = write(tmp_path, "elsewhere/ret-009.yaml", case_text("ret-009"))
+    result = run_cli("check", "--lock", "--repo", root, outside)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert {name: (root / name).read_bytes() for name in before} == before
+
+
+def test_an_edit_saved_just_after_the_set_is_read_is_not_staged_behind_its_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git is asked whether the commit holds the golden cases as they were read only once
+    they are read: an edit saved in between (an editor, a formatter) is seen, and the lock,
+    which pins what was read, is not staged for a commit that holds other bytes."""
+    from goldcase.versioning import locking
+
+    root = git_set(tmp_path / "set")
+    path = write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    real = locking.load_case_set
+
+    def read_then_edited(*args: object, **kwargs: object) -> object:
+        case_set = real(*args, **kwargs)  # type: ignore[arg-type]
+        path.write_text(case_text("ret-001", answer="two weeks"), encoding="utf-8")
+        return case_set
+
+    monkeypatch.setattr(locking, "load_case_set", read_then_edited)
+    result = run_cli("check", "--staged", "--lock", "--repo", root, "cases/golden/ret-001.yaml")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "not staged: cases/golden/ret-001.yaml is on disk but not in this commit" in (
+        result.stderr
+    )
+    assert staged_names(root) == ["cases/golden/ret-001.yaml"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -60,17 +61,21 @@ def command(
     --strict), 2 could not run.
     """
     ctx = open_context(repo, cache=not no_cache)
-    locked = None
-    if lock_first:  # the families are imported while the lock's listing is taken
-        names = selected(select)
-        locked = staging.lock(ctx, stage=True, refresh=refresh_copies, imported=names)
+    touched = _inside(ctx, paths) if staged else None
+    wanted = relative_paths(ctx, paths) if paths and touched is None else None
+    with contextlib.ExitStack() as git_beside:  # git answers while goldcase works
+        focus = None if touched is None else git_beside.enter_context(staged_focus(ctx, touched))
+        locked = None
+        if lock_first:  # the families are imported while the lock's listing is taken
+            lock = staging.locked(
+                ctx, stage=True, refresh=refresh_copies, imported=selected(select), touched=touched
+            )
+            locked = git_beside.enter_context(lock)  # git add runs while the checks do
+        if focus is not None:
+            wanted = focus()
+        run = run_checks(ctx, select, wanted, None if locked is None else locked.case_set)
     for line in locked.lines if locked is not None else ():
         click.echo(line, err=True)  # stdout is the findings, in the format asked for
-    if staged:
-        wanted = staged_focus(ctx, _inside(ctx, paths))
-    else:
-        wanted = relative_paths(ctx, paths) if paths else None
-    run = run_checks(ctx, select, wanted, None if locked is None else locked.case_set)
     write_findings(sys.stdout, run.findings, run.files, fmt)
     failing = [f for f in run.findings if f.severity == "error" or strict]
     return 1 if failing or (locked is not None and locked.status) else 0

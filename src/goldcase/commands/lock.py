@@ -43,7 +43,8 @@ def command(check_only: bool, stage: bool, repo: Path | None, fmt: str) -> int:
         findings, files = locking.check_repository(ctx)
         write_findings(sys.stdout, findings, files, fmt)
         return 1 if findings else 0
-    locked = staging.lock(ctx, stage=stage, refresh=refresh_copies)
+    with staging.locked(ctx, stage=stage, refresh=refresh_copies) as locked:
+        pass
     warning = legacy_warning(ctx.root) if stage else None
     if warning is not None:
         click.echo(warning, err=True)

@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -302,12 +302,18 @@ class Outcome(Struct, frozen=True):
     note: str  # why, in a few words
 
 
-def lock_repository(ctx: Context, imported: Sequence[str] = ()) -> tuple[Outcome, CaseSet]:
+def lock_repository(
+    ctx: Context, imported: Sequence[str] = (), read: Callable[[], object] = lambda: None
+) -> tuple[Outcome, CaseSet]:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
     what it did, and the set it read (unchanged: the lock is not a case file). ``imported``:
-    the check families run next on that set (``load_case_set``)."""
+    the check families run next on that set (``load_case_set``). ``read`` is called once the
+    golden cases and the corpus are read, before the lock is computed (``staging`` asks git
+    then whether the commit holds them as they were read)."""
     with serialised(ctx.config):
         case_set = load_case_set(ctx, imported=imported)
+        ctx.corpus  # noqa: B018 (read now: what ``read`` is told has been read)
+        read()
         outcome = update(ctx, case_set)
     ctx.cache.save()
     return outcome, case_set
@@ -345,13 +351,32 @@ def _base_findings(ctx: Context) -> list[Finding]:
     return [_error(ctx.rel(config.version_file), "GC405", message)]
 
 
-def stage_written(config: Config, written: list[str], links: list[str]) -> str | None:
-    """Add the files ``goldcase lock`` wrote to the commit being made (``--stage``); the
-    reason it did not, when a file the lock covers is on disk but not in that commit.
-    ``links``: the golden case files that are links, whose targets git is asked about too."""
-    golden = _where(config, f"{Path(config.cases).as_posix().rstrip('/')}/golden")
+def gaps_asked(config: Config) -> gitview.Pending:
+    """Which files the lock covers that the commit being made does not hold as they are on
+    disk (``gitview.asked_uncommittable``), asked of git without waiting: ``staging`` starts
+    it once the set and corpus are read (an edit after the question and before the read
+    would go unseen), and git answers while the lock is computed and written."""
+    return gitview.asked_uncommittable(config.root, _covered(config))
+
+
+def _covered(config: Config) -> list[str]:
+    """The folders the lock covers, as git is asked about them."""
+    golden = f"{Path(config.cases).as_posix().rstrip('/')}/golden"
+    return [_where(config, golden), _where(config, config.corpus)]
+
+
+def unstageable(config: Config, links: list[str], asked: gitview.Pending | None) -> str | None:
+    """Why the files ``goldcase lock`` wrote must not be added to the commit being made
+    (``--stage``): a file the lock covers is on disk but not in that commit. ``links``: the
+    golden case files that are links, whose targets git is asked about too. ``asked``: the
+    question ``gaps_asked`` started, when it did (not used when there are links, whose
+    targets it did not name)."""
+    folders = _covered(config)
     targets = _link_targets(config, links)
-    gaps = gitview.uncommittable(config.root, [golden, _where(config, config.corpus), *targets])
+    if asked is None or targets:
+        asked = gitview.asked_uncommittable(config.root, [*folders, *targets])
+    with asked:
+        gaps = gitview.gaps_of(asked)
     if gaps is None:  # outside a work tree, or git cannot read it: ask which, once
         if gitview.top_level(config.root) is None:
             return "not in a git work tree: add the files to your commit yourself"
@@ -360,11 +385,7 @@ def stage_written(config: Config, written: list[str], links: list[str]) -> str |
             "the golden set and corpus on disk, so golden.version and golden.lock were not "
             "staged; run git status to see why"
         )
-    refusal = _refusal(gaps, targets, golden)
-    if refusal is not None:
-        return refusal
-    gitview.stage(config.root, written)
-    return None
+    return _refusal(gaps, targets, folders[0])
 
 
 def _where(config: Config, folder: str) -> str:

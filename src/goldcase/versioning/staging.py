@@ -4,7 +4,8 @@ hook): a commit that changes the set goes through in one attempt."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from msgspec import Struct
@@ -25,40 +26,74 @@ class Locked(Struct, frozen=True):
     case_set: CaseSet
 
 
-def lock(
+@contextlib.contextmanager
+def locked(
     ctx: Context,
     *,
     stage: bool,
     refresh: Callable[[Path], list[str]],
     imported: Sequence[str] = (),
-) -> Locked:
+    touched: Sequence[str] | None = None,
+) -> Iterator[Locked]:
     """Recompute golden.lock and move golden.version when the set or corpus changed; with
     ``stage``, add the rewritten files to the commit being made. ``refresh`` rewrites the
     repository's copies of goldcase's schemas after an upgrade (the command passes
     ``authoring.editor_schema.refresh_copies``) and names the files it wrote. ``imported``:
-    the check families run next on the set it reads (``check --lock``)."""
-    outcome, case_set = locking.lock_repository(ctx, imported)
-    lines = locking.describe(outcome)
-    written = list(outcome.wrote)
-    refreshed = refresh(ctx.root)
-    if refreshed:
-        written.extend(refreshed)
-        lines.append(
-            f"wrote {' and '.join(refreshed)} (the installed goldcase's schemas); add to the "
-            f"commit: git add {' '.join(refreshed)}"
-        )
-    if not written:
-        return Locked(lines, 0, case_set)
-    if not stage:
-        return Locked(lines, 1, case_set)
-    problem = locking.stage_written(ctx.config, written, _golden_links(case_set))
+    the check families run next on the set it reads (``check --lock``). ``touched``: the
+    files the commit stages, when known.
+
+    git's two steps run beside goldcase's own work, on the other core: the question of what
+    the commit holds while the lock is computed and written (asked once the set is read,
+    when a file ``touched`` may change the lock, or none are known), and ``git add`` while
+    the block runs (``check --lock`` checks the set meanwhile). Leaving the block waits for
+    ``git add``, and raises if it failed."""
+    early = stage and _may_change_lock(ctx, touched)
+    with contextlib.ExitStack() as beside:
+        asked: list[gitview.Pending] = []
+
+        def ask() -> None:
+            if early:
+                asked.append(beside.enter_context(locking.gaps_asked(ctx.config)))
+
+        outcome, case_set = locking.lock_repository(ctx, imported, ask)
+        lines = locking.describe(outcome)
+        written = list(outcome.wrote)
+        refreshed = refresh(ctx.root)
+        if refreshed:
+            written.extend(refreshed)
+            lines.append(
+                f"wrote {' and '.join(refreshed)} (the installed goldcase's schemas); add to "
+                f"the commit: git add {' '.join(refreshed)}"
+            )
+        if not written or not stage:
+            yield Locked(lines, 1 if written else 0, case_set)
+            return
+        links = _golden_links(case_set)
+        problem = locking.unstageable(ctx.config, links, asked[0] if asked else None)
     if problem is not None:
-        return Locked([*lines, problem], 1, case_set)
+        yield Locked([*lines, problem], 1, case_set)
+        return
     kept = [line for line in lines if not line.startswith("wrote ")]
-    if gitview.in_merge_hook():  # git merge does not take what its hook stages: stop once
-        note = "git merge does not take files a hook stages: complete it with git commit --no-edit"
-        return Locked([*kept, f"staged {' and '.join(written)}; {note}"], 1, case_set)
-    return Locked([*kept, f"staged {' and '.join(written)} in this commit"], 0, case_set)
+    with gitview.staging_started(ctx.root, written) as adding:
+        if gitview.in_merge_hook():  # git merge does not take what its hook stages: stop
+            note = (
+                "git merge does not take files a hook stages: complete it with git commit --no-edit"
+            )
+            yield Locked([*kept, f"staged {' and '.join(written)}; {note}"], 1, case_set)
+        else:
+            yield Locked([*kept, f"staged {' and '.join(written)} in this commit"], 0, case_set)
+        gitview.staged(adding, ctx.root, written)
+
+
+def _may_change_lock(ctx: Context, touched: Sequence[str] | None) -> bool:
+    """Whether the commit staging ``touched`` may change what golden.lock pins: a golden
+    case or a corpus document among them, or files not known. A commit of dev cases alone
+    asks git only once the lock turns out to need rewriting (a lock left stale before)."""
+    if touched is None:
+        return True
+    golden = f"{Path(ctx.config.cases).as_posix().rstrip('/')}/golden/"
+    corpus = f"{Path(ctx.config.corpus).as_posix().rstrip('/')}/"
+    return any(rel.startswith((golden, corpus)) for rel in touched)
 
 
 def _golden_links(case_set: CaseSet) -> list[str]:
