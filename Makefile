@@ -96,7 +96,7 @@ run: $(STAMP) clients
 	  status=$$?; rm -rf "$$inbox"; exit $$status
 	@echo "== goldcase label serve --check: the labelling page served once on 127.0.0.1 for the second labeller's sample, asked as a browser and an intruder would, then stopped (without --check it stays up for a labeller)"
 	$(BIN)/goldcase label serve --check --labeller second
-	@echo "== goldcase init, new, check --staged --lock: your own set on day one (docs/start.md), the hook init wrote, the new case staged and checked as that hook checks a commit (golden.version and golden.lock written and staged with it), in a temporary folder"
+	@echo "== goldcase init, new, check --staged --lock, git-hooks: your own set on day one (docs/start.md), the hook init wrote, the new case staged and checked as that hook checks a commit (golden.version and golden.lock written and staged with it), then committed through the plain git hooks goldcase installs in the clone's git directory, in a temporary folder"
 	@own=$$(mktemp -d "$${TMPDIR:-/tmp}/goldcase-own.XXXXXX") && \
 	  $(BIN)/goldcase init "$$own/my-set" --hooks local | tail -n 1 && \
 	  grep -m 1 'entry:' "$$own/my-set/.pre-commit-config.yaml" && \
@@ -108,7 +108,11 @@ run: $(STAMP) clients
 	    --pass-probe "You have 30 days from delivery." --fail-probe "You have 14 days." && \
 	  git -C "$$own/my-set" add -A && \
 	  $(BIN)/goldcase check --repo "$$own/my-set" --staged --lock "$$own"/my-set/cases/golden/*.yaml && \
-	  git -C "$$own/my-set" diff --cached --name-only -- golden.version golden.lock; \
+	  git -C "$$own/my-set" diff --cached --name-only -- golden.version golden.lock && \
+	  $(BIN)/goldcase git-hooks --install --repo "$$own/my-set" && \
+	  git -C "$$own/my-set" -c user.name=goldcase -c user.email=run@goldcase.invalid \
+	    commit -q --no-gpg-sign -m "Day one: one golden case" && \
+	  git -C "$$own/my-set" log --oneline --stat -1 | cat; \
 	  status=$$?; rm -rf "$$own"; exit $$status
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
