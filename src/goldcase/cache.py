@@ -42,6 +42,7 @@ from goldcase.cachesweep import (
     mark_used,
     record_repository,
     remove_tree,
+    repos_folder,
     repository_key,
     sweep_if_due,
 )
@@ -109,12 +110,13 @@ def location(root: Path) -> Path | None:
         folder = Path(override).expanduser()
         folder = folder if folder.is_absolute() else Path.cwd() / folder
         return None if _tracked(root, folder) else folder
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    home = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    real = os.path.realpath(root)
-    key = repository_key(real)
+    return _own_folder(os.path.realpath(root))
+
+
+def _own_folder(real: str) -> Path:
+    """The folder of the repository at the real path ``real`` in the user cache folder."""
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
-    return home / "goldcase" / "repos" / f"{name}-{key}"
+    return repos_folder() / f"{name}-{repository_key(real)}"
 
 
 def _tracked(root: Path, folder: Path) -> bool:
@@ -196,9 +198,10 @@ class Cache:
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
         """The cache of the repository at ``root`` (see ``location``)."""
-        folder = location(root)
-        own = folder is not None and not os.environ.get(ENV, "").strip()
-        return cls(folder, os.path.realpath(root) if own else None)
+        if os.environ.get(ENV, "").strip():
+            return cls(location(root))
+        real = os.path.realpath(root)
+        return cls(_own_folder(real), real)
 
     def opened(self) -> Cache:
         """This cache, kept to be saved by ``save_opened`` when the command ends."""

@@ -30,8 +30,12 @@ import contextlib
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NamedTuple
+
+from goldcase.errors import GoldcaseError
 
 DAY = 86_400  # seconds; use is recorded, and the cache swept, at most once in this
 # A month unused: a clone left alone that long is most likely done with (a deleted copy, a
@@ -55,6 +59,15 @@ class Folder(NamedTuple):
     used: float  # its modification time: the last day goldcase used it
     size: int  # bytes of the files in it
     gone: bool  # the repository it records no longer exists
+
+
+def repos_folder() -> Path:
+    """``repos/`` of the user cache folder: ``$XDG_CACHE_HOME/goldcase``, else
+    ``~/.cache/goldcase`` (an ``XDG_CACHE_HOME`` that is not absolute is ignored, as the XDG
+    specification says)."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    home = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return home / "goldcase" / "repos"
 
 
 def repository_key(real: str) -> str:
@@ -91,9 +104,27 @@ def record_repository(fd: int, real: str) -> None:
                 os.close(out)
 
 
-def sweep_if_due(repos_fd: int, keep: str, now: float) -> list[str]:
+def sweep_now(*, everything: bool = False) -> list[Folder]:
+    """Sweep the user cache folder now, whatever its stamp says (``goldcase gc``); with
+    ``everything``, remove every repository's folder. The folders removed."""
+    try:
+        repos_fd = os.open(repos_folder(), os.O_RDONLY | os.O_DIRECTORY)
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise GoldcaseError(f"cannot open the cache folder {repos_folder()}: {e.strerror}") from e
+    try:
+        _stamp(repos_fd)
+        if everything:
+            return sweep(repos_fd, "", time.time(), max_age=0, max_bytes=0)
+        return sweep(repos_fd, "", time.time())
+    finally:
+        os.close(repos_fd)
+
+
+def sweep_if_due(repos_fd: int, keep: str, now: float) -> list[Folder]:
     """Sweep ``repos/`` (open at ``repos_fd``) when the last sweep is a day old or more,
-    keeping the folder ``keep``; the names of the folders removed."""
+    keeping the folder ``keep``; the folders removed."""
     try:
         last = os.stat(STAMP, dir_fd=repos_fd, follow_symlinks=False)
         if stat.S_ISREG(last.st_mode) and 0 <= now - last.st_mtime < DAY:
@@ -109,7 +140,8 @@ def _stamp(repos_fd: int) -> bool:
     """Move the sweep's stamp to now first, so processes that start meanwhile do not sweep
     again; False when it cannot be written (then no sweep: it could not be recorded)."""
     try:
-        fd = os.open(STAMP, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=repos_fd)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK  # a FIFO: ENXIO
+        fd = os.open(STAMP, flags, 0o600, dir_fd=repos_fd)
     except OSError:
         return False
     try:
@@ -128,17 +160,17 @@ def sweep(
     *,
     max_age: float = MAX_AGE,
     max_bytes: int = MAX_BYTES,
-) -> list[str]:
+) -> list[Folder]:
     """Remove the folders under ``repos/`` whose repository is gone or that are unused for
     ``max_age`` seconds, then the least recently used while all of them pass ``max_bytes``;
-    never ``keep``. The names of the folders removed."""
+    never ``keep``. The folders removed."""
     folders = sorted(_folders(repos_fd), key=lambda f: (f.used, f.name))
     total = sum(f.size for f in folders)
     removed = []
     for folder in folders:  # least recently used first
         due = folder.gone or now - folder.used >= max_age or total > max_bytes
         if due and folder.name != keep and remove(repos_fd, folder.name):
-            removed.append(folder.name)
+            removed.append(folder)
             total -= folder.size
     for name in _tombs(repos_fd):  # left by a sweep that was stopped: finish it
         _empty(repos_fd, name)
