@@ -200,3 +200,26 @@ def test_a_check_sweeps_the_user_cache(repos: Path, tmp_path: Path) -> None:
     assert done.exit_code == 0, done.stderr
     assert not old.exists()
     assert (location(root) or Path("/nonexistent")).is_dir()
+
+
+def test_a_folder_holding_more_than_goldcase_writes_stays_and_a_stopped_removal_ends(
+    repos: Path, tmp_path: Path
+) -> None:
+    """A folder with a folder deeper than a build's is renamed aside but not emptied past
+    what goldcase writes (what is deeper survives); a removal left half done (a renamed
+    folder, by a process that was stopped) is finished by the next sweep."""
+    odd, stopped = _fill(tmp_path / "odd"), _fill(tmp_path / "stopped")
+    deep = odd / "0.0.1-build" / "nested"
+    deep.mkdir(parents=True)
+    (deep / "notes.txt").write_text("not goldcase's\n", encoding="utf-8")
+    tomb = repos / f"~removing-{KEY}"
+    stopped.rename(tomb)
+    current = _fill(tmp_path / "current")
+    with _opened(repos) as fd:
+        (removed,) = sweep(fd, current.name, time.time(), max_bytes=0)
+    assert removed.name == odd.name
+    assert not tomb.exists()
+    (aside,) = repos.glob("~removing-*")
+    assert (aside / "0.0.1-build" / "nested" / "notes.txt").read_text(encoding="utf-8") == (
+        "not goldcase's\n"
+    )
