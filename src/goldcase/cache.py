@@ -427,7 +427,7 @@ def _folder(base: Path, *, create: bool, repository: str | None = None) -> Itera
     try:
         base_fd = _enter(parent_fd, base.name, create)
         if create and repository is not None:
-            with contextlib.suppress(OSError):  # a sweep that fails costs nothing but space
+            with contextlib.suppress(Exception):  # a sweep that fails costs nothing but space
                 sweep_if_due(parent_fd, base.name, time.time())
     finally:
         os.close(parent_fd)

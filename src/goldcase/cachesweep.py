@@ -91,17 +91,17 @@ def mark_used(fd: int, now: float) -> None:
 
 
 def record_repository(fd: int, real: str) -> None:
-    """Write the repository's real path into its folder, once, for the sweep to check."""
+    """Write the repository's real path into its folder, once, for the sweep to check. One
+    that cannot be written (or is cut short) only leaves the folder to the age and size
+    rules: a record that is not the folder's own path is never believed."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     try:
-        os.stat(RECORD, dir_fd=fd, follow_symlinks=False)
-    except FileNotFoundError:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-        with contextlib.suppress(OSError):
-            out = os.open(RECORD, flags, 0o600, dir_fd=fd)
-            try:
-                os.write(out, os.fsencode(real))
-            finally:
-                os.close(out)
+        out = os.open(RECORD, flags, 0o600, dir_fd=fd)
+    except OSError:  # there already (EEXIST), or not writable
+        return
+    with contextlib.suppress(OSError):
+        os.write(out, os.fsencode(real))
+    os.close(out)
 
 
 def sweep_now(*, everything: bool = False) -> list[Folder]:
@@ -231,7 +231,7 @@ def _gone(fd: int, name: str) -> bool:
         os.stat(real)
     except (FileNotFoundError, NotADirectoryError):
         return True
-    except OSError:  # there, but not ours to look at (a permission): not gone
+    except (OSError, ValueError):  # there but not ours to look at, or not a path: not gone
         return False
     return False
 
