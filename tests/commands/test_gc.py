@@ -25,9 +25,13 @@ def _fill(root: Path, days_unused: float = 0) -> Path:
     cache.save()
     folder = location(root)
     assert folder is not None
+    _age(folder, days_unused)
+    return folder
+
+
+def _age(folder: Path, days_unused: float) -> None:
     then = time.time() - days_unused * 86_400
     os.utime(folder, (then, then))
-    return folder
 
 
 def test_gc_removes_the_old_and_the_gone_and_says_so(repos: Path, tmp_path: Path) -> None:
@@ -40,6 +44,9 @@ def test_gc_removes_the_old_and_the_gone_and_says_so(repos: Path, tmp_path: Path
     assert not old.exists() and not gone.exists() and recent.is_dir()
     again = run_cli("gc")
     assert (again.exit_code, again.stdout) == (0, f"nothing to remove in {repos}\n")
+    _age(recent, 31)
+    last = run_cli("gc")
+    assert last.stdout == f"removed 1 cache folder (1.0 MiB) from {repos}\n"
 
 
 def test_gc_all_removes_every_repository_folder_and_nothing_else(

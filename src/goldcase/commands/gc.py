@@ -22,5 +22,6 @@ def command(everything: bool) -> int:
         click.echo(f"nothing to remove in {where}")
         return 0
     freed = sum(folder.size for folder in removed) / 1024**2
-    click.echo(f"removed {len(removed)} cache folders ({freed:.1f} MiB) from {where}")
+    folders = "folder" if len(removed) == 1 else "folders"
+    click.echo(f"removed {len(removed)} cache {folders} ({freed:.1f} MiB) from {where}")
     return 0
