@@ -18,10 +18,10 @@ def repos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache" / "goldcase" / "repos"
 
 
-def _fill(root: Path, days_unused: float = 0) -> Path:
+def _fill(root: Path, days_unused: float = 0, size: int = 1_048_576) -> Path:
     root.mkdir(parents=True)
     cache = Cache.for_repository(root)
-    cache.put("ns", "key", b"x" * 1_048_576)
+    cache.put("ns", "key", b"x" * size)
     cache.save()
     folder = location(root)
     assert folder is not None
@@ -67,3 +67,11 @@ def test_gc_without_a_cache_folder_removes_nothing(repos: Path) -> None:
     done = run_cli("gc")
     assert (done.exit_code, done.stdout) == (0, f"nothing to remove in {repos}\n")
     assert not repos.exists()
+
+
+def test_gc_counts_less_than_a_mebibyte_in_kibibytes(repos: Path, tmp_path: Path) -> None:
+    folder = _fill(tmp_path / "small", size=10_240)
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    done = run_cli("gc", "--all")
+    assert done.stdout == f"removed 1 cache folder ({size / 1024:.1f} KiB) from {repos}\n"
+    assert 10.0 < size / 1024 < 11.0

@@ -21,7 +21,8 @@ def command(everything: bool) -> int:
     if not removed:
         click.echo(f"nothing to remove in {where}")
         return 0
-    freed = sum(folder.size for folder in removed) / 1024**2
+    freed = sum(folder.size for folder in removed)
+    size = f"{freed / 1024**2:.1f} MiB" if freed >= 1024**2 else f"{freed / 1024:.1f} KiB"
     folders = "folder" if len(removed) == 1 else "folders"
-    click.echo(f"removed {len(removed)} cache {folders} ({freed:.1f} MiB) from {where}")
+    click.echo(f"removed {len(removed)} cache {folders} ({size}) from {where}")
     return 0
