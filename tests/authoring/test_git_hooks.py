@@ -265,3 +265,76 @@ def test_an_older_install_in_a_sub_folder_moves_too(tmp_path: Path) -> None:
     assert moved.stdout.startswith("unset core.hooksPath (sets/one/hooks)")
     assert MARKER_LINE in (mono / ".git" / "hooks" / "pre-commit").read_text()
     assert "\nset_folder=sets/one\n" in (mono / ".git" / "hooks" / "pre-commit").read_text()
+
+
+def two_sets(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """One repository holding two golden sets, each in a folder of its own, committed."""
+    top = tmp_path / "evals"
+    first, second = golden_set(top / "support"), golden_set(top / "search")
+    git(top, "init", "-q", "-b", "main")
+    for folder in (first, second):
+        run([GOLDCASE, "lock"], folder, check=False)
+    commit(top, "two golden sets")
+    return top, first, second
+
+
+def test_installing_for_a_second_set_refuses_and_keeps_the_first_guarded(
+    tmp_path: Path,
+) -> None:
+    """The hooks record one set's folder: installing for the other would repoint them, and
+    the first set would no longer be guarded."""
+    top, first, second = two_sets(tmp_path)
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    hooks = top / ".git" / "hooks"
+    before = {name: (hooks / name).read_bytes() for name in HOOKS}
+    refused = run([GOLDCASE, "git-hooks", "--install"], second, check=False)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    names = ", ".join(str(hooks / name) for name in HOOKS)
+    removal = " ".join(str(hooks / name) for name in HOOKS)
+    assert refused.stderr == (
+        f"error: {names}: goldcase's hooks there guard the set in support, and one clone's "
+        "plain hooks guard one set: installing them for the set in search would leave the "
+        "set in support unguarded, so nothing was written; to guard the set in search "
+        f"instead, remove them (rm {removal}) and run goldcase git-hooks --install again, or "
+        "call goldcase "
+        'for both sets from a hook of your own (see docs/hooks.md, "Two golden sets in one '
+        'repository")\n'
+    )
+    assert {name: (hooks / name).read_bytes() for name in HOOKS} == before
+    status = run([GOLDCASE, "git-hooks"], second, check=False)
+    assert status.returncode == 1
+    assert status.stdout == "".join(f"{name}: installed for the set in support\n" for name in HOOKS)
+    assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
+        f"{name}: installed\n" for name in HOOKS
+    )
+    # The first set is still guarded: its hook moves its version in the commit.
+    write(first, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(top, "add a case to support")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(top, "show", "HEAD:support/golden.version").stdout == "2\n"
+
+
+def test_init_git_hooks_for_a_second_set_writes_nothing(tmp_path: Path) -> None:
+    top, first, _ = two_sets(tmp_path)
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    third = top / "triage"
+    third.mkdir()
+    refused = run([GOLDCASE, "init", "--git-hooks"], third, check=False)
+    assert refused.returncode == 2
+    assert "goldcase's hooks there guard the set in support" in refused.stderr
+    assert list(third.iterdir()) == []
+
+
+def test_installing_for_the_set_at_the_top_names_it(tmp_path: Path) -> None:
+    """A set at the top of the work tree and one in a sub-folder."""
+    root = git_set(tmp_path / "set")
+    nested = golden_set(root / "extra")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    refused = run([GOLDCASE, "git-hooks", "--install"], nested, check=False)
+    assert refused.returncode == 2
+    assert (
+        "goldcase's hooks there guard the set at the top of the work tree, and one clone's "
+        "plain hooks guard one set: installing them for the set in extra would leave the set "
+        "at the top of the work tree unguarded"
+    ) in refused.stderr
