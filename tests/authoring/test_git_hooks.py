@@ -338,3 +338,95 @@ def test_installing_for_the_set_at_the_top_names_it(tmp_path: Path) -> None:
         "plain hooks guard one set: installing them for the set in extra would leave the set "
         "at the top of the work tree unguarded"
     ) in refused.stderr
+
+
+# --- a goldcase reached through a link into the work tree ---
+
+REFUSED_IN_TREE = (
+    "a file in this repository's work tree that git does not ignore, which a branch can "
+    "change or put there"
+)
+
+
+def linked_entries(tmp_path: Path, clone: Path, shape: str) -> tuple[str, Path]:
+    """A PATH entry outside the clone that reaches its tracked bin/goldcase through a link:
+    (the entry, the goldcase the hook finds there)."""
+    outside = tmp_path / "x"
+    outside.mkdir()
+    if shape == "linked-folder":  # /tmp/x/bin -> <clone>/bin
+        (outside / "bin").symlink_to(clone / "bin")
+        return f"{outside}/bin", outside / "bin" / "goldcase"
+    if shape == "linked-file":  # /tmp/x/goldcase -> <clone>/bin/goldcase
+        (outside / "goldcase").symlink_to(clone / "bin" / "goldcase")
+        return str(outside), outside / "goldcase"
+    # a chain: /tmp/x/goldcase -> ../y/goldcase, /tmp/y -> <clone>/bin (a relative link)
+    (tmp_path / "y").symlink_to(clone / "bin")
+    (outside / "goldcase").symlink_to("../y/goldcase")
+    return str(outside), outside / "goldcase"
+
+
+@pytest.mark.parametrize("shape", ["linked-folder", "linked-file", "chain"])
+def test_a_tracked_goldcase_reached_through_a_link_is_refused(tmp_path: Path, shape: str) -> None:
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    run([GOLDCASE, "git-hooks", "--install"], clone)
+    entry, found = linked_entries(tmp_path, clone, shape)
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(clone, "x", PATH=f"{entry}:{BIN}:{SYSTEM_PATH}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        f"goldcase pre-commit hook: refusing {found}: it is or leads to {clone}/bin/goldcase, "
+        f"{REFUSED_IN_TREE}; install goldcase outside the repository\n"
+    )
+    assert git(clone, "rev-list", "--count", "HEAD").stdout == "2\n"
+    assert not marker.exists()
+
+
+def test_the_recorded_python_reached_through_a_link_is_refused(tmp_path: Path) -> None:
+    """goldcase not on PATH: the hook falls back to the Python recorded at install time, which
+    leads through a link to a file the clone tracks."""
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    write(clone, "bin/python", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    commit(clone, "a python of the repository's")
+    (tmp_path / "x").symlink_to(clone / "bin")
+    install(clone, python=str(tmp_path / "x" / "python"))
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(clone, "x", PATH=SYSTEM_PATH)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        f"goldcase pre-commit hook: refusing {tmp_path}/x/python: it is or leads to "
+        f"{clone}/bin/python, {REFUSED_IN_TREE}; install goldcase outside the repository and "
+        "run goldcase git-hooks --install\n"
+    )
+    assert not marker.exists()
+
+
+def test_an_untracked_goldcase_in_the_work_tree_is_refused(tmp_path: Path) -> None:
+    """Not ignored and not tracked (yet): nothing tells it from a file a branch put there."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, "tools/goldcase", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    (tmp_path / "x").symlink_to(root / "tools")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    git(root, "add", "cases")
+    done = run(
+        ["git", "commit", "-q", "--no-gpg-sign", "-m", "x"],
+        root,
+        False,
+        PATH=f"{tmp_path}/x:{BIN}:{SYSTEM_PATH}",
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"refusing {tmp_path}/x/goldcase: it is or leads to {root}/tools/goldcase" in done.stderr
+    assert not marker.exists()
+
+
+def test_an_ignored_environment_in_the_work_tree_is_run(tmp_path: Path) -> None:
+    """The usual set-up: a virtual environment in .venv, which git ignores (its own
+    .gitignore says *), activated. Its goldcase runs; the commit goes through."""
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, ".venv/.gitignore", "*\n")
+    write(root, ".venv/bin/goldcase", f'#!/bin/sh\nexec {GOLDCASE} "$@"\n').chmod(0o755)
+    add_case(root, PATH=f"{root}/.venv/bin:{SYSTEM_PATH}")

@@ -7,11 +7,13 @@ which no clone, branch or pull request carries. A hook kept in the work tree and
 ``core.hooksPath`` (what goldcase did before) runs whatever the checked-out commit holds: a
 pull request that edits it runs its code on the reviewer's next ``git commit``. For the same
 reason the hooks run only the ``goldcase`` on PATH, or the interpreter that installed them
-(recorded here, as pre-commit records ``sys.executable``), and refuse either when it is a file
-the repository tracks or PATH found it by a relative path.
+(recorded here, as pre-commit records ``sys.executable``), and refuse either when PATH found
+it by a relative path, or when it is, or leads through links to, a file of the work tree that
+git does not ignore (the hook follows every link and judges each step by its real path).
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
-upgrade, or a reinstall that changes nothing).
+upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
+guard one golden set, so they are never repointed at another set of the repository.
 """
 
 from __future__ import annotations
@@ -97,10 +99,38 @@ refuse() {{
     exit 1
 }}
 
-# True when git tracks the file (a branch, so a stranger's, decides what it holds). Asked at
-# the top of the work tree, so that the whole repository is looked at.
-tracked() {{
-    git --literal-pathspecs ls-files --error-unmatch -- "$1" >/dev/null 2>&1
+# Refuse the file $1 (an absolute path) when it is, or leads to, a file of the work tree that
+# git does not ignore: tracked (a branch, so a stranger's, decides what it holds), untracked,
+# or in a submodule. Every link on the way is followed, a folder's (a PATH entry that leads
+# into the work tree) and the file's, and each step is judged by its real path. An ignored
+# file (a virtual environment in .venv) is the user's own: checking out a branch that
+# tracks it makes it tracked, and refused. $2: what to do instead. git runs hooks at the top
+# of the work tree.
+top=$(pwd -P)
+unset CDPATH
+guard() {{
+    step=$1
+    hops=0
+    while :; do
+        dir=${{step%/*}}
+        real=$(cd -P "${{dir:-/}}" 2>/dev/null && pwd -P) ||
+            refuse "refusing $1: its folder ${{dir:-/}} cannot be entered; $2"
+        real=${{real%/}}/${{step##*/}}
+        case $real in
+            "$top"/*)
+                git check-ignore -q -- "$real" 2>/dev/null ||
+                    refuse "refusing $1: it is or leads to $real, a file in this repository's \\
+work tree that git does not ignore, which a branch can change or put there; $2" ;;
+        esac
+        [ -L "$real" ] || return 0
+        hops=$((hops + 1))
+        [ "$hops" -le 40 ] || refuse "refusing $1: more than 40 links lead on from it; $2"
+        target=$(readlink -- "$real") || refuse "refusing $1: the link $real cannot be read; $2"
+        case $target in
+            /*) step=$target ;;
+            *) step=${{real%/*}}/$target ;;
+        esac
+    done
 }}
 
 if found=$(command -v goldcase 2>/dev/null); then
@@ -109,16 +139,10 @@ if found=$(command -v goldcase 2>/dev/null); then
         *) refuse "refusing $found: PATH finds goldcase by a relative path, where the repository \\
 can put a file; put goldcase's folder on PATH as an absolute path" ;;
     esac
-    if tracked "$found"; then
-        refuse "refusing $found: it is a file this repository tracks, which a branch can \\
-change; install goldcase outside the repository"
-    fi
+    guard "$found" "install goldcase outside the repository"
     run_goldcase() {{ "$found" "$@"; }}
 elif [ -n "$python" ] && [ -x "$python" ]; then
-    if tracked "$python"; then
-        refuse "refusing $python: it is a file this repository tracks, which a branch can \\
-change; install goldcase outside the repository and run goldcase git-hooks --install"
-    fi
+    guard "$python" "install goldcase outside the repository and run goldcase git-hooks --install"
     # -P: the folder the hook runs in is not put on sys.path (a goldcase/ folder there is not
     # imported in place of the installed goldcase).
     run_goldcase() {{ "$python" -P -m goldcase "$@"; }}
