@@ -430,3 +430,18 @@ def test_an_ignored_environment_in_the_work_tree_is_run(tmp_path: Path) -> None:
     write(root, ".venv/.gitignore", "*\n")
     write(root, ".venv/bin/goldcase", f'#!/bin/sh\nexec {GOLDCASE} "$@"\n').chmod(0o755)
     add_case(root, PATH=f"{root}/.venv/bin:{SYSTEM_PATH}")
+
+
+def test_a_goldcase_hook_whose_set_line_cannot_be_read_is_rewritten(tmp_path: Path) -> None:
+    """A hook of goldcase's hand-edited so that its set_folder= line no longer parses names no
+    set: it is rewritten as an older goldcase's would be, for the set installing it."""
+    top, first, _ = two_sets(tmp_path)
+    hooks = top / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    for name in HOOKS:
+        (hooks / name).write_text(f"#!/bin/sh\n{MARKER_LINE} 0.0.1\nset_folder='search\n")
+    done = run([GOLDCASE, "git-hooks", "--install"], first)
+    assert done.stdout == "".join(f"installed {hooks / name}\n" for name in HOOKS)
+    assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
+        f"{name}: installed\n" for name in HOOKS
+    )
