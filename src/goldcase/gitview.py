@@ -459,6 +459,22 @@ def gaps_of(pending: Pending) -> Gaps | None:
     return Gaps(list(changed), list(skipped))
 
 
+def skipped_in_work_tree(path: Path, folders: list[str]) -> list[str] | None:
+    """The files under ``folders`` (relative to ``path``, as the answer names them) that the
+    index holds and git skips in the work tree (a sparse checkout's, or marked
+    ``--skip-worktree``): the disk does not show them as a commit holds them. None when git
+    cannot tell (not a work tree, an unreadable index). Asked of git only when the index may
+    hold such a file (``may_skip_worktree``); ``ls-files`` lists a sparse index's folders
+    file by file unless told ``--sparse``."""
+    if not may_skip_worktree(path):
+        return []
+    out = _git(path, "--literal-pathspecs", "ls-files", "-z", "-t", "--cached", "--", *folders)
+    if out is None:
+        return None
+    records = (record.partition(" ") for record in os.fsdecode(out).split("\0"))
+    return list(dict.fromkeys(name for tag, _, name in records if tag == "S" and name))
+
+
 _PLAIN_INDEX = b"DIRC\0\0\0\2"
 
 

@@ -265,3 +265,183 @@ def test_an_older_install_in_a_sub_folder_moves_too(tmp_path: Path) -> None:
     assert moved.stdout.startswith("unset core.hooksPath (sets/one/hooks)")
     assert MARKER_LINE in (mono / ".git" / "hooks" / "pre-commit").read_text()
     assert "\nset_folder=sets/one\n" in (mono / ".git" / "hooks" / "pre-commit").read_text()
+
+
+def two_sets(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """One repository holding two golden sets, each in a folder of its own, committed."""
+    top = tmp_path / "evals"
+    first, second = golden_set(top / "support"), golden_set(top / "search")
+    git(top, "init", "-q", "-b", "main")
+    for folder in (first, second):
+        run([GOLDCASE, "lock"], folder, check=False)
+    commit(top, "two golden sets")
+    return top, first, second
+
+
+def test_installing_for_a_second_set_refuses_and_keeps_the_first_guarded(
+    tmp_path: Path,
+) -> None:
+    """The hooks record one set's folder: installing for the other would repoint them, and
+    the first set would no longer be guarded."""
+    top, first, second = two_sets(tmp_path)
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    hooks = top / ".git" / "hooks"
+    before = {name: (hooks / name).read_bytes() for name in HOOKS}
+    refused = run([GOLDCASE, "git-hooks", "--install"], second, check=False)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    names = ", ".join(str(hooks / name) for name in HOOKS)
+    removal = " ".join(str(hooks / name) for name in HOOKS)
+    assert refused.stderr == (
+        f"error: {names}: goldcase's hooks there guard the set in support, and one clone's "
+        "plain hooks guard one set: installing them for the set in search would leave the "
+        "set in support unguarded, so nothing was written; to guard the set in search "
+        f"instead, remove them (rm {removal}) and run goldcase git-hooks --install again, or "
+        "call goldcase "
+        'for both sets from a hook of your own (see docs/hooks.md, "Two golden sets in one '
+        'repository")\n'
+    )
+    assert {name: (hooks / name).read_bytes() for name in HOOKS} == before
+    status = run([GOLDCASE, "git-hooks"], second, check=False)
+    assert status.returncode == 1
+    assert status.stdout == "".join(f"{name}: installed for the set in support\n" for name in HOOKS)
+    assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
+        f"{name}: installed\n" for name in HOOKS
+    )
+    # The first set is still guarded: its hook moves its version in the commit.
+    write(first, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(top, "add a case to support")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(top, "show", "HEAD:support/golden.version").stdout == "2\n"
+
+
+def test_init_git_hooks_for_a_second_set_writes_nothing(tmp_path: Path) -> None:
+    top, first, _ = two_sets(tmp_path)
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    third = top / "triage"
+    third.mkdir()
+    refused = run([GOLDCASE, "init", "--git-hooks"], third, check=False)
+    assert refused.returncode == 2
+    assert "goldcase's hooks there guard the set in support" in refused.stderr
+    assert list(third.iterdir()) == []
+
+
+def test_installing_for_the_set_at_the_top_names_it(tmp_path: Path) -> None:
+    """A set at the top of the work tree and one in a sub-folder."""
+    root = git_set(tmp_path / "set")
+    nested = golden_set(root / "extra")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    refused = run([GOLDCASE, "git-hooks", "--install"], nested, check=False)
+    assert refused.returncode == 2
+    assert (
+        "goldcase's hooks there guard the set at the top of the work tree, and one clone's "
+        "plain hooks guard one set: installing them for the set in extra would leave the set "
+        "at the top of the work tree unguarded"
+    ) in refused.stderr
+
+
+# --- a goldcase reached through a link into the work tree ---
+
+REFUSED_IN_TREE = (
+    "a file in this repository's work tree that git does not ignore, which a branch can "
+    "change or put there"
+)
+
+
+def linked_entries(tmp_path: Path, clone: Path, shape: str) -> tuple[str, Path]:
+    """A PATH entry outside the clone that reaches its tracked bin/goldcase through a link:
+    (the entry, the goldcase the hook finds there)."""
+    outside = tmp_path / "x"
+    outside.mkdir()
+    if shape == "linked-folder":  # /tmp/x/bin -> <clone>/bin
+        (outside / "bin").symlink_to(clone / "bin")
+        return f"{outside}/bin", outside / "bin" / "goldcase"
+    if shape == "linked-file":  # /tmp/x/goldcase -> <clone>/bin/goldcase
+        (outside / "goldcase").symlink_to(clone / "bin" / "goldcase")
+        return str(outside), outside / "goldcase"
+    # a chain: /tmp/x/goldcase -> ../y/goldcase, /tmp/y -> <clone>/bin (a relative link)
+    (tmp_path / "y").symlink_to(clone / "bin")
+    (outside / "goldcase").symlink_to("../y/goldcase")
+    return str(outside), outside / "goldcase"
+
+
+@pytest.mark.parametrize("shape", ["linked-folder", "linked-file", "chain"])
+def test_a_tracked_goldcase_reached_through_a_link_is_refused(tmp_path: Path, shape: str) -> None:
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    run([GOLDCASE, "git-hooks", "--install"], clone)
+    entry, found = linked_entries(tmp_path, clone, shape)
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(clone, "x", PATH=f"{entry}:{BIN}:{SYSTEM_PATH}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        f"goldcase pre-commit hook: refusing {found}: it is or leads to {clone}/bin/goldcase, "
+        f"{REFUSED_IN_TREE}; install goldcase outside the repository\n"
+    )
+    assert git(clone, "rev-list", "--count", "HEAD").stdout == "2\n"
+    assert not marker.exists()
+
+
+def test_the_recorded_python_reached_through_a_link_is_refused(tmp_path: Path) -> None:
+    """goldcase not on PATH: the hook falls back to the Python recorded at install time, which
+    leads through a link to a file the clone tracks."""
+    marker = tmp_path / "marker"
+    clone = hostile_clone(tmp_path, marker)
+    write(clone, "bin/python", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    commit(clone, "a python of the repository's")
+    (tmp_path / "x").symlink_to(clone / "bin")
+    install(clone, python=str(tmp_path / "x" / "python"))
+    write(clone, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(clone, "x", PATH=SYSTEM_PATH)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        f"goldcase pre-commit hook: refusing {tmp_path}/x/python: it is or leads to "
+        f"{clone}/bin/python, {REFUSED_IN_TREE}; install goldcase outside the repository and "
+        "run goldcase git-hooks --install\n"
+    )
+    assert not marker.exists()
+
+
+def test_an_untracked_goldcase_in_the_work_tree_is_refused(tmp_path: Path) -> None:
+    """Not ignored and not tracked (yet): nothing tells it from a file a branch put there."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, "tools/goldcase", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    (tmp_path / "x").symlink_to(root / "tools")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    git(root, "add", "cases")
+    done = run(
+        ["git", "commit", "-q", "--no-gpg-sign", "-m", "x"],
+        root,
+        False,
+        PATH=f"{tmp_path}/x:{BIN}:{SYSTEM_PATH}",
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"refusing {tmp_path}/x/goldcase: it is or leads to {root}/tools/goldcase" in done.stderr
+    assert not marker.exists()
+
+
+def test_an_ignored_environment_in_the_work_tree_is_run(tmp_path: Path) -> None:
+    """The usual set-up: a virtual environment in .venv, which git ignores (its own
+    .gitignore says *), activated. Its goldcase runs; the commit goes through."""
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, ".venv/.gitignore", "*\n")
+    write(root, ".venv/bin/goldcase", f'#!/bin/sh\nexec {GOLDCASE} "$@"\n').chmod(0o755)
+    add_case(root, PATH=f"{root}/.venv/bin:{SYSTEM_PATH}")
+
+
+def test_a_goldcase_hook_whose_set_line_cannot_be_read_is_rewritten(tmp_path: Path) -> None:
+    """A hook of goldcase's hand-edited so that its set_folder= line no longer parses names no
+    set: it is rewritten as an older goldcase's would be, for the set installing it."""
+    top, first, _ = two_sets(tmp_path)
+    hooks = top / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    for name in HOOKS:
+        (hooks / name).write_text(f"#!/bin/sh\n{MARKER_LINE} 0.0.1\nset_folder='search\n")
+    done = run([GOLDCASE, "git-hooks", "--install"], first)
+    assert done.stdout == "".join(f"installed {hooks / name}\n" for name in HOOKS)
+    assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
+        f"{name}: installed\n" for name in HOOKS
+    )

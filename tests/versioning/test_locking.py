@@ -690,3 +690,149 @@ def test_stage_with_an_index_git_cannot_read_stops_without_staging(tmp_path: Pat
     assert "git ls-files failed" in result.stderr
     assert "golden.version and golden.lock were not staged" in result.stderr
     assert read_version(root) == "2"  # written, as without --stage
+
+
+# --- git skips a file the lock covers: a sparse checkout, or --skip-worktree ---
+
+WIDEN = (
+    "widen the sparse checkout to the golden cases and the corpus (git sparse-checkout add "
+    "FOLDER, or git sparse-checkout disable), or clear the mark (git update-index "
+    "--no-skip-worktree FILE)"
+)
+
+
+def _pinned(root: Path) -> tuple[str, str]:
+    return (root / "golden.version").read_text(), (root / "golden.lock").read_text()
+
+
+def test_lock_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path: Path) -> None:
+    """Built from the disk, the lock would drop the cases the sparse checkout leaves off it
+    ("1 removed") and bump the version for a set nobody changed."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/eu/ret-003.yaml", case_text("ret-003"))
+    run_cli("lock", "--repo", root)
+    commit(root, "a folder of cases")
+    before = _pinned(root)
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/eu/")
+    assert not (root / "cases/golden/eu").exists()
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: golden.lock not written: cases/golden/eu/ret-003.yaml is in git's index but "
+        "not in the work tree (a sparse checkout leaves it out, or it is marked "
+        "skip-worktree), so golden.lock, built from the disk, would not pin the set a commit "
+        f"holds; {WIDEN}\n"
+    )
+    assert _pinned(root) == before
+
+
+@pytest.mark.parametrize("sparse_index", [False, True], ids=["full-index", "sparse-index"])
+def test_lock_refuses_in_a_cone_sparse_checkout_without_the_corpus(
+    tmp_path: Path, sparse_index: bool
+) -> None:
+    root = git_set(tmp_path / "set")
+    before = _pinned(root)
+    git(root, "sparse-checkout", "init", "--cone", *(["--sparse-index"] if sparse_index else []))
+    git(root, "sparse-checkout", "set", "cases")
+    assert not (root / "corpus").exists()
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(
+        "error: golden.lock not written: corpus/returns-policy.md is in git's index but not "
+        "in the work tree"
+    )
+    assert _pinned(root) == before
+
+
+def test_lock_refuses_a_golden_case_marked_skip_worktree_and_edited(tmp_path: Path) -> None:
+    """Marked skip-worktree, the file stays on disk and git stops comparing it: the lock
+    would pin an edit no commit holds."""
+    root = git_set(tmp_path / "set")
+    before = _pinned(root)
+    git(root, "update-index", "--skip-worktree", "cases/golden/ret-001.yaml")
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(
+        "error: golden.lock not written: cases/golden/ret-001.yaml is in git's index but not "
+        "in the work tree (a sparse checkout leaves it out, or it is marked skip-worktree)"
+    )
+    assert _pinned(root) == before
+
+
+def test_lock_refuses_a_golden_case_linked_to_a_file_marked_skip_worktree(
+    tmp_path: Path,
+) -> None:
+    """The lock pins what a linked case file leads to: git skipping that file counts."""
+    root = git_set(tmp_path / "set")
+    write(root, "drafts/ret-003.yaml", case_text("ret-003"))
+    (root / "cases/golden/ret-003.yaml").symlink_to("../../drafts/ret-003.yaml")
+    run_cli("lock", "--repo", root)
+    commit(root, "a linked case")
+    git(root, "update-index", "--skip-worktree", "drafts/ret-003.yaml")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(
+        "error: golden.lock not written: cases/golden/ret-003.yaml (a link to "
+        "drafts/ret-003.yaml) is in git's index but not in the work tree"
+    )
+
+
+def test_lock_check_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(
+    tmp_path: Path,
+) -> None:
+    """Without the refusal it reported the skipped case as removed and said to run goldcase
+    lock, which would have dropped it from the lock."""
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-003.yaml")
+    assert not (root / "cases/golden/ret-003.yaml").exists()
+    result = run_cli("lock", "--check", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr == (
+        "error: golden.lock not checked: cases/golden/ret-003.yaml is in git's index but not "
+        "in the work tree (a sparse checkout leaves it out, or it is marked skip-worktree), "
+        "so the disk does not show the set a commit holds; "
+        f"{WIDEN}\n"
+    )
+
+
+def test_lock_works_in_a_sparse_checkout_that_keeps_the_set_and_corpus(tmp_path: Path) -> None:
+    """Files outside the golden cases and the corpus may be left out: the lock covers
+    neither."""
+    root = git_set(tmp_path / "set")
+    write(root, "prompts/system.md", "You answer from the documents.\n")
+    write(root, "cases/dev/dev-001.yaml", case_text("dev-001"))
+    commit(root, "prompts and a dev case")
+    before = _pinned(root)
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/prompts/", "!/cases/dev/")
+    assert not (root / "prompts").exists()
+    result = run_cli("lock", "--repo", root)
+    assert (result.exit_code, result.stderr) == (0, ""), result.stdout
+    assert result.stdout == "golden.lock is up to date (version 1)\n"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+    assert _pinned(root) == before
+
+
+def test_lock_with_an_index_git_cannot_read_writes_nothing(tmp_path: Path) -> None:
+    """git cannot say whether it skips a file: the lock is not written on a guess."""
+    root = git_set(tmp_path / "set")
+    before = _pinned(root)
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    (root / ".git" / "index").write_bytes(b"DIRC not an index")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: git ls-files failed in {root}: cannot tell whether git skips a golden case "
+        "or corpus document in the work tree, so golden.lock was not written; run git status "
+        "to see why\n"
+    )
+    assert _pinned(root) == before
+
+
+def test_lock_outside_git_asks_nothing_of_git_it_cannot_answer(tmp_path: Path) -> None:
+    root = golden_set(tmp_path / "set")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1, result.stderr
+    assert read_version(root) == "1"
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0

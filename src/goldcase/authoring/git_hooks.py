@@ -7,11 +7,13 @@ which no clone, branch or pull request carries. A hook kept in the work tree and
 ``core.hooksPath`` (what goldcase did before) runs whatever the checked-out commit holds: a
 pull request that edits it runs its code on the reviewer's next ``git commit``. For the same
 reason the hooks run only the ``goldcase`` on PATH, or the interpreter that installed them
-(recorded here, as pre-commit records ``sys.executable``), and refuse either when it is a file
-the repository tracks or PATH found it by a relative path.
+(recorded here, as pre-commit records ``sys.executable``), and refuse either when PATH found
+it by a relative path, or when it is, or leads through links to, a file of the work tree that
+git does not ignore (the hook follows every link and judges each step by its real path).
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
-upgrade, or a reinstall that changes nothing).
+upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
+guard one golden set, so they are never repointed at another set of the repository.
 """
 
 from __future__ import annotations
@@ -97,10 +99,38 @@ refuse() {{
     exit 1
 }}
 
-# True when git tracks the file (a branch, so a stranger's, decides what it holds). Asked at
-# the top of the work tree, so that the whole repository is looked at.
-tracked() {{
-    git --literal-pathspecs ls-files --error-unmatch -- "$1" >/dev/null 2>&1
+# Refuse the file $1 (an absolute path) when it is, or leads to, a file of the work tree that
+# git does not ignore: tracked (a branch, so a stranger's, decides what it holds), untracked,
+# or in a submodule. Every link on the way is followed, a folder's (a PATH entry that leads
+# into the work tree) and the file's, and each step is judged by its real path. An ignored
+# file (a virtual environment in .venv) is the user's own: checking out a branch that
+# tracks it makes it tracked, and refused. $2: what to do instead. git runs hooks at the top
+# of the work tree.
+top=$(pwd -P)
+unset CDPATH
+guard() {{
+    step=$1
+    hops=0
+    while :; do
+        dir=${{step%/*}}
+        real=$(cd -P "${{dir:-/}}" 2>/dev/null && pwd -P) ||
+            refuse "refusing $1: its folder ${{dir:-/}} cannot be entered; $2"
+        real=${{real%/}}/${{step##*/}}
+        case $real in
+            "$top"/*)
+                git check-ignore -q -- "$real" 2>/dev/null ||
+                    refuse "refusing $1: it is or leads to $real, a file in this repository's \\
+work tree that git does not ignore, which a branch can change or put there; $2" ;;
+        esac
+        [ -L "$real" ] || return 0
+        hops=$((hops + 1))
+        [ "$hops" -le 40 ] || refuse "refusing $1: more than 40 links lead on from it; $2"
+        target=$(readlink -- "$real") || refuse "refusing $1: the link $real cannot be read; $2"
+        case $target in
+            /*) step=$target ;;
+            *) step=${{real%/*}}/$target ;;
+        esac
+    done
 }}
 
 if found=$(command -v goldcase 2>/dev/null); then
@@ -109,16 +139,10 @@ if found=$(command -v goldcase 2>/dev/null); then
         *) refuse "refusing $found: PATH finds goldcase by a relative path, where the repository \\
 can put a file; put goldcase's folder on PATH as an absolute path" ;;
     esac
-    if tracked "$found"; then
-        refuse "refusing $found: it is a file this repository tracks, which a branch can \\
-change; install goldcase outside the repository"
-    fi
+    guard "$found" "install goldcase outside the repository"
     run_goldcase() {{ "$found" "$@"; }}
 elif [ -n "$python" ] && [ -x "$python" ]; then
-    if tracked "$python"; then
-        refuse "refusing $python: it is a file this repository tracks, which a branch can \\
-change; install goldcase outside the repository and run goldcase git-hooks --install"
-    fi
+    guard "$python" "install goldcase outside the repository and run goldcase git-hooks --install"
     # -P: the folder the hook runs in is not put on sys.path (a goldcase/ folder there is not
     # imported in place of the installed goldcase).
     run_goldcase() {{ "$python" -P -m goldcase "$@"; }}
@@ -181,7 +205,7 @@ def install(root: Path, python: str | None = None) -> Installed:
     folder, legacy = _plan(root, top)
     if legacy is not None:
         gitview.unset_local_config(root, HOOKS_PATH)
-    set_folder = root.relative_to(top).as_posix()
+    set_folder = _set_folder(root, top)
     written, unchanged = [], []
     for name in HOOK_NAMES:
         text = hook_text(name, set_folder, _interpreter(python)).encode("utf-8")
@@ -227,7 +251,58 @@ def _plan(root: Path, top: Path) -> tuple[Path, str | None]:
     foreign = [name for name in HOOK_NAMES if _foreign(folder / name)]
     if foreign:
         raise GoldcaseError(_foreign_message(folder, foreign))
+    mine = _set_folder(root, top)
+    others = {name: guarded_set(folder / name) for name in HOOK_NAMES}
+    elsewhere = {name: other for name, other in others.items() if other not in (None, mine)}
+    if elsewhere:
+        raise GoldcaseError(_other_set_message(folder, elsewhere, mine))
     return folder, legacy
+
+
+def _set_folder(root: Path, top: Path) -> str:
+    """The golden set's folder as its hooks record it: relative to the top of the work tree."""
+    return root.relative_to(top).as_posix()
+
+
+_SET_LINE = "set_folder="
+
+
+def guarded_set(path: Path) -> str | None:
+    """The set folder goldcase's hook at ``path`` records (its ``set_folder=`` line); None for
+    a hook that is not goldcase's or records none (an older goldcase's: rewritten freely)."""
+    if not is_goldcase_hook(path):
+        return None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith(_SET_LINE):
+            try:
+                words = shlex.split(line[len(_SET_LINE) :])
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else None
+    return None
+
+
+def _the_set(folder: str) -> str:
+    """A golden set of the repository, named by its recorded folder."""
+    return "the set at the top of the work tree" if folder == "." else f"the set in {folder}"
+
+
+def _other_set_message(folder: Path, elsewhere: dict[str, str], mine: str) -> str:
+    """Why goldcase's hooks for one set are not repointed at another of the repository."""
+    paths = [str(folder / name) for name in elsewhere]
+    other, here = _the_set(sorted(set(elsewhere.values()))[0]), _the_set(mine)
+    return (
+        f"{', '.join(paths)}: goldcase's hooks there guard {other}, and one clone's plain "
+        f"hooks guard one set: installing them for {here} would leave {other} unguarded, so "
+        f"nothing was written; to guard {here} instead, remove them (rm "
+        f"{' '.join(map(shlex.quote, paths))}) and run goldcase git-hooks --install again, or "
+        'call goldcase for both sets from a hook of your own (see docs/hooks.md, "Two golden '
+        'sets in one repository")'
+    )
 
 
 def _interpreter(python: str | None) -> str | None:
@@ -291,20 +366,28 @@ def legacy_warning(root: Path) -> str | None:
 
 
 def status(root: Path) -> list[tuple[str, str]]:
-    """Each plain hook's state in the repository holding ``root``: ``installed`` (goldcase's),
-    ``missing``, ``not goldcase's``; and ``core.hooksPath`` with its value when one is set
-    (git then runs none of them)."""
-    if gitview.top_level(root) is None:
+    """Each plain hook's state in the repository holding ``root``: ``installed`` (goldcase's,
+    for this set), ``installed for the set in FOLDER`` (goldcase's, for another set of the
+    repository), ``missing``, ``not goldcase's``; and ``core.hooksPath`` with its value when
+    one is set (git then runs none of them)."""
+    top = gitview.top_level(root)
+    if top is None:
         raise GoldcaseError(f"{root} is not inside a git work tree; run git init first")
     folder = gitview.hooks_folder(root)
-    states = []
-    for name in HOOK_NAMES:
-        path = folder / name
-        if is_goldcase_hook(path):
-            states.append((name, "installed"))
-        else:
-            states.append((name, "not goldcase's" if _foreign(path) else "missing"))
+    root = root.resolve()
+    mine = _set_folder(root, top) if root.is_relative_to(top) else None
+    states = [(name, _state(folder / name, mine)) for name in HOOK_NAMES]
     entries = gitview.config_entries(root, HOOKS_PATH)
     if entries:
         states.append((HOOKS_PATH, entries[-1][1]))
     return states
+
+
+def _state(path: Path, mine: str | None) -> str:
+    """One hook's state for the set at ``mine`` (its folder; None when not known)."""
+    if not is_goldcase_hook(path):
+        return "not goldcase's" if _foreign(path) else "missing"
+    other = guarded_set(path)
+    if other is not None and mine is not None and other != mine:
+        return f"installed for {_the_set(other)}"
+    return "installed"

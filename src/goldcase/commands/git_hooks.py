@@ -28,7 +28,11 @@ def command(install: bool, repo: Path | None) -> int:
     hook goldcase did not write is never replaced; an older goldcase's core.hooksPath (the
     tracked hooks/ folder) is unset.
 
-    Exit status: 0 installed, 1 (without --install) not all installed, 2 could not run.
+    One clone's hooks guard one golden set: --install for another set of the same
+    repository refuses, naming the set they guard.
+
+    Exit status: 0 installed, 1 (without --install) not all installed for this set, 2 could
+    not run.
     """
     root = find_root(repo or Path.cwd())
     if install:

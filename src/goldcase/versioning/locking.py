@@ -303,17 +303,25 @@ class Outcome(Struct, frozen=True):
 
 
 def lock_repository(
-    ctx: Context, imported: Sequence[str] = (), read: Callable[[], object] = lambda: None
+    ctx: Context,
+    imported: Sequence[str] = (),
+    read: Callable[[], object] = lambda: None,
+    *,
+    refuse_skipped: bool = False,
 ) -> tuple[Outcome, CaseSet]:
     """``goldcase lock``: read the set and rewrite what needs it, serialised by ``flock``;
     what it did, and the set it read (unchanged: the lock is not a case file). ``imported``:
     the check families run next on that set (``load_case_set``). ``read`` is called once the
     golden cases and the corpus are read, before the lock is computed (``staging`` asks git
-    then whether the commit holds them as they were read)."""
+    then whether the commit holds them as they were read). ``refuse_skipped``: raise, writing
+    nothing, when git skips a file the lock covers in the work tree (``--stage`` asks that
+    question with its others, and refuses to stage instead)."""
     with serialised(ctx.config):
         case_set = load_case_set(ctx, imported=imported)
         ctx.corpus  # noqa: B018 (read now: what ``read`` is told has been read)
         read()
+        if refuse_skipped:
+            refuse_skipped_files(ctx.config, golden_links(case_set), "written")
         outcome = update(ctx, case_set)
     ctx.cache.save()
     return outcome, case_set
@@ -324,6 +332,7 @@ def check_repository(ctx: Context) -> tuple[list[Finding], int]:
     the files agree with each other, whether the version follows the base too."""
     with serialised(ctx.config, shared=True, required=False):
         case_set = load_case_set(ctx)
+        refuse_skipped_files(ctx.config, golden_links(case_set), "checked")
         findings = sorted(verify(ctx, case_set))
         if not findings:
             findings = _base_findings(ctx)
@@ -413,14 +422,55 @@ def _refusal(gaps: gitview.Gaps, targets: dict[str, str], golden: str) -> str | 
     skipped = _named(gaps.skipped, targets, golden)
     if skipped:
         return (
-            f"not staged: {_listed(skipped)} is in this commit but not in the work tree (a "
-            "sparse checkout leaves it out, or it is marked skip-worktree), so golden.lock, "
-            "built from the disk, would not pin the set this commit holds; widen the sparse "
-            "checkout to the golden cases and the corpus (git sparse-checkout add FOLDER, or "
-            "git sparse-checkout disable), or clear the mark (git update-index "
-            "--no-skip-worktree FILE)"
+            f"not staged: {_listed(skipped)} is in this commit but not in the work tree "
+            f"{_SKIPPED}, so golden.lock, built from the disk, would not pin the set this "
+            f"commit holds; {_WIDEN}"
         )
     return None
+
+
+_SKIPPED = "(a sparse checkout leaves it out, or it is marked skip-worktree)"
+_WIDEN = (
+    "widen the sparse checkout to the golden cases and the corpus (git sparse-checkout add "
+    "FOLDER, or git sparse-checkout disable), or clear the mark (git update-index "
+    "--no-skip-worktree FILE)"
+)
+_UNSEEN = {
+    "written": "golden.lock, built from the disk, would not pin the set a commit holds",
+    "checked": "the disk does not show the set a commit holds",
+}
+
+
+def refuse_skipped_files(config: Config, links: list[str], doing: str) -> None:
+    """Raise when git skips in the work tree a file the lock covers (a golden case, what a
+    linked one leads to, a corpus document): the disk, which ``goldcase lock`` and ``lock
+    --check`` read, does not show the set a commit holds. ``doing``: "written" or "checked".
+    Outside a git work tree, nothing is skipped."""
+    folders = _covered(config)
+    targets = _link_targets(config, links)
+    found = gitview.skipped_in_work_tree(config.root, [*folders, *targets])
+    if found is None:
+        if gitview.top_level(config.root) is None:
+            return
+        raise GoldcaseError(
+            f"git ls-files failed in {config.root}: cannot tell whether git skips a golden "
+            f"case or corpus document in the work tree, so golden.lock was not {doing}; run "
+            "git status to see why"
+        )
+    skipped = _named(found, targets, folders[0])
+    if skipped:
+        raise GoldcaseError(
+            f"golden.lock not {doing}: {_listed(skipped)} is in git's index but not in the "
+            f"work tree {_SKIPPED}, so {_UNSEEN[doing]}; {_WIDEN}"
+        )
+
+
+def golden_links(case_set: CaseSet) -> list[str]:
+    """The golden case files (those the lock pins) that are links."""
+    if not case_set.links:
+        return []
+    links = set(case_set.links)
+    return [case.path for case in case_set.golden if case.path in links]
 
 
 def _named(found: list[str], targets: dict[str, str], golden: str) -> list[str]:

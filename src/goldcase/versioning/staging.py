@@ -55,7 +55,7 @@ def locked(
             if early:
                 asked.append(beside.enter_context(locking.gaps_asked(ctx.config)))
 
-        outcome, case_set = locking.lock_repository(ctx, imported, ask)
+        outcome, case_set = locking.lock_repository(ctx, imported, ask, refuse_skipped=not stage)
         lines = locking.describe(outcome)
         written = list(outcome.wrote)
         refreshed = refresh(ctx.root)
@@ -68,7 +68,7 @@ def locked(
         if not written or not stage:
             yield Locked(lines, 1 if written else 0, case_set)
             return
-        links = _golden_links(case_set)
+        links = locking.golden_links(case_set)
         problem = locking.unstageable(ctx.config, links, asked[0] if asked else None)
     if problem is not None:
         yield Locked([*lines, problem], 1, case_set)
@@ -94,11 +94,3 @@ def _may_change_lock(ctx: Context, touched: Sequence[str] | None) -> bool:
     golden = f"{Path(ctx.config.cases).as_posix().rstrip('/')}/golden/"
     corpus = f"{Path(ctx.config.corpus).as_posix().rstrip('/')}/"
     return any(rel.startswith((golden, corpus)) for rel in touched)
-
-
-def _golden_links(case_set: CaseSet) -> list[str]:
-    """The golden case files (those the lock pins) that are links."""
-    if not case_set.links:
-        return []
-    links = set(case_set.links)
-    return [case.path for case in case_set.golden if case.path in links]
