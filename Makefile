@@ -114,6 +114,8 @@ run: $(STAMP) clients
 	    commit -q --no-gpg-sign -m "Day one: one golden case" && \
 	  git -C "$$own/my-set" log --oneline --stat -1 | cat; \
 	  status=$$?; rm -rf "$$own"; exit $$status
+	@echo "== goldcase gc: the user cache swept now, as goldcase does by itself once a day: the folder of the day-one set deleted above goes, with those of repositories gone or unused for 30 days, then the least recently used past 2 GiB"
+	$(BIN)/goldcase gc
 	@echo "== goldcase review: the cases the last commit added, changed, moved or removed"
 	$(BIN)/goldcase review --base HEAD~1 --head HEAD --format text || \
 	  echo "(review needs the previous commit; a shallow clone of depth 1 has none)"

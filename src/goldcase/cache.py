@@ -13,6 +13,9 @@
 - **Never through a symlink.** Every folder goldcase creates or enters below the base is
   opened with ``O_NOFOLLOW`` and used through its descriptor; files are created exclusively
   and renamed into place inside that folder.
+- **Bounded.** The user cache folder holds one folder per repository; ``cachesweep`` records
+  when each was last used and, once a day, drops those of repositories that are gone or
+  unused for a month and the least recently used past 2 GiB in all.
 - **Keyed by what made it.** Under the base, one folder per ``code_salt()``: goldcase's
   version and a digest of its source and schema files' content, so every install of the same
   goldcase shares the cache and an edit or an upgrade starts afresh.
@@ -25,6 +28,7 @@ import hashlib
 import os
 import stat
 import subprocess
+import time
 import zlib
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -34,6 +38,14 @@ from typing import Any
 import msgspec
 
 from goldcase import __version__
+from goldcase.cachesweep import (
+    mark_used,
+    record_repository,
+    remove_tree,
+    repos_folder,
+    repository_key,
+    sweep_if_due,
+)
 from goldcase.collector import kept
 from goldcase.gitview import refuse_implicit_bare
 from goldcase.model import Finding
@@ -98,12 +110,13 @@ def location(root: Path) -> Path | None:
         folder = Path(override).expanduser()
         folder = folder if folder.is_absolute() else Path.cwd() / folder
         return None if _tracked(root, folder) else folder
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    home = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    real = os.path.realpath(root)
-    key = hashlib.blake2b(real.encode(), digest_size=8).hexdigest()
+    return _own_folder(os.path.realpath(root))
+
+
+def _own_folder(real: str) -> Path:
+    """The folder of the repository at the real path ``real`` in the user cache folder."""
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
-    return home / "goldcase" / "repos" / f"{name}-{key}"
+    return repos_folder() / f"{name}-{repository_key(real)}"
 
 
 def _tracked(root: Path, folder: Path) -> bool:
@@ -167,8 +180,11 @@ class Cache:
     no longer exist drop out on the next save.
     """
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, repository: str | None = None) -> None:
         self._base = folder
+        # The repository's real path when the folder is its own in the user cache folder
+        # (recorded there, and that folder's siblings swept); None for any other folder.
+        self._repository = repository
         self._old: dict[str, dict[str, Any]] = {}  # as read, less the entries used so far
         self._used: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
@@ -182,7 +198,10 @@ class Cache:
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
         """The cache of the repository at ``root`` (see ``location``)."""
-        return cls(location(root))
+        if os.environ.get(ENV, "").strip():
+            return cls(location(root))
+        real = os.path.realpath(root)
+        return cls(_own_folder(real), real)
 
     def opened(self) -> Cache:
         """This cache, kept to be saved by ``save_opened`` when the command ends."""
@@ -305,7 +324,10 @@ class Cache:
         todo = [n for n in self._used if n in self._dirty or (self._old[n] and not self.partial)]
         if not todo:
             return
-        with contextlib.suppress(Exception), _folder(self._base, create=True) as fd:
+        with (
+            contextlib.suppress(Exception),
+            _folder(self._base, create=True, repository=self._repository) as fd,
+        ):
             for namespace in todo:
                 if not self._appended(namespace, fd):
                     self._write_whole(namespace, fd)
@@ -396,17 +418,25 @@ def _decoder(shape: Any) -> msgspec.msgpack.Decoder[Any]:
 
 
 @contextlib.contextmanager
-def _folder(base: Path, *, create: bool) -> Iterator[int]:
+def _folder(base: Path, *, create: bool, repository: str | None = None) -> Iterator[int]:
     """A descriptor of ``base/<code salt>``, every component below ``base``'s parent opened
-    without following a symlink (and made, with ``create``)."""
+    without following a symlink (and made, with ``create``). Entering records the use of
+    ``base``; making it, for a ``repository`` in the user cache folder, records its path and
+    sweeps the folder's siblings when a day has passed (``cachesweep``)."""
     parent_fd = _open_parent(base, create)
     try:
         base_fd = _enter(parent_fd, base.name, create)
+        if create and repository is not None:
+            with contextlib.suppress(Exception):  # a sweep that fails costs nothing but space
+                sweep_if_due(parent_fd, base.name, time.time())
     finally:
         os.close(parent_fd)
     try:
+        mark_used(base_fd, time.time())
         if create:
             _ignore_file(base_fd)
+            if repository is not None:
+                record_repository(base_fd, repository)
             _prune(base_fd)
         salt_fd = _enter(base_fd, code_salt(), create)
     finally:
@@ -453,17 +483,7 @@ def _prune(fd: int) -> None:
                 entries.append((info.st_mtime_ns, name))
     for _, name in sorted(entries, reverse=True)[_KEEP_SALTS:]:
         with contextlib.suppress(OSError):
-            _remove_tree(fd, name)
-
-
-def _remove_tree(parent_fd: int, name: str) -> None:
-    fd = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
-    try:
-        for entry in os.listdir(fd):
-            os.unlink(entry, dir_fd=fd)  # a cache folder holds files only
-    finally:
-        os.close(fd)
-    os.rmdir(name, dir_fd=parent_fd)
+            remove_tree(fd, name)
 
 
 def _read_file(name: str, dir_fd: int) -> tuple[bytes, int]:

@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("calibrate", "Fit an abstention threshold with a bound on wrong answers."),
     "hashes": ("hashes", "Write the golden questions as salted hashes for leakage --against."),
     "leakage": ("leakage", "Find golden questions in prompts from a hashes file (--against)."),
+    "gc": ("gc", "Remove the cache of repositories that are gone or unused, now."),
     "contamination": (
         "contamination",
         "Scan training or other text for golden questions and answers (word n-grams).",
