@@ -109,8 +109,9 @@ def location(root: Path) -> Path | None:
     if override:
         folder = Path(override).expanduser()
         folder = folder if folder.is_absolute() else Path.cwd() / folder
-        return None if _tracked(root, folder) else folder
-    return _own_folder(os.path.realpath(root))
+    else:
+        folder = _own_folder(os.path.realpath(root))
+    return None if _tracked(root, folder) else folder
 
 
 def _own_folder(real: str) -> Path:
@@ -120,15 +121,19 @@ def _own_folder(real: str) -> Path:
 
 
 def _tracked(root: Path, folder: Path) -> bool:
-    """Whether ``folder`` lies inside the repository and git tracks a file under it."""
-    try:
-        inside = Path(os.path.realpath(folder)).relative_to(os.path.realpath(root))
-    except ValueError:
+    """Whether ``folder`` lies inside the repository (as written, or with its links resolved)
+    and git tracks a file under it, or a file (a link) where a folder on its way should be: a
+    branch that commits ``.cache/goldcase/repos`` as a link elsewhere would have goldcase write
+    there, and sweep what it finds (``XDG_CACHE_HOME`` inside the project, as a CI that
+    caches only the project's paths sets it)."""
+    inside = _within(root, folder)
+    if not inside:
         return False
+    asked = sorted({str(p) for rel in inside for p in (rel, *rel.parents) if str(p) != "."})
     env = refuse_implicit_bare({k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
     try:
         done = subprocess.run(
-            ["git", "ls-files", "-z", "--", inside.as_posix() or "."],
+            ["git", "--literal-pathspecs", "ls-files", "-z", "--", *(asked or ["."])],
             cwd=root,
             capture_output=True,
             env=env,
@@ -137,7 +142,23 @@ def _tracked(root: Path, folder: Path) -> bool:
         )
     except (OSError, subprocess.SubprocessError):
         return True  # cannot tell: do not trust it
-    return done.returncode != 0 or bool(done.stdout)
+    if done.returncode != 0 or (done.stdout and not asked):
+        return True
+    files = os.fsdecode(done.stdout).split("\0")
+    return any(f in asked or f.startswith(tuple(f"{r}/" for r in inside)) for f in files if f)
+
+
+def _within(root: Path, folder: Path) -> list[Path]:
+    """``folder`` relative to the repository at ``root``, as written and with links resolved:
+    those of the two that lie inside it (none: the folder is outside the repository)."""
+    out = []
+    for top, path in (
+        (os.path.abspath(root), os.path.abspath(folder)),
+        (os.path.realpath(root), os.path.realpath(folder)),
+    ):
+        with contextlib.suppress(ValueError):
+            out.append(Path(path).relative_to(top))
+    return list(dict.fromkeys(out))
 
 
 def finding_to(f: Finding) -> list[Any]:
@@ -198,10 +219,10 @@ class Cache:
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
         """The cache of the repository at ``root`` (see ``location``)."""
-        if os.environ.get(ENV, "").strip():
-            return cls(location(root))
-        real = os.path.realpath(root)
-        return cls(_own_folder(real), real)
+        folder = location(root)
+        if os.environ.get(ENV, "").strip() or folder is None:
+            return cls(folder)
+        return cls(folder, os.path.realpath(root))
 
     def opened(self) -> Cache:
         """This cache, kept to be saved by ``save_opened`` when the command ends."""
