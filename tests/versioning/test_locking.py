@@ -720,8 +720,8 @@ def test_lock_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path
     assert result.stdout == ""
     assert result.stderr == (
         "error: golden.lock not written: cases/golden/eu/ret-003.yaml is in git's index but "
-        "not in the work tree (a sparse checkout leaves it out, or it is marked "
-        "skip-worktree), so golden.lock, built from the disk, would not pin the set a commit "
+        "not in the work tree (left out by a sparse checkout, or marked skip-worktree), "
+        "so golden.lock, built from the disk, would not pin the set a commit "
         f"holds; {WIDEN}\n"
     )
     assert _pinned(root) == before
@@ -756,7 +756,7 @@ def test_lock_refuses_a_golden_case_marked_skip_worktree_and_edited(tmp_path: Pa
     assert result.exit_code == 2, result.stdout
     assert result.stderr.startswith(
         "error: golden.lock not written: cases/golden/ret-001.yaml is in git's index but not "
-        "in the work tree (a sparse checkout leaves it out, or it is marked skip-worktree)"
+        "in the work tree (left out by a sparse checkout, or marked skip-worktree)"
     )
     assert _pinned(root) == before
 
@@ -791,9 +791,61 @@ def test_lock_check_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(
     assert result.exit_code == 2, result.stdout
     assert result.stderr == (
         "error: golden.lock not checked: cases/golden/ret-003.yaml is in git's index but not "
-        "in the work tree (a sparse checkout leaves it out, or it is marked skip-worktree), "
+        "in the work tree (left out by a sparse checkout, or marked skip-worktree), "
         "so the disk does not show the set a commit holds; "
         f"{WIDEN}\n"
+    )
+
+
+def test_lock_names_several_skipped_files_and_says_are(tmp_path: Path) -> None:
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-00[23].yaml")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(
+        "error: golden.lock not written: cases/golden/ret-002.yaml, cases/golden/ret-003.yaml "
+        "are in git's index but not in the work tree"
+    )
+
+
+def test_check_names_a_case_a_sparse_checkout_leaves_out_as_unread_not_removed(
+    tmp_path: Path,
+) -> None:
+    """A sparse checkout removes nothing from the set: the version check says the case was
+    not read and how to widen the checkout, not that it was removed (which sent the user to
+    goldcase lock, which refuses)."""
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-003.yaml",
+        "!/corpus/returns-policy.md")  # fmt: skip
+    result = run_cli("check", "--select", "version", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    lines = [line for line in result.stdout.splitlines() if " GC40" in line]
+    assert len(lines) == 2, result.stdout
+    case_line, doc_line = sorted(lines, key=lambda line: " GC403 " in line)
+    assert case_line.startswith("golden.lock:")
+    assert case_line.endswith(
+        "GC401 golden case ret-003 (cases/golden/ret-003.yaml) is in git's index but not in "
+        "the work tree (left out by a sparse checkout, or marked skip-worktree), so it was not "
+        f"checked against golden.lock; {WIDEN}"
+    )
+    assert doc_line.endswith(
+        "GC403 corpus document corpus/returns-policy.md is in git's index but not in the work "
+        "tree (left out by a sparse checkout, or marked skip-worktree), so it was not checked "
+        f"against golden.lock; {WIDEN}"
+    )
+    assert "removed" not in result.stdout
+
+
+def test_check_still_calls_a_case_deleted_from_a_sparse_checkout_removed(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-003.yaml")
+    git(root, "rm", "-q", "cases/golden/ret-002.yaml")
+    result = run_cli("check", "--select", "version", "--repo", root)
+    assert "GC401 golden case ret-002 removed (or moved out of the golden set)" in result.stdout
+    assert "GC401 golden case ret-003 (cases/golden/ret-003.yaml) is in git's index" in (
+        result.stdout
     )
 
 

@@ -162,7 +162,7 @@ def test_stage_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_pat
     assert result.exit_code == 1, result.stdout
     assert result.stdout.splitlines()[-1] == (
         "not staged: cases/golden/eu/ret-003.yaml is in this commit but not in the work tree "
-        "(a sparse checkout leaves it out, or it is marked skip-worktree), so golden.lock, "
+        "(left out by a sparse checkout, or marked skip-worktree), so golden.lock, "
         "built from the disk, would not pin the set this commit holds; widen the sparse "
         "checkout to the golden cases and the corpus (git sparse-checkout add FOLDER, or git "
         "sparse-checkout disable), or clear the mark (git update-index --no-skip-worktree FILE)"

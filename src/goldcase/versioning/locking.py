@@ -278,17 +278,46 @@ def _content_findings(
     for word, names in (("added", cases.added), ("changed", cases.changed)):
         for case_id in names:
             yield _error(paths[case_id], "GC401", f"golden case {case_id} {word} {why}")
+    docs = lockfile.compare(lock.corpus, ctx.corpus.doc_digests())
+    unseen = _unseen(ctx.config, cases.removed, docs.removed)
     for case_id in cases.removed:
         line, col = lockfile.entry_position(text, "cases", case_id)
-        message = f"golden case {case_id} removed (or moved out of the golden set) {why}"
+        message = unseen.get(case_id) or (
+            f"golden case {case_id} removed (or moved out of the golden set) {why}"
+        )
         yield _error(lock_rel, "GC401", message, line, col)
-    docs = lockfile.compare(lock.corpus, ctx.corpus.doc_digests())
     for word, names in (("added", docs.added), ("changed", docs.changed)):
         for rel in names:
             yield _error(rel, "GC403", f"corpus document {word} {why}")
     for rel in docs.removed:
         line, col = lockfile.entry_position(text, "corpus", rel)
-        yield _error(lock_rel, "GC403", f"corpus document {rel} removed {why}", line, col)
+        message = unseen.get(rel) or f"corpus document {rel} removed {why}"
+        yield _error(lock_rel, "GC403", message, line, col)
+
+
+def _unseen(config: Config, case_ids: list[str], docs: list[str]) -> dict[str, str]:
+    """For each locked golden case (by id) and corpus document (by path) missing from the
+    disk because git skips its file in the work tree, why it is not read: a sparse checkout
+    is not a removal, and ``goldcase lock`` would refuse to drop it. Git is asked only when
+    something is missing and the index may hold such a file."""
+    if not (case_ids or docs):
+        return {}
+    skipped = gitview.skipped_in_work_tree(config.root, _covered(config)) or []
+    ids, wanted = set(case_ids), set(docs)
+    out: dict[str, str] = {}
+    for rel in skipped:
+        path = Path(rel)
+        if rel in wanted:
+            key, what = rel, f"corpus document {shown_path(rel)}"
+        elif path.stem in ids and path.suffix in CASE_SUFFIXES:
+            key, what = path.stem, f"golden case {path.stem} ({shown_path(rel)})"
+        else:
+            continue
+        out[key] = (
+            f"{what} is in git's index but not in the work tree {_SKIPPED}, so it was not "
+            f"checked against golden.lock; {_WIDEN}"
+        )
+    return out
 
 
 class Outcome(Struct, frozen=True):
@@ -415,21 +444,21 @@ def _refusal(gaps: gitview.Gaps, targets: dict[str, str], golden: str) -> str | 
         linked = any(rel in targets for rel in gaps.changed)
         which = " (for a link, the file it leads to)" if linked else ""
         return (
-            f"not staged: {_listed(missing)} is on disk but not in this commit (untracked, "
+            f"not staged: {_listed(missing)} on disk but not in this commit (untracked, "
             "ignored, or changed since it was staged), and golden.lock would pin it; add it to "
             f"the commit{which}, or move it out of the folder"
         )
     skipped = _named(gaps.skipped, targets, golden)
     if skipped:
         return (
-            f"not staged: {_listed(skipped)} is in this commit but not in the work tree "
+            f"not staged: {_listed(skipped)} in this commit but not in the work tree "
             f"{_SKIPPED}, so golden.lock, built from the disk, would not pin the set this "
             f"commit holds; {_WIDEN}"
         )
     return None
 
 
-_SKIPPED = "(a sparse checkout leaves it out, or it is marked skip-worktree)"
+_SKIPPED = "(left out by a sparse checkout, or marked skip-worktree)"
 _WIDEN = (
     "widen the sparse checkout to the golden cases and the corpus (git sparse-checkout add "
     "FOLDER, or git sparse-checkout disable), or clear the mark (git update-index "
@@ -460,7 +489,7 @@ def refuse_skipped_files(config: Config, links: list[str], doing: str) -> None:
     skipped = _named(found, targets, folders[0])
     if skipped:
         raise GoldcaseError(
-            f"golden.lock not {doing}: {_listed(skipped)} is in git's index but not in the "
+            f"golden.lock not {doing}: {_listed(skipped)} in git's index but not in the "
             f"work tree {_SKIPPED}, so {_UNSEEN[doing]}; {_WIDEN}"
         )
 
@@ -484,9 +513,9 @@ def _named(found: list[str], targets: dict[str, str], golden: str) -> list[str]:
 
 def _listed(names: list[str]) -> str:
     """The first five names (a byte of a name that is not UTF-8 escaped, as findings name
-    it), and how many more."""
+    it), and how many more, with the verb that agrees: "a.yaml is", "a.yaml, b.yaml are"."""
     more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-    return ", ".join(map(shown_path, names[:5])) + more
+    return ", ".join(map(shown_path, names[:5])) + more + (" is" if len(names) == 1 else " are")
 
 
 def _link_targets(config: Config, links: list[str]) -> dict[str, str]:
