@@ -445,3 +445,35 @@ def test_a_goldcase_hook_whose_set_line_cannot_be_read_is_rewritten(tmp_path: Pa
     assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
         f"{name}: installed\n" for name in HOOKS
     )
+
+
+def test_a_branch_that_adds_a_file_to_an_ignored_environment_runs_nothing(
+    tmp_path: Path,
+) -> None:
+    """git writes a branch's files into an ignored folder and replaces ignored files there: a
+    pull request that commits .venv/bin/python (the interpreter the environment's goldcase
+    script runs) needs no change to .venv/bin/goldcase itself. Once git tracks a file in the
+    environment, its goldcase is refused."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, ".venv/.gitignore", "*\n")
+    write(root, ".venv/bin/python", f'#!/bin/sh\nexec {GOLDCASE} "$@"\n').chmod(0o755)
+    write(root, ".venv/bin/goldcase", f'#!/bin/sh\nexec {root}/.venv/bin/python "$@"\n').chmod(
+        0o755
+    )
+    git(tmp_path, "clone", "-q", str(root), "fork")
+    fork = tmp_path / "fork"
+    write(fork, ".venv/bin/python", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    git(fork, "add", "-f", ".venv/bin/python")
+    commit(fork, "helpful tooling")
+    git(root, "fetch", "-q", str(fork), "HEAD:pr")
+    git(root, "checkout", "-q", "pr")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(root, "review", PATH=f"{root}/.venv/bin:{SYSTEM_PATH}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"refusing {root}/.venv/bin/goldcase: it is or leads to" in done.stderr
+    assert f"{root}/.venv, a folder of this repository's work tree in which git tracks" in (
+        done.stderr.replace("\\\n", "")
+    )
+    assert not marker.exists()

@@ -9,7 +9,9 @@ pull request that edits it runs its code on the reviewer's next ``git commit``. 
 reason the hooks run only the ``goldcase`` on PATH, or the interpreter that installed them
 (recorded here, as pre-commit records ``sys.executable``), and refuse either when PATH found
 it by a relative path, or when it is, or leads through links to, a file of the work tree that
-git does not ignore (the hook follows every link and judges each step by its real path).
+git does not ignore (the hook follows every link and judges each step by its real path), or
+an ignored file of an environment in the work tree in which git tracks any file (a branch
+writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file).
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
 upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
@@ -108,6 +110,16 @@ refuse() {{
 # of the work tree.
 top=$(pwd -P)
 unset CDPATH
+# True when git tracks no file in the environment the ignored file $1 belongs to (the folder
+# above its bin/, a virtual environment's; else its own folder). git writes a branch's files
+# into an ignored folder, and replaces ignored files there: a branch that adds the interpreter
+# a script runs, or a .pth file Python runs at start, changes no byte of goldcase's own file.
+untouched() {{
+    env=${{1%/*}}
+    case $env in */bin) env=${{env%/bin}} ;; esac
+    git --literal-pathspecs ls-files --error-unmatch -- "$env" >/dev/null 2>&1
+    [ $? -eq 1 ]
+}}
 guard() {{
     step=$1
     hops=0
@@ -120,7 +132,11 @@ guard() {{
             "$top"/*)
                 git check-ignore -q -- "$real" 2>/dev/null ||
                     refuse "refusing $1: it is or leads to $real, a file in this repository's \\
-work tree that git does not ignore, which a branch can change or put there; $2" ;;
+work tree that git does not ignore, which a branch can change or put there; $2"
+                untouched "$real" ||
+                    refuse "refusing $1: it is or leads to $real, in $env, a folder of this \\
+repository's work tree in which git tracks a file: a branch can put files there (the \\
+interpreter a script runs, a .pth file Python runs); $2" ;;
         esac
         [ -L "$real" ] || return 0
         hops=$((hops + 1))
