@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import stat
 import subprocess
 import time
@@ -64,6 +65,7 @@ _MAX_BYTES = 2 * 1024**3  # a bound on what one namespace file may make us read
 _KEEP_SALTS = 4  # folders of other goldcase versions kept beside the current one
 _IGNORE = b"# created by goldcase; safe to delete\n*\n"
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+_SALT_NAME = re.compile(r"[^/]+-[0-9a-f]{24}")  # a build's folder, as ``code_salt`` names it
 _DECODER = msgspec.msgpack.Decoder()
 _ENCODER = msgspec.msgpack.Encoder()
 
@@ -446,7 +448,10 @@ def _folder(base: Path, *, create: bool, repository: str | None = None) -> Itera
     sweeps the folder's siblings when a day has passed (``cachesweep``)."""
     parent_fd = _open_parent(base, create)
     try:
-        base_fd = _enter(parent_fd, base.name, create)
+        # A folder goldcase did not make (a GOLDCASE_CACHE_DIR naming one of the user's) gets
+        # no .gitignore: in a home folder kept in git, it would hide every file.
+        made = create and (_made(parent_fd, base.name) or repository is not None)
+        base_fd = _enter(parent_fd, base.name, create=False)
         if create and repository is not None:
             with contextlib.suppress(Exception):  # a sweep that fails costs nothing but space
                 sweep_if_due(parent_fd, base.name, time.time())
@@ -455,7 +460,8 @@ def _folder(base: Path, *, create: bool, repository: str | None = None) -> Itera
     try:
         mark_used(base_fd, time.time())
         if create:
-            _ignore_file(base_fd)
+            if made:
+                _ignore_file(base_fd)
             if repository is not None:
                 record_repository(base_fd, repository)
             _prune(base_fd)
@@ -478,9 +484,17 @@ def _open_parent(base: Path, create: bool) -> int:
 
 def _enter(parent_fd: int, name: str, create: bool) -> int:
     if create:
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o700, dir_fd=parent_fd)
+        _made(parent_fd, name)
     return os.open(name, _DIR_FLAGS, dir_fd=parent_fd)  # a link here: ELOOP / ENOTDIR
+
+
+def _made(parent_fd: int, name: str) -> bool:
+    """Make the folder ``name``; whether this call made it (False: it was there already)."""
+    try:
+        os.mkdir(name, 0o700, dir_fd=parent_fd)
+    except FileExistsError:
+        return False
+    return True
 
 
 def _ignore_file(fd: int) -> None:
@@ -492,11 +506,13 @@ def _ignore_file(fd: int) -> None:
 
 
 def _prune(fd: int) -> None:
-    """Keep the folders of the last few goldcase builds; drop older ones."""
+    """Keep the folders of the last few goldcase builds; drop older ones. Only folders named
+    as ``code_salt`` names them are a build's: a GOLDCASE_CACHE_DIR may name a folder of the
+    user's (a home folder), whose own folders are never goldcase's to remove."""
     current = code_salt()
     entries = []
     for name in os.listdir(fd):
-        if name.startswith(".") or name == current:
+        if name.startswith(".") or name == current or not _SALT_NAME.fullmatch(name):
             continue
         with contextlib.suppress(OSError):
             info = os.stat(name, dir_fd=fd, follow_symlinks=False)

@@ -236,6 +236,25 @@ def test_a_user_cache_committed_in_the_repository_is_not_believed(
     assert f"{rel}:2:11: GC" in done.stdout
 
 
+def test_a_cache_dir_naming_a_folder_of_the_users_removes_nothing_of_theirs(
+    sample: Path, tmp_path: Path
+) -> None:
+    """GOLDCASE_CACHE_DIR set to a folder that is not goldcase's (a home folder, the folder
+    above the repository): goldcase adds its build's folder and removes nothing else there,
+    not the older folders it would prune of its own builds, and writes no .gitignore (a home
+    folder that is a git repository would then hide every file)."""
+    home = tmp_path / "home"
+    names = ["Documents", "Music", "Notes", "Photos", "Taxes", "Work"]
+    for age, name in enumerate(names):
+        (home / name).mkdir(parents=True)
+        (home / name / "file.txt").write_text(f"{name}\n", encoding="utf-8")
+        os.utime(home / name, (1000 - age, 1000 - age))
+    _works(sample, GOLDCASE_CACHE_DIR=str(home))
+    for name in names:
+        assert (home / name / "file.txt").read_text(encoding="utf-8") == f"{name}\n"
+    assert sorted(p.name for p in home.iterdir()) == sorted([*names, code_salt()])
+
+
 @pytest.mark.parametrize("place", ["/proc/goldcase-cache", "/dev/null/cache", "file"])
 def test_an_unusable_cache_folder_means_no_cache(sample: Path, tmp_path: Path, place: str) -> None:
     if place == "file":
