@@ -477,3 +477,20 @@ def test_a_branch_that_adds_a_file_to_an_ignored_environment_runs_nothing(
         done.stderr.replace("\\\n", "")
     )
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("name", ["line\nbreak", "it's", "sp ace"])
+def test_a_set_whose_folder_needs_quoting_keeps_its_hooks(tmp_path: Path, name: str) -> None:
+    """The hooks of a set whose folder's name the hook must quote (across two lines, for a
+    newline) still name that set: installing for another set refuses."""
+    top = tmp_path / "evals"
+    first, second = golden_set(top / name), golden_set(top / "search")
+    git(top, "init", "-q", "-b", "main")
+    commit(top, "two golden sets")
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    hooks = top / ".git" / "hooks"
+    before = {hook: (hooks / hook).read_bytes() for hook in HOOKS}
+    refused = run([GOLDCASE, "git-hooks", "--install"], second, check=False)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert f"goldcase's hooks there guard the set in {name}, and" in refused.stderr
+    assert {hook: (hooks / hook).read_bytes() for hook in HOOKS} == before

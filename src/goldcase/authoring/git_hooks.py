@@ -20,6 +20,7 @@ guard one golden set, so they are never repointed at another set of the reposito
 
 from __future__ import annotations
 
+import io
 import shlex
 import sys
 from pathlib import Path
@@ -292,14 +293,25 @@ def guarded_set(path: Path) -> str | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    for line in text.splitlines():
-        if line.startswith(_SET_LINE):
-            try:
-                words = shlex.split(line[len(_SET_LINE) :])
-            except ValueError:
-                return None
-            return words[0] if len(words) == 1 else None
-    return None
+    at = text.find(f"\n{_SET_LINE}")
+    return None if at < 0 else _shell_word(text[at + 1 + len(_SET_LINE) :])
+
+
+def _shell_word(text: str) -> str | None:
+    """The one shell word ``text`` starts with, up to the end of its line, as the shell reads
+    it: quoted, it may run on over lines (a folder's name with a newline), so it is read from
+    the text, not from its first line. None when there is none, or more than one."""
+    stream = io.StringIO(text)
+    lexer = shlex.shlex(stream, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        value = lexer.get_token()
+    except ValueError:  # a quote never closed
+        return None
+    remaining = stream.read()
+    ended = text[: len(text) - len(remaining)].endswith("\n") or not remaining
+    return value if value and not text[:1].isspace() and ended else None
 
 
 def _the_set(folder: str) -> str:
