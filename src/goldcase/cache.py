@@ -112,14 +112,21 @@ def location(root: Path) -> Path | None:
         folder = Path(override).expanduser()
         folder = folder if folder.is_absolute() else Path.cwd() / folder
     else:
-        folder = _own_folder(os.path.realpath(root))
+        own = _own_folder(os.path.realpath(root))
+        if own is None:  # no home folder to keep a user cache in
+            return None
+        folder = own
     return None if _tracked(root, folder) else folder
 
 
-def _own_folder(real: str) -> Path:
-    """The folder of the repository at the real path ``real`` in the user cache folder."""
+def _own_folder(real: str) -> Path | None:
+    """The folder of the repository at the real path ``real`` in the user cache folder; None
+    when there is no user cache folder (``cachesweep.repos_folder``)."""
+    repos = repos_folder()
+    if repos is None:
+        return None
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
-    return repos_folder() / f"{name}-{repository_key(real)}"
+    return repos / f"{name}-{repository_key(real)}"
 
 
 def _tracked(root: Path, folder: Path) -> bool:

@@ -198,7 +198,9 @@ def _in_repo_cache(sample: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[
     GitLab's does): the environment to run with, and where the repository's folder would be."""
     extra = {"XDG_CACHE_HOME": str(sample / ".cache")}
     monkeypatch.setenv("XDG_CACHE_HOME", extra["XDG_CACHE_HOME"])
-    return extra, _own_folder(os.path.realpath(sample))
+    folder = _own_folder(os.path.realpath(sample))
+    assert folder is not None
+    return extra, folder
 
 
 def test_a_user_cache_in_the_repository_leading_out_removes_nothing(
