@@ -494,3 +494,23 @@ def test_a_set_whose_folder_needs_quoting_keeps_its_hooks(tmp_path: Path, name: 
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert f"goldcase's hooks there guard the set in {name}, and" in refused.stderr
     assert {hook: (hooks / hook).read_bytes() for hook in HOOKS} == before
+
+
+@pytest.mark.parametrize("entry", [".", "", "{root}", "{root}/sub/.."])
+def test_a_pythonpath_entry_in_the_work_tree_imports_nothing_from_it(
+    tmp_path: Path, entry: str
+) -> None:
+    """PYTHONPATH's folders come before the installed goldcase's: an entry that is the folder
+    the hook runs in (".", or an empty one, as `export PYTHONPATH=$PYTHONPATH:/x` leaves)
+    or a folder of the work tree would import a branch's goldcase/ instead. The hook drops
+    them and keeps the others; the commit goes through with the installed goldcase."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    (root / "sub").mkdir()
+    write(root, "goldcase/__init__.py", f"open({str(marker)!r}, 'a').write('ran')\n")
+    git(root, "add", "goldcase")
+    kept = os.environ.get("PYTHONPATH", "")
+    pythonpath = os.pathsep.join([entry.format(root=root), *([kept] if kept else [])])
+    add_case(root, PYTHONPATH=pythonpath)
+    assert not marker.exists()

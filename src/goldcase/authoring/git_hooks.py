@@ -11,7 +11,8 @@ reason the hooks run only the ``goldcase`` on PATH, or the interpreter that inst
 it by a relative path, or when it is, or leads through links to, a file of the work tree that
 git does not ignore (the hook follows every link and judges each step by its real path), or
 an ignored file of an environment in the work tree in which git tracks any file (a branch
-writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file).
+writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file). The
+``PYTHONPATH`` entries a branch can fill (empty, relative, in the work tree) are dropped.
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
 upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
@@ -149,6 +150,27 @@ interpreter a script runs, a .pth file Python runs); $2" ;;
         esac
     done
 }}
+
+# PYTHONPATH's folders are searched before the installed goldcase's: an empty or relative
+# entry is the folder the hook runs in, and one in the work tree a folder a branch fills (its
+# goldcase/ imported instead). Only absolute entries outside the work tree are kept.
+pythonpath=
+set -f
+IFS=:
+for entry in ${{PYTHONPATH-}}; do
+    case $entry in /*) ;; *) continue ;; esac
+    if [ -d "$entry" ]; then
+        at=$(cd -P "$entry" 2>/dev/null && pwd -P) || continue
+    else
+        [ -L "$entry" ] && continue
+        at=$(cd -P "${{entry%/*}}/" 2>/dev/null && pwd -P) || continue
+    fi
+    case ${{at%/}}/ in "$top"/*) continue ;; esac
+    pythonpath=${{pythonpath:+$pythonpath:}}$entry
+done
+unset IFS
+set +f
+if [ -n "$pythonpath" ]; then export PYTHONPATH="$pythonpath"; else unset PYTHONPATH; fi
 
 if found=$(command -v goldcase 2>/dev/null); then
     case $found in
