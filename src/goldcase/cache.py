@@ -48,7 +48,7 @@ from goldcase.cachesweep import (
     sweep_if_due,
 )
 from goldcase.collector import kept
-from goldcase.gitview import refuse_implicit_bare
+from goldcase.gitview import refuse_implicit_bare, top_level
 from goldcase.model import Finding
 
 ENV = "GOLDCASE_CACHE_DIR"
@@ -155,6 +155,19 @@ def _tracked(root: Path, folder: Path) -> bool:
         return True
     files = os.fsdecode(done.stdout).split("\0")
     return any(f in asked or f.startswith(tuple(f"{r}/" for r in inside)) for f in files if f)
+
+
+def user_cache_tracked() -> bool:
+    """Whether the user cache folder's ``repos/`` lies in a git work tree that tracks a file
+    in it or on the way to it (``XDG_CACHE_HOME`` inside a project): ``goldcase gc`` must not
+    sweep it, as a repository's own cache is not used (``location``). git is asked from the
+    nearest folder on the way that is not a link, so a committed link is seen as a link."""
+    repos = repos_folder()
+    if repos is None:
+        return False
+    here = next((p for p in (repos, *repos.parents) if p.is_dir() and not p.is_symlink()), None)
+    top = None if here is None else top_level(here)
+    return top is not None and _tracked(top, repos)
 
 
 def _within(root: Path, folder: Path) -> list[Path]:
