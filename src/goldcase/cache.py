@@ -135,7 +135,8 @@ def _tracked(root: Path, folder: Path) -> bool:
     branch that commits ``.cache/goldcase/repos`` as a link elsewhere would have goldcase write
     there, and sweep what it finds (``XDG_CACHE_HOME`` inside the project, as a CI that
     caches only the project's paths sets it)."""
-    inside = _within(root, folder)
+    top = _work_tree_top(root)
+    inside = _within(top, folder)
     if not inside:
         return False
     asked = sorted({str(p) for rel in inside for p in (rel, *rel.parents) if str(p) != "."})
@@ -143,7 +144,7 @@ def _tracked(root: Path, folder: Path) -> bool:
     try:
         done = subprocess.run(
             ["git", "--literal-pathspecs", "ls-files", "-z", "--", *(asked or ["."])],
-            cwd=root,
+            cwd=top,
             capture_output=True,
             env=env,
             timeout=30,
@@ -168,6 +169,14 @@ def user_cache_tracked() -> bool:
     here = next((p for p in (repos, *repos.parents) if p.is_dir() and not p.is_symlink()), None)
     top = None if here is None else top_level(here)
     return top is not None and _tracked(top, repos)
+
+
+def _work_tree_top(root: Path) -> Path:
+    """The top of the work tree holding ``root`` (the nearest folder up with a ``.git``),
+    found without running git; ``root`` itself outside one. A set in a folder of a larger
+    repository has its cache folder judged against the whole work tree."""
+    here = Path(os.path.abspath(root))
+    return next((p for p in (here, *here.parents) if (p / ".git").exists()), here)
 
 
 def _within(root: Path, folder: Path) -> list[Path]:

@@ -203,20 +203,27 @@ def _in_repo_cache(sample: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[
     return extra, folder
 
 
+@pytest.mark.parametrize("below", [False, True], ids=["set-at-top", "set-in-a-folder"])
 def test_a_user_cache_in_the_repository_leading_out_removes_nothing(
-    sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, below: bool
 ) -> None:
     """A branch that commits the user cache folder's repos/ as a link elsewhere: goldcase
-    neither sweeps nor writes there (the sweep would remove a month-old folder it finds)."""
-    extra, _ = _in_repo_cache(sample, monkeypatch)
+    neither sweeps nor writes there (the sweep would remove a month-old folder it finds),
+    whether the set is at the top of the work tree or in a folder of it."""
+    top = tmp_path / "project"
+    sample = sample_copy(top / "evals" if below else top)
+    if below:
+        shutil.rmtree(sample / ".git")
+        git(top, "init", "-q", "-b", "main")
+    extra, _ = _in_repo_cache(top, monkeypatch)
     outside = _outside(tmp_path)
     kept = outside / "notes-0123456789abcdef"
     kept.mkdir()
     (kept / "todo.txt").write_text("mine\n", encoding="utf-8")
     os.utime(kept, (0, 0))
-    (sample / ".cache" / "goldcase").mkdir(parents=True)
-    (sample / ".cache" / "goldcase" / "repos").symlink_to(outside)
-    commit(sample, "a link")
+    (top / ".cache" / "goldcase").mkdir(parents=True)
+    (top / ".cache" / "goldcase" / "repos").symlink_to(outside)
+    commit(top, "a link")
     _works(sample, **extra)
     assert sorted(p.name for p in outside.iterdir()) == [kept.name]
     assert (kept / "todo.txt").read_text(encoding="utf-8") == "mine\n"
