@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import goldcase
-from goldcase.cache import Cache, decode, encode
+from goldcase.cache import Cache, code_salt, decode, encode
 from goldcase.safeio import stat_signature
 from kit import cache_folder, golden_set, run_cli, write
 
@@ -241,3 +243,21 @@ def test_a_file_not_older_than_the_cache_is_not_known(tmp_path: Path) -> None:
     again = Cache(tmp_path / "cache")
     assert again.written_ns("files-of-a-kind") < 2**62
     assert again.known("files-of-a-kind", "a.md", ahead) is None
+
+
+def test_the_last_four_other_builds_are_kept_and_nothing_else_is_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beside the current build's folder, the four most recent other builds' folders stay and
+    older ones go; a folder not named as a build's is never a build's to prune."""
+    base = tmp_path / "cache"
+    monkeypatch.setenv("GOLDCASE_CACHE_DIR", str(base))
+    builds = [f"0.0.{i}-{i:024x}" for i in range(6)]
+    for age, name in enumerate(["notes", *builds]):
+        (base / name).mkdir(parents=True)
+        (base / name / "x").write_text("x", encoding="utf-8")
+        os.utime(base / name, (1000 + age, 1000 + age))
+    cache = Cache.for_repository(tmp_path / "repo")
+    cache.put("ns", "key", 1)
+    cache.save()
+    assert sorted(p.name for p in base.iterdir()) == sorted([*builds[2:], "notes", code_salt()])

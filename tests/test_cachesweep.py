@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import shutil
 import time
 from collections.abc import Iterator
@@ -222,4 +223,28 @@ def test_a_folder_holding_more_than_goldcase_writes_stays_and_a_stopped_removal_
     (aside,) = repos.glob("~removing-*")
     assert (aside / "0.0.1-build" / "nested" / "notes.txt").read_text(encoding="utf-8") == (
         "not goldcase's\n"
+    )
+
+
+def test_without_a_home_directory_commands_run_without_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HOME unset and XDG_CACHE_HOME too, for a user the system does not list (a container
+    run as a bare uid, which needs root to make here): no user cache folder can be named, so
+    a check runs without one, and gc says why."""
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    root = golden_set(tmp_path / "set")
+    done = run_cli("check", "--repo", root)
+    assert done.exit_code == 0, done.stderr
+    swept = run_cli("gc")
+    assert swept.exit_code == 2
+    assert swept.stderr == (
+        "error: no user cache folder: neither XDG_CACHE_HOME nor HOME is set, and the system "
+        "names no home folder for this user; set XDG_CACHE_HOME to a folder of yours\n"
     )

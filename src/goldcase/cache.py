@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import stat
 import subprocess
 import time
@@ -47,7 +48,7 @@ from goldcase.cachesweep import (
     sweep_if_due,
 )
 from goldcase.collector import kept
-from goldcase.gitview import refuse_implicit_bare
+from goldcase.gitview import refuse_implicit_bare, top_level
 from goldcase.model import Finding
 
 ENV = "GOLDCASE_CACHE_DIR"
@@ -64,6 +65,7 @@ _MAX_BYTES = 2 * 1024**3  # a bound on what one namespace file may make us read
 _KEEP_SALTS = 4  # folders of other goldcase versions kept beside the current one
 _IGNORE = b"# created by goldcase; safe to delete\n*\n"
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+_SALT_NAME = re.compile(r"[^/]+-[0-9a-f]{24}")  # a build's folder, as ``code_salt`` names it
 _DECODER = msgspec.msgpack.Decoder()
 _ENCODER = msgspec.msgpack.Encoder()
 
@@ -109,27 +111,40 @@ def location(root: Path) -> Path | None:
     if override:
         folder = Path(override).expanduser()
         folder = folder if folder.is_absolute() else Path.cwd() / folder
-        return None if _tracked(root, folder) else folder
-    return _own_folder(os.path.realpath(root))
+    else:
+        own = _own_folder(os.path.realpath(root))
+        if own is None:  # no home folder to keep a user cache in
+            return None
+        folder = own
+    return None if _tracked(root, folder) else folder
 
 
-def _own_folder(real: str) -> Path:
-    """The folder of the repository at the real path ``real`` in the user cache folder."""
+def _own_folder(real: str) -> Path | None:
+    """The folder of the repository at the real path ``real`` in the user cache folder; None
+    when there is no user cache folder (``cachesweep.repos_folder``)."""
+    repos = repos_folder()
+    if repos is None:
+        return None
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
-    return repos_folder() / f"{name}-{repository_key(real)}"
+    return repos / f"{name}-{repository_key(real)}"
 
 
 def _tracked(root: Path, folder: Path) -> bool:
-    """Whether ``folder`` lies inside the repository and git tracks a file under it."""
-    try:
-        inside = Path(os.path.realpath(folder)).relative_to(os.path.realpath(root))
-    except ValueError:
+    """Whether ``folder`` lies inside the repository (as written, or with its links resolved)
+    and git tracks a file under it, or a file (a link) where a folder on its way should be: a
+    branch that commits ``.cache/goldcase/repos`` as a link elsewhere would have goldcase write
+    there, and sweep what it finds (``XDG_CACHE_HOME`` inside the project, as a CI that
+    caches only the project's paths sets it)."""
+    top = _work_tree_top(root)
+    inside = _within(top, folder)
+    if not inside:
         return False
+    asked = sorted({str(p) for rel in inside for p in (rel, *rel.parents) if str(p) != "."})
     env = refuse_implicit_bare({k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
     try:
         done = subprocess.run(
-            ["git", "ls-files", "-z", "--", inside.as_posix() or "."],
-            cwd=root,
+            ["git", "--literal-pathspecs", "ls-files", "-z", "--", *(asked or ["."])],
+            cwd=top,
             capture_output=True,
             env=env,
             timeout=30,
@@ -137,7 +152,44 @@ def _tracked(root: Path, folder: Path) -> bool:
         )
     except (OSError, subprocess.SubprocessError):
         return True  # cannot tell: do not trust it
-    return done.returncode != 0 or bool(done.stdout)
+    if done.returncode != 0 or (done.stdout and not asked):
+        return True
+    files = os.fsdecode(done.stdout).split("\0")
+    return any(f in asked or f.startswith(tuple(f"{r}/" for r in inside)) for f in files if f)
+
+
+def user_cache_tracked() -> bool:
+    """Whether the user cache folder's ``repos/`` lies in a git work tree that tracks a file
+    in it or on the way to it (``XDG_CACHE_HOME`` inside a project): ``goldcase gc`` must not
+    sweep it, as a repository's own cache is not used (``location``). git is asked from the
+    nearest folder on the way that is not a link, so a committed link is seen as a link."""
+    repos = repos_folder()
+    if repos is None:
+        return False
+    here = next((p for p in (repos, *repos.parents) if p.is_dir() and not p.is_symlink()), None)
+    top = None if here is None else top_level(here)
+    return top is not None and _tracked(top, repos)
+
+
+def _work_tree_top(root: Path) -> Path:
+    """The top of the work tree holding ``root`` (the nearest folder up with a ``.git``),
+    found without running git; ``root`` itself outside one. A set in a folder of a larger
+    repository has its cache folder judged against the whole work tree."""
+    here = Path(os.path.abspath(root))
+    return next((p for p in (here, *here.parents) if (p / ".git").exists()), here)
+
+
+def _within(root: Path, folder: Path) -> list[Path]:
+    """``folder`` relative to the repository at ``root``, as written and with links resolved:
+    those of the two that lie inside it (none: the folder is outside the repository)."""
+    out = []
+    for top, path in (
+        (os.path.abspath(root), os.path.abspath(folder)),
+        (os.path.realpath(root), os.path.realpath(folder)),
+    ):
+        with contextlib.suppress(ValueError):
+            out.append(Path(path).relative_to(top))
+    return list(dict.fromkeys(out))
 
 
 def finding_to(f: Finding) -> list[Any]:
@@ -198,10 +250,10 @@ class Cache:
     @classmethod
     def for_repository(cls, root: Path) -> Cache:
         """The cache of the repository at ``root`` (see ``location``)."""
-        if os.environ.get(ENV, "").strip():
-            return cls(location(root))
-        real = os.path.realpath(root)
-        return cls(_own_folder(real), real)
+        folder = location(root)
+        if os.environ.get(ENV, "").strip() or folder is None:
+            return cls(folder)
+        return cls(folder, os.path.realpath(root))
 
     def opened(self) -> Cache:
         """This cache, kept to be saved by ``save_opened`` when the command ends."""
@@ -425,7 +477,10 @@ def _folder(base: Path, *, create: bool, repository: str | None = None) -> Itera
     sweeps the folder's siblings when a day has passed (``cachesweep``)."""
     parent_fd = _open_parent(base, create)
     try:
-        base_fd = _enter(parent_fd, base.name, create)
+        # A folder goldcase did not make (a GOLDCASE_CACHE_DIR naming one of the user's) gets
+        # no .gitignore: in a home folder kept in git, it would hide every file.
+        made = create and (_made(parent_fd, base.name) or repository is not None)
+        base_fd = _enter(parent_fd, base.name, create=False)
         if create and repository is not None:
             with contextlib.suppress(Exception):  # a sweep that fails costs nothing but space
                 sweep_if_due(parent_fd, base.name, time.time())
@@ -434,7 +489,8 @@ def _folder(base: Path, *, create: bool, repository: str | None = None) -> Itera
     try:
         mark_used(base_fd, time.time())
         if create:
-            _ignore_file(base_fd)
+            if made:
+                _ignore_file(base_fd)
             if repository is not None:
                 record_repository(base_fd, repository)
             _prune(base_fd)
@@ -457,9 +513,17 @@ def _open_parent(base: Path, create: bool) -> int:
 
 def _enter(parent_fd: int, name: str, create: bool) -> int:
     if create:
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o700, dir_fd=parent_fd)
+        _made(parent_fd, name)
     return os.open(name, _DIR_FLAGS, dir_fd=parent_fd)  # a link here: ELOOP / ENOTDIR
+
+
+def _made(parent_fd: int, name: str) -> bool:
+    """Make the folder ``name``; whether this call made it (False: it was there already)."""
+    try:
+        os.mkdir(name, 0o700, dir_fd=parent_fd)
+    except FileExistsError:
+        return False
+    return True
 
 
 def _ignore_file(fd: int) -> None:
@@ -471,11 +535,13 @@ def _ignore_file(fd: int) -> None:
 
 
 def _prune(fd: int) -> None:
-    """Keep the folders of the last few goldcase builds; drop older ones."""
+    """Keep the folders of the last few goldcase builds; drop older ones. Only folders named
+    as ``code_salt`` names them are a build's: a GOLDCASE_CACHE_DIR may name a folder of the
+    user's (a home folder), whose own folders are never goldcase's to remove."""
     current = code_salt()
     entries = []
     for name in os.listdir(fd):
-        if name.startswith(".") or name == current:
+        if name.startswith(".") or name == current or not _SALT_NAME.fullmatch(name):
             continue
         with contextlib.suppress(OSError):
             info = os.stat(name, dir_fd=fd, follow_symlinks=False)

@@ -61,13 +61,24 @@ class Folder(NamedTuple):
     gone: bool  # the repository it records no longer exists
 
 
-def repos_folder() -> Path:
+def repos_folder() -> Path | None:
     """``repos/`` of the user cache folder: ``$XDG_CACHE_HOME/goldcase``, else
     ``~/.cache/goldcase`` (an ``XDG_CACHE_HOME`` that is not absolute is ignored, as the XDG
-    specification says)."""
+    specification says). None when there is no home folder to put it in (``HOME`` unset, for
+    a user the system does not list: a container run as a bare uid)."""
     base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    home = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return home / "goldcase" / "repos"
+    if base and Path(base).is_absolute():
+        return Path(base) / "goldcase" / "repos"
+    try:
+        return Path.home() / ".cache" / "goldcase" / "repos"
+    except RuntimeError:  # "Could not determine home directory"
+        return None
+
+
+NO_HOME = (
+    "no user cache folder: neither XDG_CACHE_HOME nor HOME is set, and the system names no "
+    "home folder for this user; set XDG_CACHE_HOME to a folder of yours"
+)
 
 
 def repository_key(real: str) -> str:
@@ -107,12 +118,15 @@ def record_repository(fd: int, real: str) -> None:
 def sweep_now(*, everything: bool = False) -> list[Folder]:
     """Sweep the user cache folder now, whatever its stamp says (``goldcase gc``); with
     ``everything``, remove every repository's folder. The folders removed."""
+    where = repos_folder()
+    if where is None:
+        raise GoldcaseError(NO_HOME)
     try:
-        repos_fd = os.open(repos_folder(), os.O_RDONLY | os.O_DIRECTORY)
+        repos_fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
     except FileNotFoundError:
         return []
     except OSError as e:
-        raise GoldcaseError(f"cannot open the cache folder {repos_folder()}: {e.strerror}") from e
+        raise GoldcaseError(f"cannot open the cache folder {where}: {e.strerror}") from e
     try:
         _stamp(repos_fd)
         if everything:

@@ -445,3 +445,72 @@ def test_a_goldcase_hook_whose_set_line_cannot_be_read_is_rewritten(tmp_path: Pa
     assert run([GOLDCASE, "git-hooks"], first).stdout == "".join(
         f"{name}: installed\n" for name in HOOKS
     )
+
+
+def test_a_branch_that_adds_a_file_to_an_ignored_environment_runs_nothing(
+    tmp_path: Path,
+) -> None:
+    """git writes a branch's files into an ignored folder and replaces ignored files there: a
+    pull request that commits .venv/bin/python (the interpreter the environment's goldcase
+    script runs) needs no change to .venv/bin/goldcase itself. Once git tracks a file in the
+    environment, its goldcase is refused."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, ".venv/.gitignore", "*\n")
+    write(root, ".venv/bin/python", f'#!/bin/sh\nexec {GOLDCASE} "$@"\n').chmod(0o755)
+    write(root, ".venv/bin/goldcase", f'#!/bin/sh\nexec {root}/.venv/bin/python "$@"\n').chmod(
+        0o755
+    )
+    git(tmp_path, "clone", "-q", str(root), "fork")
+    fork = tmp_path / "fork"
+    write(fork, ".venv/bin/python", f"#!/bin/sh\necho ran >> '{marker}'\n").chmod(0o755)
+    git(fork, "add", "-f", ".venv/bin/python")
+    commit(fork, "helpful tooling")
+    git(root, "fetch", "-q", str(fork), "HEAD:pr")
+    git(root, "checkout", "-q", "pr")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    done = attempt(root, "review", PATH=f"{root}/.venv/bin:{SYSTEM_PATH}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"refusing {root}/.venv/bin/goldcase: it is or leads to" in done.stderr
+    assert f"{root}/.venv, a folder of this repository's work tree in which git tracks" in (
+        done.stderr.replace("\\\n", "")
+    )
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("name", ["line\nbreak", "it's", "sp ace"])
+def test_a_set_whose_folder_needs_quoting_keeps_its_hooks(tmp_path: Path, name: str) -> None:
+    """The hooks of a set whose folder's name the hook must quote (across two lines, for a
+    newline) still name that set: installing for another set refuses."""
+    top = tmp_path / "evals"
+    first, second = golden_set(top / name), golden_set(top / "search")
+    git(top, "init", "-q", "-b", "main")
+    commit(top, "two golden sets")
+    run([GOLDCASE, "git-hooks", "--install"], first)
+    hooks = top / ".git" / "hooks"
+    before = {hook: (hooks / hook).read_bytes() for hook in HOOKS}
+    refused = run([GOLDCASE, "git-hooks", "--install"], second, check=False)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert f"goldcase's hooks there guard the set in {name}, and" in refused.stderr
+    assert {hook: (hooks / hook).read_bytes() for hook in HOOKS} == before
+
+
+@pytest.mark.parametrize("entry", [".", "", "{root}", "{root}/sub/.."])
+def test_a_pythonpath_entry_in_the_work_tree_imports_nothing_from_it(
+    tmp_path: Path, entry: str
+) -> None:
+    """PYTHONPATH's folders come before the installed goldcase's: an entry that is the folder
+    the hook runs in (".", or an empty one, as `export PYTHONPATH=$PYTHONPATH:/x` leaves)
+    or a folder of the work tree would import a branch's goldcase/ instead. The hook drops
+    them and keeps the others; the commit goes through with the installed goldcase."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    (root / "sub").mkdir()
+    write(root, "goldcase/__init__.py", f"open({str(marker)!r}, 'a').write('ran')\n")
+    git(root, "add", "goldcase")
+    kept = os.environ.get("PYTHONPATH", "")
+    pythonpath = os.pathsep.join([entry.format(root=root), *([kept] if kept else [])])
+    add_case(root, PYTHONPATH=pythonpath)
+    assert not marker.exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from goldcase.cache import Cache, location
-from kit import run_cli
+from kit import commit, git, run_cli
 
 
 @pytest.fixture
@@ -75,3 +75,29 @@ def test_gc_counts_less_than_a_mebibyte_in_kibibytes(repos: Path, tmp_path: Path
     done = run_cli("gc", "--all")
     assert done.stdout == f"removed 1 cache folder ({size / 1024:.1f} KiB) from {repos}\n"
     assert 10.0 < size / 1024 < 11.0
+
+
+def test_gc_does_not_sweep_through_a_link_a_repository_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """XDG_CACHE_HOME inside a project (a CI that caches only its paths) whose branch commits
+    .cache/goldcase/repos as a link elsewhere: gc removes nothing there, and says why."""
+    project = tmp_path / "project"
+    (project / ".cache" / "goldcase").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    notes = outside / "notes-0123456789abcdef"
+    notes.mkdir(parents=True)
+    (notes / "todo.txt").write_text("mine\n", encoding="utf-8")
+    _age(notes, 60)
+    (project / ".cache" / "goldcase" / "repos").symlink_to(outside)
+    git(project, "init", "-q", "-b", "main")
+    commit(project, "a link")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
+    done = run_cli("gc")
+    assert done.exit_code == 2
+    assert done.stderr == (
+        f"error: {project}/.cache/goldcase/repos is in a git work tree that tracks a file in "
+        "it or on the way to it (a committed link would have gc remove what it leads to), so "
+        "nothing was removed; set XDG_CACHE_HOME to a folder outside the repository\n"
+    )
+    assert (notes / "todo.txt").read_text(encoding="utf-8") == "mine\n"

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from goldcase.cache import code_salt, encode, location
+from goldcase.cache import _own_folder, code_salt, encode, location
+from goldcase.engine import file_digest
 from kit import REPO_ROOT, cache_folder
 from robustness.kit import GOLDCASE, commit, env, git
 
@@ -90,9 +91,11 @@ def test_a_committed_pickle_runs_no_code(sample: Path, tmp_path: Path) -> None:
 
 
 def _forged_cache(root: Path, rel: str) -> bytes:
-    """A well-formed cache that says the case file ``rel`` is fine, whatever it holds."""
-    data = {"id": "ret-001", "question": "q", "slice": "returns"}
-    return encode({rel: ["0" * 32, "golden", data, [], "0" * 64]}) or b""
+    """A well-formed cache that says the case file ``rel`` (as it is now) is fine, whatever it
+    holds: an entry of the shape goldcase reads, keyed by the file's content digest."""
+    data = {"id": "acc-001", "question": "q", "slice": "returns"}
+    digest = file_digest((root / rel).read_bytes())
+    return encode({rel: [digest, "golden", data, [], "0" * 64, None]}) or b""
 
 
 def test_a_committed_cache_inside_the_repository_is_not_believed(sample: Path) -> None:
@@ -188,6 +191,78 @@ def test_a_symlinked_cache_file_is_not_written_through(sample: Path, tmp_path: P
     cache_file.symlink_to(victim)
     _works(sample)
     assert victim.read_text(encoding="utf-8") == "keep me\n"
+
+
+def _in_repo_cache(sample: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], Path]:
+    """XDG_CACHE_HOME inside the repository (a CI that caches only paths of the project, as
+    GitLab's does): the environment to run with, and where the repository's folder would be."""
+    extra = {"XDG_CACHE_HOME": str(sample / ".cache")}
+    monkeypatch.setenv("XDG_CACHE_HOME", extra["XDG_CACHE_HOME"])
+    folder = _own_folder(os.path.realpath(sample))
+    assert folder is not None
+    return extra, folder
+
+
+@pytest.mark.parametrize("below", [False, True], ids=["set-at-top", "set-in-a-folder"])
+def test_a_user_cache_in_the_repository_leading_out_removes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, below: bool
+) -> None:
+    """A branch that commits the user cache folder's repos/ as a link elsewhere: goldcase
+    neither sweeps nor writes there (the sweep would remove a month-old folder it finds),
+    whether the set is at the top of the work tree or in a folder of it."""
+    top = tmp_path / "project"
+    sample = sample_copy(top / "evals" if below else top)
+    if below:
+        shutil.rmtree(sample / ".git")
+        git(top, "init", "-q", "-b", "main")
+    extra, _ = _in_repo_cache(top, monkeypatch)
+    outside = _outside(tmp_path)
+    kept = outside / "notes-0123456789abcdef"
+    kept.mkdir()
+    (kept / "todo.txt").write_text("mine\n", encoding="utf-8")
+    os.utime(kept, (0, 0))
+    (top / ".cache" / "goldcase").mkdir(parents=True)
+    (top / ".cache" / "goldcase" / "repos").symlink_to(outside)
+    commit(top, "a link")
+    _works(sample, **extra)
+    assert sorted(p.name for p in outside.iterdir()) == [kept.name]
+    assert (kept / "todo.txt").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_user_cache_committed_in_the_repository_is_not_believed(
+    sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra, base = _in_repo_cache(sample, monkeypatch)
+    rel = "cases/golden/acc-001.yaml"
+    (sample / rel).write_text("id: acc-001\nquestion: 3\n", encoding="utf-8")
+    folder = base / code_salt()
+    folder.mkdir(parents=True)
+    (folder / "files.msgpack").write_bytes(_forged_cache(sample, rel))
+    git(sample, "add", "-f", ".cache")
+    commit(sample, "a forged cache")
+    done = goldcase(sample, "check", "--select", "schema", **extra)
+    assert done.returncode == 1
+    assert f"{rel}:2:11: GC" in done.stdout
+
+
+def test_a_cache_dir_naming_a_folder_of_the_users_removes_nothing_of_theirs(
+    sample: Path, tmp_path: Path
+) -> None:
+    """GOLDCASE_CACHE_DIR set to a folder that is not goldcase's (a home folder, the folder
+    above the repository): goldcase adds its build's folder and removes nothing else there,
+    not the older folders it would prune of its own builds, and writes no .gitignore (a home
+    folder that is a git repository would then hide every file)."""
+    home = tmp_path / "home"
+    names = ["Documents", "Music", "Notes", "Photos", "Taxes", "Work"]
+    for age, name in enumerate(names):
+        (home / name).mkdir(parents=True)
+        (home / name / "file.txt").write_text(f"{name}\n", encoding="utf-8")
+        os.utime(home / name, (1000 - age, 1000 - age))
+    _works(sample, GOLDCASE_CACHE_DIR=str(home))
+    for name in names:
+        assert (home / name / "file.txt").read_text(encoding="utf-8") == f"{name}\n"
+    (build,) = {p.name for p in home.iterdir()} - set(names)  # no .gitignore beside it
+    assert re.fullmatch(r"[^/]+-[0-9a-f]{24}", build), build
 
 
 @pytest.mark.parametrize("place", ["/proc/goldcase-cache", "/dev/null/cache", "file"])

@@ -9,7 +9,10 @@ pull request that edits it runs its code on the reviewer's next ``git commit``. 
 reason the hooks run only the ``goldcase`` on PATH, or the interpreter that installed them
 (recorded here, as pre-commit records ``sys.executable``), and refuse either when PATH found
 it by a relative path, or when it is, or leads through links to, a file of the work tree that
-git does not ignore (the hook follows every link and judges each step by its real path).
+git does not ignore (the hook follows every link and judges each step by its real path), or
+an ignored file of an environment in the work tree in which git tracks any file (a branch
+writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file). The
+``PYTHONPATH`` entries a branch can fill (empty, relative, in the work tree) are dropped.
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
 upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
@@ -18,6 +21,7 @@ guard one golden set, so they are never repointed at another set of the reposito
 
 from __future__ import annotations
 
+import io
 import shlex
 import sys
 from pathlib import Path
@@ -108,6 +112,16 @@ refuse() {{
 # of the work tree.
 top=$(pwd -P)
 unset CDPATH
+# True when git tracks no file in the environment the ignored file $1 belongs to (the folder
+# above its bin/, a virtual environment's; else its own folder). git writes a branch's files
+# into an ignored folder, and replaces ignored files there: a branch that adds the interpreter
+# a script runs, or a .pth file Python runs at start, changes no byte of goldcase's own file.
+untouched() {{
+    env=${{1%/*}}
+    case $env in */bin) env=${{env%/bin}} ;; esac
+    git --literal-pathspecs ls-files --error-unmatch -- "$env" >/dev/null 2>&1
+    [ $? -eq 1 ]
+}}
 guard() {{
     step=$1
     hops=0
@@ -120,7 +134,11 @@ guard() {{
             "$top"/*)
                 git check-ignore -q -- "$real" 2>/dev/null ||
                     refuse "refusing $1: it is or leads to $real, a file in this repository's \\
-work tree that git does not ignore, which a branch can change or put there; $2" ;;
+work tree that git does not ignore, which a branch can change or put there; $2"
+                untouched "$real" ||
+                    refuse "refusing $1: it is or leads to $real, in $env, a folder of this \\
+repository's work tree in which git tracks a file: a branch can put files there (the \\
+interpreter a script runs, a .pth file Python runs); $2" ;;
         esac
         [ -L "$real" ] || return 0
         hops=$((hops + 1))
@@ -132,6 +150,27 @@ work tree that git does not ignore, which a branch can change or put there; $2" 
         esac
     done
 }}
+
+# PYTHONPATH's folders are searched before the installed goldcase's: an empty or relative
+# entry is the folder the hook runs in, and one in the work tree a folder a branch fills (its
+# goldcase/ imported instead). Only absolute entries outside the work tree are kept.
+pythonpath=
+set -f
+IFS=:
+for entry in ${{PYTHONPATH-}}; do
+    case $entry in /*) ;; *) continue ;; esac
+    if [ -d "$entry" ]; then
+        at=$(cd -P "$entry" 2>/dev/null && pwd -P) || continue
+    else
+        [ -L "$entry" ] && continue
+        at=$(cd -P "${{entry%/*}}/" 2>/dev/null && pwd -P) || continue
+    fi
+    case ${{at%/}}/ in "$top"/*) continue ;; esac
+    pythonpath=${{pythonpath:+$pythonpath:}}$entry
+done
+unset IFS
+set +f
+if [ -n "$pythonpath" ]; then export PYTHONPATH="$pythonpath"; else unset PYTHONPATH; fi
 
 if found=$(command -v goldcase 2>/dev/null); then
     case $found in
@@ -276,14 +315,25 @@ def guarded_set(path: Path) -> str | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    for line in text.splitlines():
-        if line.startswith(_SET_LINE):
-            try:
-                words = shlex.split(line[len(_SET_LINE) :])
-            except ValueError:
-                return None
-            return words[0] if len(words) == 1 else None
-    return None
+    at = text.find(f"\n{_SET_LINE}")
+    return None if at < 0 else _shell_word(text[at + 1 + len(_SET_LINE) :])
+
+
+def _shell_word(text: str) -> str | None:
+    """The one shell word ``text`` starts with, up to the end of its line, as the shell reads
+    it: quoted, it may run on over lines (a folder's name with a newline), so it is read from
+    the text, not from its first line. None when there is none, or more than one."""
+    stream = io.StringIO(text)
+    lexer = shlex.shlex(stream, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        value = lexer.get_token()
+    except ValueError:  # a quote never closed
+        return None
+    remaining = stream.read()
+    ended = text[: len(text) - len(remaining)].endswith("\n") or not remaining
+    return value if value and not text[:1].isspace() and ended else None
 
 
 def _the_set(folder: str) -> str:

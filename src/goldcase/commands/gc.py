@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from goldcase.cache import user_cache_tracked
 from goldcase.cachesweep import repos_folder, sweep_now
+from goldcase.errors import GoldcaseError
 
 
 @click.command("gc")
@@ -16,6 +18,12 @@ def command(everything: bool) -> int:
 
     Exit status: 0 done, 2 could not run.
     """
+    if user_cache_tracked():
+        raise GoldcaseError(
+            f"{repos_folder()} is in a git work tree that tracks a file in it or on the way to "
+            "it (a committed link would have gc remove what it leads to), so nothing was "
+            "removed; set XDG_CACHE_HOME to a folder outside the repository"
+        )
     removed = sweep_now(everything=everything)
     where = repos_folder()
     if not removed:
