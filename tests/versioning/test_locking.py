@@ -705,6 +705,14 @@ def _pinned(root: Path) -> tuple[str, str]:
     return (root / "golden.version").read_text(), (root / "golden.lock").read_text()
 
 
+def _refused(root: Path, *args: str) -> str:
+    """What ``goldcase lock ARGS`` printed when it refused (exit 2, nothing on stdout)."""
+    result = run_cli("lock", *args, "--repo", root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    return str(result.stderr)
+
+
 def test_lock_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path: Path) -> None:
     """Built from the disk, the lock would drop the cases the sparse checkout leaves off it
     ("1 removed") and bump the version for a set nobody changed."""
@@ -715,10 +723,8 @@ def test_lock_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(tmp_path
     before = _pinned(root)
     git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/eu/")
     assert not (root / "cases/golden/eu").exists()
-    result = run_cli("lock", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stdout == ""
-    assert result.stderr == (
+    refusal = _refused(root)
+    assert refusal == (
         "error: golden.lock not written: cases/golden/eu/ret-003.yaml is in git's index but "
         "not in the work tree (left out by a sparse checkout, or marked skip-worktree), "
         "so golden.lock, built from the disk, would not pin the set a commit "
@@ -736,9 +742,8 @@ def test_lock_refuses_in_a_cone_sparse_checkout_without_the_corpus(
     git(root, "sparse-checkout", "init", "--cone", *(["--sparse-index"] if sparse_index else []))
     git(root, "sparse-checkout", "set", "cases")
     assert not (root / "corpus").exists()
-    result = run_cli("lock", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stderr.startswith(
+    refusal = _refused(root)
+    assert refusal.startswith(
         "error: golden.lock not written: corpus/returns-policy.md is in git's index but not "
         "in the work tree"
     )
@@ -752,9 +757,8 @@ def test_lock_refuses_a_golden_case_marked_skip_worktree_and_edited(tmp_path: Pa
     before = _pinned(root)
     git(root, "update-index", "--skip-worktree", "cases/golden/ret-001.yaml")
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
-    result = run_cli("lock", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stderr.startswith(
+    refusal = _refused(root)
+    assert refusal.startswith(
         "error: golden.lock not written: cases/golden/ret-001.yaml is in git's index but not "
         "in the work tree (left out by a sparse checkout, or marked skip-worktree)"
     )
@@ -771,9 +775,8 @@ def test_lock_refuses_a_golden_case_linked_to_a_file_marked_skip_worktree(
     run_cli("lock", "--repo", root)
     commit(root, "a linked case")
     git(root, "update-index", "--skip-worktree", "drafts/ret-003.yaml")
-    result = run_cli("lock", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stderr.startswith(
+    refusal = _refused(root)
+    assert refusal.startswith(
         "error: golden.lock not written: cases/golden/ret-003.yaml (a link to "
         "drafts/ret-003.yaml) is in git's index but not in the work tree"
     )
@@ -787,9 +790,8 @@ def test_lock_check_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(
     root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
     git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-003.yaml")
     assert not (root / "cases/golden/ret-003.yaml").exists()
-    result = run_cli("lock", "--check", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stderr == (
+    refusal = _refused(root, "--check")
+    assert refusal == (
         "error: golden.lock not checked: cases/golden/ret-003.yaml is in git's index but not "
         "in the work tree (left out by a sparse checkout, or marked skip-worktree), "
         "so the disk does not show the set a commit holds; "
@@ -800,9 +802,8 @@ def test_lock_check_refuses_in_a_sparse_checkout_that_leaves_golden_cases_out(
 def test_lock_names_several_skipped_files_and_says_are(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
     git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/ret-00[23].yaml")
-    result = run_cli("lock", "--repo", root)
-    assert result.exit_code == 2, result.stdout
-    assert result.stderr.startswith(
+    refusal = _refused(root)
+    assert refusal.startswith(
         "error: golden.lock not written: cases/golden/ret-002.yaml, cases/golden/ret-003.yaml "
         "are in git's index but not in the work tree"
     )
