@@ -219,12 +219,12 @@ def committed_folders(root: Path) -> Path:
 
 def test_a_clean_tree_and_staged_changes_hold_nothing_back(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
-    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [], [])
     write(root, "cases/golden/a.yaml", "a, edited\n")
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "cases/golden")
     git(root, "rm", "-q", "cases/golden/b.yaml")
-    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps([], [], [])
 
 
 def test_untracked_ignored_changed_and_deleted_files_are_named(tmp_path: Path) -> None:
@@ -253,7 +253,7 @@ def test_added_with_intent_to_add_is_not_staged_content(tmp_path: Path) -> None:
     write(root, "cases/golden/c.yaml", "c\n")
     git(root, "add", "--intent-to-add", "cases/golden/c.yaml")
     found = uncommittable(root, ["cases/golden", "corpus"])
-    assert found == gitview.Gaps(["cases/golden/c.yaml"], [])
+    assert found == gitview.Gaps(["cases/golden/c.yaml"], [], [])
 
 
 def test_uncommittable_paths_are_the_sets_own_in_a_larger_repository(tmp_path: Path) -> None:
@@ -277,7 +277,7 @@ def test_uncommittable_outside_a_repository_cannot_tell(tmp_path: Path) -> None:
 def test_folder_names_are_paths_not_pathspec_magic(tmp_path: Path) -> None:
     root = committed_folders(tmp_path / "r")
     write(root, "cases/golden/new.yaml", "new\n")
-    assert uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [])
+    assert uncommittable(root, [":(exclude)corpus"]) == gitview.Gaps([], [], [])
 
 
 def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Path) -> None:
@@ -290,7 +290,7 @@ def test_files_a_sparse_checkout_leaves_out_are_skipped_not_changed(tmp_path: Pa
     assert not (root / "cases/golden/b.yaml").exists()
     assert gitview.may_skip_worktree(root)
     found = uncommittable(root, ["cases/golden", "corpus"])
-    assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"])
+    assert found == gitview.Gaps(["cases/golden/new.yaml"], ["cases/golden/b.yaml"], [])
 
 
 def test_during_a_merge_into_main_the_base_is_head(tmp_path: Path) -> None:
@@ -367,7 +367,7 @@ def test_a_file_marked_skip_worktree_by_hand_is_skipped(tmp_path: Path) -> None:
     git(root, "update-index", "--skip-worktree", "corpus/doc.md")
     write(root, "corpus/doc.md", "doc, edited where git does not look\n")
     found = uncommittable(root, ["cases/golden", "corpus"])
-    assert found == gitview.Gaps([], ["corpus/doc.md"])
+    assert found == gitview.Gaps([], ["corpus/doc.md"], [])
 
 
 @pytest.mark.parametrize(
@@ -383,3 +383,34 @@ def test_an_index_whose_header_cannot_tell_may_skip(tmp_path: Path, how: tuple[s
     write(root, "cases/golden/new.yaml", "new\n")
     git(root, "add", "cases/golden/new.yaml")
     assert gitview.may_skip_worktree(root)
+
+
+# --- a file marked assume-unchanged: git takes the mark's word, even for a deleted file ---
+
+
+def test_a_file_marked_assume_unchanged_and_deleted_is_named_apart(tmp_path: Path) -> None:
+    """``git status`` shows nothing; the commit keeps the file the disk lacks. Marked and
+    edited, it is not named: git does not look at its content (nor can goldcase ask it)."""
+    root = committed_folders(tmp_path / "r")
+    git(root, "update-index", "--assume-unchanged", "corpus/doc.md", "cases/golden/a.yaml")
+    (root / "corpus/doc.md").unlink()
+    write(root, "cases/golden/a.yaml", "a, edited\n")
+    assert git(root, "status", "--porcelain").stdout == ""
+    assert not gitview.may_skip_worktree(root)  # the mark fits an index of version 2
+    assert uncommittable(root, ["cases/golden", "corpus"]) == gitview.Gaps(
+        [], [], ["corpus/doc.md"]
+    )
+    folders = ["cases/golden", "corpus"]
+    assert gitview.unseen_in_work_tree(root, folders) == gitview.Unseen([], [])  # not asked
+    found = gitview.unseen_in_work_tree(root, folders, missing=True)
+    assert found == gitview.Unseen([], ["corpus/doc.md"])
+
+
+def test_unseen_names_skipped_and_assumed_files_in_one_question(tmp_path: Path) -> None:
+    root = committed_folders(tmp_path / "r")
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/cases/golden/b.yaml")
+    git(root, "update-index", "--assume-unchanged", "corpus/doc.md")
+    (root / "corpus/doc.md").unlink()
+    (root / "cases/golden/a.yaml").unlink()  # deleted as git sees it: not unseen
+    found = gitview.unseen_in_work_tree(root, ["cases/golden", "corpus"])
+    assert found == gitview.Unseen(["cases/golden/b.yaml"], ["corpus/doc.md"])

@@ -414,6 +414,7 @@ class Gaps(NamedTuple):
 
     changed: list[str]  # on disk, not in the commit as it is there
     skipped: list[str]  # in the commit, skipped in the work tree: git does not compare them
+    assumed: list[str]  # in the commit, marked assume-unchanged, and not on disk
 
 
 def asked_uncommittable(path: Path, folders: list[str]) -> Pending:
@@ -421,22 +422,24 @@ def asked_uncommittable(path: Path, folders: list[str]) -> Pending:
     commit being made will not hold as they are on disk: untracked or ignored (each file, also
     inside an ignored folder), or changed since they were staged (edited, deleted, added with
     ``--intent-to-add``); and files it holds that git skips in the work tree (a sparse
-    checkout's, or marked ``--skip-worktree``), whatever the disk holds. Asked without
-    waiting: ``gaps_of`` reads the answer, None when git cannot tell (not a work tree, an
-    unreadable index).
+    checkout's, or marked ``--skip-worktree``), whatever the disk holds, or that are marked
+    ``--assume-unchanged`` and gone from the disk. Asked without waiting: ``gaps_of`` reads
+    the answer, None when git cannot tell (not a work tree, an unreadable index).
 
     ``ls-files --others`` with no exclude rules lists untracked and ignored files alike, and
     ``--modified`` is the work tree against the index alone: ``git status`` also compares the
     index with HEAD, which this question does not need. ``--modified`` passes over skipped
     entries; only ``--cached`` tags them (``S``), and lists every tracked file with them, so
-    it is asked for only when the index may hold one (``may_skip_worktree``)."""
+    it is asked for only when the index may hold one (``may_skip_worktree``). An entry
+    marked assume-unchanged is listed by ``--modified`` only when it is not on disk (git
+    takes the mark's word for its content), tagged in lower case (``-v``)."""
     cached = ["--cached"] if may_skip_worktree(path) else []
     return started(
         path,
         "--literal-pathspecs",
         "ls-files",
         "-z",
-        "-t",
+        "-v",
         "--others",
         "--modified",
         *cached,
@@ -448,31 +451,61 @@ def asked_uncommittable(path: Path, folders: list[str]) -> Pending:
 def gaps_of(pending: Pending) -> Gaps | None:
     """The answer to ``asked_uncommittable``."""
     out = pending.output()
-    if out is None:
-        return None
-    changed: dict[str, None] = {}  # an unmerged path: once
-    skipped: dict[str, None] = {}
+    return None if out is None else _gaps(out)
+
+
+def _gaps(out: bytes) -> Gaps:
+    """The records of ``asked_uncommittable``'s ``ls-files``, by what they say of the
+    disk."""
+    found: dict[str, dict[str, None]] = {"changed": {}, "skipped": {}, "assumed": {}}
     for record in os.fsdecode(out).split("\0"):  # as the engine lists names (bytes kept)
         tag, _, name = record.partition(" ")
-        if name and tag != "H":  # H: tracked, and as on disk when not listed again
-            (skipped if tag == "S" else changed)[name] = None
-    return Gaps(list(changed), list(skipped))
+        if name and tag not in ("H", "h"):  # tracked, and as on disk when not listed again
+            found[_GAP.get(tag, "changed")][name] = None  # an unmerged path: once
+    return Gaps(*(list(names) for names in found.values()))
 
 
-def skipped_in_work_tree(path: Path, folders: list[str]) -> list[str] | None:
+# ``ls-files -v`` tags: S skip-worktree (s: also marked assume-unchanged); c, an entry marked
+# assume-unchanged that ``--modified`` lists: git did not find it on disk.
+_GAP = {"S": "skipped", "s": "skipped", "c": "assumed"}
+
+
+class Unseen(NamedTuple):
+    """The files a commit holds that the disk does not show (``unseen_in_work_tree``)."""
+
+    skipped: list[str]  # git skips them in the work tree (sparse checkout, --skip-worktree)
+    assumed: list[str]  # marked --assume-unchanged and not on disk: git does not see them gone
+
+
+def unseen_in_work_tree(path: Path, folders: list[str], *, missing: bool = False) -> Unseen | None:
     """The files under ``folders`` (relative to ``path``, as the answer names them) that the
-    index holds and git skips in the work tree (a sparse checkout's, or marked
-    ``--skip-worktree``): the disk does not show them as a commit holds them. None when git
-    cannot tell (not a work tree, an unreadable index). Asked of git only when the index may
-    hold such a file (``may_skip_worktree``); ``ls-files`` lists a sparse index's folders
-    file by file unless told ``--sparse``."""
-    if not may_skip_worktree(path):
-        return []
-    out = _git(path, "--literal-pathspecs", "ls-files", "-z", "-t", "--cached", "--", *folders)
+    index holds and the disk does not show as a commit holds them: skipped in the work tree
+    (a sparse checkout's, or marked ``--skip-worktree``), or marked ``--assume-unchanged``
+    and deleted (``git status`` does not list them; the commit keeps them). None when git
+    cannot tell (not a work tree, an unreadable index).
+
+    Asked of git only when the index may hold a skipped file (``may_skip_worktree``), or when
+    the caller found a file ``missing`` (a lock pins it, the disk lacks it): the
+    assume-unchanged bit fits an index of version 2, so its header cannot rule it out.
+    ``-v`` tags a marked entry in lower case, and only those are looked for on disk
+    (``--deleted`` would have git look for every file: 20 ms more on 10,000 cases).
+    ``ls-files`` lists a sparse index's folders file by file unless told ``--sparse``."""
+    if not (missing or may_skip_worktree(path)):
+        return Unseen([], [])
+    out = _git(path, "--literal-pathspecs", "ls-files", "-z", "-v", "--cached", "--", *folders)
     if out is None:
         return None
-    records = (record.partition(" ") for record in os.fsdecode(out).split("\0"))
-    return list(dict.fromkeys(name for tag, _, name in records if tag == "S" and name))
+    skipped: dict[str, None] = {}
+    assumed: dict[str, None] = {}
+    for record in os.fsdecode(out).split("\0"):
+        tag, _, name = record.partition(" ")
+        if not name:
+            continue
+        if tag in ("S", "s"):
+            skipped[name] = None
+        elif tag.islower() and not os.path.lexists(path / name):
+            assumed[name] = None
+    return Unseen(list(skipped), list(assumed))
 
 
 _PLAIN_INDEX = b"DIRC\0\0\0\2"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from goldcase.authoring.git_hooks import install
 from kit import (
     BIN,
     GOLDCASE,
+    REPO_ROOT,
     case_text,
     commit,
     git,
@@ -514,3 +517,71 @@ def test_a_pythonpath_entry_in_the_work_tree_imports_nothing_from_it(
     pythonpath = os.pathsep.join([entry.format(root=root), *([kept] if kept else [])])
     add_case(root, PYTHONPATH=pythonpath)
     assert not marker.exists()
+
+
+STDLIB = f"lib/python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def planted_module(marker: Path) -> str:
+    """Python that appends to ``marker``, run so early (the codecs Python loads first) that
+    only built-in modules are there to do it."""
+    return (
+        "import posix\n"
+        f"fd = posix.open({str(marker)!r}, posix.O_WRONLY | posix.O_CREAT | posix.O_APPEND)\n"
+        "posix.write(fd, b'ran')\n"
+    )
+
+
+@pytest.mark.parametrize("home", ["home", "./home", "{root}/home"])
+def test_a_pythonhome_in_the_work_tree_runs_nothing_from_it(tmp_path: Path, home: str) -> None:
+    """PYTHONHOME is where Python reads its standard library: relative (the folder the hook
+    runs in) or in the work tree, a branch's encodings/ would run before goldcase. The hook
+    unsets it; the commit goes through with the installed goldcase."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    write(root, f"home/{STDLIB}/encodings/__init__.py", planted_module(marker))
+    add_case(root, PYTHONHOME=home.format(root=root))
+    assert not marker.exists()
+
+
+def user_site_python() -> str:
+    """An interpreter with a user site (a virtual environment has none): the one this
+    environment was made from."""
+    base = str(getattr(sys, "_base_executable", "") or sys.executable)
+    probe = [base, "-c", "import site, sys; sys.exit(site.ENABLE_USER_SITE is not True)"]
+    if subprocess.run(probe, env={}, check=False).returncode != 0:
+        pytest.skip(f"{base} has no user site")
+    return base
+
+
+@pytest.mark.parametrize(
+    ("userbase", "runs"),
+    [
+        pytest.param("userbase", False, id="relative"),
+        pytest.param("{root}/userbase", False, id="in-the-work-tree"),
+        pytest.param("{outside}/userbase", True, id="outside-kept"),
+    ],
+)
+def test_a_pythonuserbase_in_the_work_tree_runs_nothing_from_it(
+    tmp_path: Path, userbase: str, runs: bool
+) -> None:
+    """PYTHONUSERBASE holds the user site, whose .pth files (and packages) Python takes at
+    start: relative or in the work tree, a branch fills it. The hook unsets it, and keeps
+    one outside the work tree (the user's own, whose .pth runs as it would anywhere). The
+    hook runs the recorded Python, one with a user site, goldcase found on PYTHONPATH."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    install(root, python=user_site_python())
+    outside = tmp_path / "outside"
+    pth = f"userbase/{STDLIB}/site-packages/planted.pth"
+    for folder in (root, outside):
+        write(folder, pth, planted_module(marker).replace("\n", "; ") + "\n")
+    site_packages = sysconfig.get_paths()["purelib"]
+    add_case(
+        root,
+        PATH=SYSTEM_PATH,
+        PYTHONPATH=f"{REPO_ROOT / 'src'}:{site_packages}",
+        PYTHONUSERBASE=userbase.format(root=root, outside=outside),
+    )
+    assert marker.exists() is runs

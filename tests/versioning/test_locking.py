@@ -889,3 +889,132 @@ def test_lock_outside_git_asks_nothing_of_git_it_cannot_answer(tmp_path: Path) -
     assert result.exit_code == 1, result.stderr
     assert read_version(root) == "1"
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+# --- a file marked assume-unchanged, then deleted: git holds it, the disk does not ---
+
+RESTORE = (
+    "clear the mark and restore the file (git update-index --no-assume-unchanged FILE, then "
+    "git checkout -- FILE), or delete it from the index too (git rm FILE)"
+)
+ASSUMED = "not on disk (marked assume-unchanged, so git does not see it deleted)"
+
+
+def _marked_and_deleted(root: Path, rel: str) -> None:
+    """``git status`` then shows nothing, and the commit keeps the file."""
+    git(root, "update-index", "--assume-unchanged", rel)
+    (root / rel).unlink()
+    assert git(root, "status", "--porcelain").stdout == ""
+
+
+@pytest.mark.parametrize("args", [(), ("--stage",)], ids=["lock", "stage"])
+def test_lock_refuses_to_drop_a_golden_case_marked_assume_unchanged_and_deleted(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Built from the disk, the lock would drop the case ("1 removed") that every commit
+    still holds."""
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    before = _pinned(root)
+    _marked_and_deleted(root, "cases/golden/ret-003.yaml")
+    assert _refused(root, *args) == (
+        "error: golden.lock not written: cases/golden/ret-003.yaml is in git's index but "
+        f"{ASSUMED}, so golden.lock, built from the disk, would not pin the set a commit "
+        f"holds; {RESTORE}\n"
+    )
+    assert _pinned(root) == before
+    assert git(root, "diff", "--cached", "--name-only").stdout == ""
+
+
+def test_lock_check_refuses_a_corpus_document_marked_assume_unchanged_and_deleted(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set")
+    _marked_and_deleted(root, "corpus/returns-policy.md")
+    assert _refused(root, "--check") == (
+        "error: golden.lock not checked: corpus/returns-policy.md is in git's index but "
+        f"{ASSUMED}, so the disk does not show the set a commit holds; {RESTORE}\n"
+    )
+
+
+def test_lock_check_refuses_a_lock_that_already_dropped_a_file_git_holds(tmp_path: Path) -> None:
+    """golden.lock on disk agrees with the disk (an older goldcase wrote it), but drops a
+    case the base pins and git still holds: the disk is not the set, whatever the lock."""
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    (root / "cases/golden/ret-003.yaml").unlink()
+    assert run_cli("lock", "--repo", root).exit_code == 1  # deleted as git sees it: dropped
+    git(root, "update-index", "--assume-unchanged", "cases/golden/ret-003.yaml")
+    before = _pinned(root)
+    assert _refused(root, "--check").startswith(
+        f"error: golden.lock not checked: cases/golden/ret-003.yaml is in git's index but {ASSUMED}"
+    )
+    assert _refused(root).startswith(
+        f"error: golden.lock not written: cases/golden/ret-003.yaml is in git's index but {ASSUMED}"
+    )
+    assert _pinned(root) == before
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        ["rm", "-q", "cases/golden/ret-003.yaml"],
+        ["update-index", "--no-assume-unchanged", "cases/golden/ret-003.yaml"],
+    ],
+    ids=["git-rm", "clear-the-mark"],
+)
+def test_either_fix_the_refusal_names_lets_the_lock_drop_the_case(
+    tmp_path: Path, fix: list[str]
+) -> None:
+    """Removed from the index, or the mark cleared (git then sees the deletion): a removal
+    as any other, which ``git add`` or ``git commit -a`` puts in the commit."""
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    _marked_and_deleted(root, "cases/golden/ret-003.yaml")
+    git(root, *fix)
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1, result.stderr
+    assert "golden cases: 1 removed (ret-003)" in result.stdout
+
+
+def test_a_file_marked_assume_unchanged_and_on_disk_is_locked_as_any_other(
+    tmp_path: Path,
+) -> None:
+    """The mark alone (``core.ignoreStat`` sets it on every file git adds) refuses nothing."""
+    root = git_set(tmp_path / "set")
+    git(root, "update-index", "--assume-unchanged", "cases/golden/ret-001.yaml")
+    result = run_cli("lock", "--repo", root)
+    assert (result.exit_code, result.stderr) == (0, ""), result.stdout
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
+def test_check_names_a_case_marked_assume_unchanged_and_deleted_as_unread_not_removed(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set", ids=("ret-001", "ret-002", "ret-003"))
+    _marked_and_deleted(root, "cases/golden/ret-003.yaml")
+    result = run_cli("check", "--select", "version", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    lines = [line for line in result.stdout.splitlines() if " GC401 " in line]
+    assert len(lines) == 1, result.stdout
+    assert lines[0].startswith("golden.lock:")
+    assert lines[0].endswith(
+        f"GC401 golden case ret-003 (cases/golden/ret-003.yaml) is in git's index but "
+        f"{ASSUMED}, so it was not checked against golden.lock; {RESTORE}"
+    )
+
+
+@pytest.mark.parametrize("name", ["ret\n003.yaml", "ret\x1b[2J003.yaml", "ret\u202e003.yaml"])
+def test_a_skipped_file_named_with_a_control_character_is_named_escaped(
+    tmp_path: Path, name: str
+) -> None:
+    """A name holding a newline must not start a line of its own (nor a terminal escape
+    clear the screen): it is shown as findings show it."""
+    root = git_set(tmp_path / "set")
+    write(root, f"cases/golden/{name}", case_text("ret-003"))
+    git(root, "add", "cases/golden")
+    git(root, "update-index", "--skip-worktree", f"cases/golden/{name}")
+    shown = name.encode("unicode_escape").decode()
+    refusal = _refused(root)
+    assert refusal.startswith(
+        f"error: golden.lock not written: cases/golden/{shown} is in git's index but not in "
+        "the work tree"
+    )
+    assert refusal.count("\n") == 1 and "\x1b" not in refusal and "\u202e" not in refusal

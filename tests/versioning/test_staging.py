@@ -335,3 +335,28 @@ def test_an_edit_saved_just_after_the_set_is_read_is_not_staged_behind_its_back(
         result.stderr
     )
     assert staged_names(root) == ["cases/golden/ret-001.yaml"]
+
+
+def test_stage_names_a_staged_case_marked_assume_unchanged_and_deleted_as_not_on_disk(
+    tmp_path: Path,
+) -> None:
+    """A new case, staged, then marked assume-unchanged and deleted: no lock pinned it, and
+    the commit holds it while the disk does not. The refusal says so (not "on disk but not
+    in this commit", the other way round)."""
+    root = git_set(tmp_path / "set")
+    write(root, "cases/golden/ret-004.yaml", case_text("ret-004"))
+    git(root, "add", "cases/golden/ret-004.yaml")
+    git(root, "update-index", "--assume-unchanged", "cases/golden/ret-004.yaml")
+    (root / "cases/golden/ret-004.yaml").unlink()
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    result = run_cli("lock", "--stage", "--repo", root)
+    assert result.exit_code == 1, result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        "not staged: cases/golden/ret-004.yaml is in this commit but not on disk (marked "
+        "assume-unchanged, so git does not see it deleted), so golden.lock, built from the "
+        "disk, would not pin the set this commit holds; clear the mark and restore the file "
+        "(git update-index --no-assume-unchanged FILE, then git checkout -- FILE), or delete "
+        "it from the index too (git rm FILE)"
+    )
+    assert sorted(staged_names(root)) == ["cases/golden/ret-001.yaml", "cases/golden/ret-004.yaml"]

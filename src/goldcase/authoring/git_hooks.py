@@ -12,7 +12,8 @@ it by a relative path, or when it is, or leads through links to, a file of the w
 git does not ignore (the hook follows every link and judges each step by its real path), or
 an ignored file of an environment in the work tree in which git tracks any file (a branch
 writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file). The
-``PYTHONPATH`` entries a branch can fill (empty, relative, in the work tree) are dropped.
+``PYTHONPATH`` entries a branch can fill (empty, relative, in the work tree) are dropped, and
+so are ``PYTHONHOME`` and ``PYTHONUSERBASE`` when they name such a folder.
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
 upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
@@ -151,6 +152,18 @@ interpreter a script runs, a .pth file Python runs); $2" ;;
     done
 }}
 
+# True when $1 is an absolute path outside the work tree, the links on its way followed.
+outside() {{
+    case $1 in /*) ;; *) return 1 ;; esac
+    if [ -d "$1" ]; then
+        at=$(cd -P "$1" 2>/dev/null && pwd -P) || return 1
+    else
+        [ -L "$1" ] && return 1
+        at=$(cd -P "${{1%/*}}/" 2>/dev/null && pwd -P) || return 1
+    fi
+    case ${{at%/}}/ in "$top"/*) return 1 ;; esac
+}}
+
 # PYTHONPATH's folders are searched before the installed goldcase's: an empty or relative
 # entry is the folder the hook runs in, and one in the work tree a folder a branch fills (its
 # goldcase/ imported instead). Only absolute entries outside the work tree are kept.
@@ -158,19 +171,16 @@ pythonpath=
 set -f
 IFS=:
 for entry in ${{PYTHONPATH-}}; do
-    case $entry in /*) ;; *) continue ;; esac
-    if [ -d "$entry" ]; then
-        at=$(cd -P "$entry" 2>/dev/null && pwd -P) || continue
-    else
-        [ -L "$entry" ] && continue
-        at=$(cd -P "${{entry%/*}}/" 2>/dev/null && pwd -P) || continue
-    fi
-    case ${{at%/}}/ in "$top"/*) continue ;; esac
-    pythonpath=${{pythonpath:+$pythonpath:}}$entry
+    outside "$entry" && pythonpath=${{pythonpath:+$pythonpath:}}$entry
 done
 unset IFS
 set +f
 if [ -n "$pythonpath" ]; then export PYTHONPATH="$pythonpath"; else unset PYTHONPATH; fi
+# PYTHONHOME is where Python reads its standard library from, and PYTHONUSERBASE holds the
+# user site, whose packages and .pth files Python takes at start: relative (the folder the
+# hook runs in) or in the work tree, a branch fills them. Kept only outside the work tree.
+outside "${{PYTHONHOME-}}" || unset PYTHONHOME
+outside "${{PYTHONUSERBASE-}}" || unset PYTHONUSERBASE
 
 if found=$(command -v goldcase 2>/dev/null); then
     case $found in

@@ -27,6 +27,7 @@ from goldcase.engine import CASE_SUFFIXES, load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
+from goldcase.output import plain
 from goldcase.safeio import Outside, inside, read_inside, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
@@ -152,10 +153,12 @@ def _settle_conflict(config: Config) -> tuple[str, str] | None:
         return None
 
 
-def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
+def verify(ctx: Context, case_set: CaseSet, refusing: str | None = None) -> list[Finding]:
     """The GC4xx findings: does the lock describe the set and corpus on disk? A run focused
     on case files (``check FILE``, a hook) gets their GC401 only: every other finding lands
-    on golden.lock, golden.version or a corpus document, which it does not report."""
+    on golden.lock, golden.version or a corpus document, which it does not report.
+    ``refusing`` ("checked"): raise instead of reporting a locked file git holds but the disk
+    does not show (``refuse_unseen_files``)."""
     focus = _case_focus(ctx)
     if focus is not None:
         return list(_focused_findings(ctx, case_set, focus))
@@ -175,7 +178,7 @@ def verify(ctx: Context, case_set: CaseSet) -> list[Finding]:
         problem = disk.lock_problem or LockError("golden.lock cannot be read")
         message = f"{problem.message}; run goldcase lock to rewrite it"
         return [*findings, _error(lock_rel, "GC404", message, problem.line, problem.col)]
-    findings += _content_findings(ctx, case_set, disk.lock, disk.lock_text, lock_rel)
+    findings += _content_findings(ctx, case_set, disk.lock, disk.lock_text, lock_rel, refusing)
     if disk.version_problem is None and disk.version != disk.lock.version:
         found = "is missing" if disk.version is None else f"says {disk.version!r}"
         message = f"golden.version {found} but golden.lock records {disk.lock.version!r}"
@@ -269,7 +272,7 @@ def _error(path: str, code: str, message: str, line: int = 1, col: int = 1) -> F
 
 
 def _content_findings(
-    ctx: Context, case_set: CaseSet, lock: Lock, text: str, lock_rel: str
+    ctx: Context, case_set: CaseSet, lock: Lock, text: str, lock_rel: str, refusing: str | None
 ) -> Iterator[Finding]:
     # The tables are compared, not the digests: the lock's own were checked as it was read.
     why = f"since golden.lock (version {lock.version}); run goldcase lock to bump golden.version"
@@ -279,7 +282,12 @@ def _content_findings(
         for case_id in names:
             yield _error(paths[case_id], "GC401", f"golden case {case_id} {word} {why}")
     docs = lockfile.compare(lock.corpus, ctx.corpus.doc_digests())
-    unseen = _unseen(ctx.config, cases.removed, docs.removed)
+    if refusing is None:
+        unseen = _unseen(ctx.config, cases.removed, docs.removed)
+    else:  # what ``_unseen`` would explain is refused
+        unseen = {}
+        if cases.removed or docs.removed:
+            refuse_unseen_files(ctx.config, golden_links(case_set), refusing, missing=True)
     for case_id in cases.removed:
         line, col = lockfile.entry_position(text, "cases", case_id)
         message = unseen.get(case_id) or (
@@ -297,15 +305,16 @@ def _content_findings(
 
 def _unseen(config: Config, case_ids: list[str], docs: list[str]) -> dict[str, str]:
     """For each locked golden case (by id) and corpus document (by path) missing from the
-    disk because git skips its file in the work tree, why it is not read: a sparse checkout
-    is not a removal, and ``goldcase lock`` would refuse to drop it. Git is asked only when
-    something is missing and the index may hold such a file."""
+    disk while git holds its file, why it is not read: a file git skips in the work tree (a
+    sparse checkout) or one marked assume-unchanged and deleted is not a removal (the commit
+    keeps it), and ``goldcase lock`` would refuse to drop it. Git is asked only when
+    something is missing."""
     if not (case_ids or docs):
         return {}
-    skipped = gitview.skipped_in_work_tree(config.root, _covered(config)) or []
+    found = gitview.unseen_in_work_tree(config.root, _covered(config), missing=True)
     ids, wanted = set(case_ids), set(docs)
     out: dict[str, str] = {}
-    for rel in skipped:
+    for rel, (where, fix) in _reasons(found):
         path = Path(rel)
         if rel in wanted:
             key, what = rel, f"corpus document {shown_path(rel)}"
@@ -314,10 +323,18 @@ def _unseen(config: Config, case_ids: list[str], docs: list[str]) -> dict[str, s
         else:
             continue
         out[key] = (
-            f"{what} is in git's index but not in the work tree {_SKIPPED}, so it was not "
-            f"checked against golden.lock; {_WIDEN}"
+            f"{what} is in git's index but {where}, so it was not checked against "
+            f"golden.lock; {fix}"
         )
     return out
+
+
+def _reasons(found: gitview.Unseen | None) -> Iterator[tuple[str, tuple[str, str]]]:
+    """Each file git holds and the disk does not show, with where it is and what to do
+    (``_WHY``)."""
+    if found is not None:
+        yield from ((rel, _WHY["skipped"]) for rel in found.skipped)
+        yield from ((rel, _WHY["assumed"]) for rel in found.assumed)
 
 
 class Outcome(Struct, frozen=True):
@@ -349,9 +366,7 @@ def lock_repository(
         case_set = load_case_set(ctx, imported=imported)
         ctx.corpus  # noqa: B018 (read now: what ``read`` is told has been read)
         read()
-        if refuse_skipped:
-            refuse_skipped_files(ctx.config, golden_links(case_set), "written")
-        outcome = update(ctx, case_set)
+        outcome = update(ctx, case_set, refuse_skipped=refuse_skipped)
     ctx.cache.save()
     return outcome, case_set
 
@@ -361,22 +376,26 @@ def check_repository(ctx: Context) -> tuple[list[Finding], int]:
     the files agree with each other, whether the version follows the base too."""
     with serialised(ctx.config, shared=True, required=False):
         case_set = load_case_set(ctx)
-        refuse_skipped_files(ctx.config, golden_links(case_set), "checked")
-        findings = sorted(verify(ctx, case_set))
+        refuse_unseen_files(ctx.config, golden_links(case_set), "checked")
+        findings = sorted(verify(ctx, case_set, refusing="checked"))
         if not findings:
-            findings = _base_findings(ctx)
+            findings = _base_findings(ctx, case_set)
     ctx.cache.save()
     return findings, len(case_set.files)
 
 
-def _base_findings(ctx: Context) -> list[Finding]:
+def _base_findings(ctx: Context, case_set: CaseSet) -> list[Finding]:
     """GC405 when the set differs from what the base pins but the version has not moved past
-    the base's (a branch that changed the set without a bump; see "once per branch")."""
+    the base's (a branch that changed the set without a bump; see "once per branch"). A
+    refusal when the lock on disk, which agrees with the disk, drops a file the base pins
+    that git still holds (``refuse_unseen_files``)."""
     config = ctx.config
     disk = read_on_disk(config, ctx.cache)
     base = find_base(ctx, disk)
     if base.lock is None or disk.lock is None or disk.version is None:
         return []
+    if _drops(base.lock, disk.lock):
+        refuse_unseen_files(config, golden_links(case_set), "checked", missing=True)
     if disk.lock.same_content(base.lock):
         return []
     if version_key(disk.version) > version_key(base.lock.version):
@@ -448,13 +467,14 @@ def _refusal(gaps: gitview.Gaps, targets: dict[str, str], golden: str) -> str | 
             "ignored, or changed since it was staged), and golden.lock would pin it; add it to "
             f"the commit{which}, or move it out of the folder"
         )
-    skipped = _named(gaps.skipped, targets, golden)
-    if skipped:
-        return (
-            f"not staged: {_listed(skipped)} in this commit but not in the work tree "
-            f"{_SKIPPED}, so golden.lock, built from the disk, would not pin the set this "
-            f"commit holds; {_WIDEN}"
-        )
+    for kind in ("skipped", "assumed"):
+        unseen = _named(getattr(gaps, kind), targets, golden)
+        if unseen:
+            where, fix = _WHY[kind]
+            return (
+                f"not staged: {_listed(unseen)} in this commit but {where}, so golden.lock, "
+                f"built from the disk, would not pin the set this commit holds; {fix}"
+            )
     return None
 
 
@@ -464,20 +484,35 @@ _WIDEN = (
     "FOLDER, or git sparse-checkout disable), or clear the mark (git update-index "
     "--no-skip-worktree FILE)"
 )
+_RESTORE = (
+    "clear the mark and restore the file (git update-index --no-assume-unchanged FILE, then "
+    "git checkout -- FILE), or delete it from the index too (git rm FILE)"
+)
+# Where a file git holds is, for the disk, and what to do about it.
+_WHY = {
+    "skipped": (f"not in the work tree {_SKIPPED}", _WIDEN),
+    "assumed": ("not on disk (marked assume-unchanged, so git does not see it deleted)", _RESTORE),
+}
 _UNSEEN = {
     "written": "golden.lock, built from the disk, would not pin the set a commit holds",
     "checked": "the disk does not show the set a commit holds",
 }
 
 
-def refuse_skipped_files(config: Config, links: list[str], doing: str) -> None:
-    """Raise when git skips in the work tree a file the lock covers (a golden case, what a
-    linked one leads to, a corpus document): the disk, which ``goldcase lock`` and ``lock
-    --check`` read, does not show the set a commit holds. ``doing``: "written" or "checked".
-    Outside a git work tree, nothing is skipped."""
+def refuse_unseen_files(
+    config: Config, links: list[str], doing: str, *, missing: bool = False, skipped: bool = True
+) -> None:
+    """Raise when git holds a file the lock covers (a golden case, what a linked one leads
+    to, a corpus document) that the disk does not show as a commit holds it: skipped in the
+    work tree, or marked assume-unchanged and deleted. The disk, which ``goldcase lock`` and
+    ``lock --check`` read, is then not the set a commit holds. ``doing``: "written" or
+    "checked". ``missing``: a lock pins a file the disk lacks (git is asked whatever the
+    index's header says, ``gitview.unseen_in_work_tree``). ``skipped``: False to pass over
+    skipped files (``--stage`` names them as it refuses to stage). Outside a git work tree,
+    nothing is unseen."""
     folders = _covered(config)
     targets = _link_targets(config, links)
-    found = gitview.skipped_in_work_tree(config.root, [*folders, *targets])
+    found = gitview.unseen_in_work_tree(config.root, [*folders, *targets], missing=missing)
     if found is None:
         if gitview.top_level(config.root) is None:
             return
@@ -486,12 +521,14 @@ def refuse_skipped_files(config: Config, links: list[str], doing: str) -> None:
             f"case or corpus document in the work tree, so golden.lock was not {doing}; run "
             "git status to see why"
         )
-    skipped = _named(found, targets, folders[0])
-    if skipped:
-        raise GoldcaseError(
-            f"golden.lock not {doing}: {_listed(skipped)} in git's index but not in the "
-            f"work tree {_SKIPPED}, so {_UNSEEN[doing]}; {_WIDEN}"
-        )
+    for kind in ("skipped", "assumed") if skipped else ("assumed",):
+        unseen = _named(getattr(found, kind), targets, folders[0])
+        if unseen:
+            where, fix = _WHY[kind]
+            raise GoldcaseError(
+                f"golden.lock not {doing}: {_listed(unseen)} in git's index but {where}, so "
+                f"{_UNSEEN[doing]}; {fix}"
+            )
 
 
 def golden_links(case_set: CaseSet) -> list[str]:
@@ -512,10 +549,12 @@ def _named(found: list[str], targets: dict[str, str], golden: str) -> list[str]:
 
 
 def _listed(names: list[str]) -> str:
-    """The first five names (a byte of a name that is not UTF-8 escaped, as findings name
-    it), and how many more, with the verb that agrees: "a.yaml is", "a.yaml, b.yaml are"."""
+    """The first five names (a byte of a name that is not UTF-8, and a control character,
+    escaped, as findings show it), and how many more, with the verb that agrees: "a.yaml
+    is", "a.yaml, b.yaml are"."""
     more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-    return ", ".join(map(shown_path, names[:5])) + more + (" is" if len(names) == 1 else " are")
+    shown = (plain(shown_path(name)) for name in names[:5])
+    return ", ".join(shown) + more + (" is" if len(names) == 1 else " are")
 
 
 def _link_targets(config: Config, links: list[str]) -> dict[str, str]:
@@ -572,8 +611,11 @@ def case_set_hashes(ctx: Context, case_set: CaseSet, cases: list[Case]) -> dict[
     return out
 
 
-def update(ctx: Context, case_set: CaseSet) -> Outcome:
-    """Bring golden.lock (and golden.version when the set or corpus changed) up to date."""
+def update(ctx: Context, case_set: CaseSet, *, refuse_skipped: bool = False) -> Outcome:
+    """Bring golden.lock (and golden.version when the set or corpus changed) up to date.
+    Writing nothing, refuse a lock that would drop a file git holds and the disk does not
+    show (``refuse_unseen_files``; one git skips in the work tree: always with
+    ``refuse_skipped``, else ``--stage`` refuses to stage)."""
     config = ctx.config
     if ctx.corpus.unnamed:  # a document golden.lock could not pin by its name
         raise GoldcaseError(
@@ -586,10 +628,15 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
     hashes = golden_hashes(ctx, case_set)
     probe = lockfile.current_lock(disk.version or "1", case_set, ctx.corpus, hashes)
     old = disk.lock
+    base = find_base(ctx, disk) if disk.settled is None else Base(None, "", in_git=False)
+    missing = _drops(old, probe) or _drops(base.lock, probe)
+    if missing or refuse_skipped:
+        links = golden_links(case_set)
+        refuse_unseen_files(config, links, "written", missing=missing, skipped=refuse_skipped)
     if disk.settled is not None:
         version, note = disk.settled[1], "settled the merge conflict in golden.version"
     else:
-        version, note = _decide(disk, probe, find_base(ctx, disk))
+        version, note = _decide(disk, probe, base)
     new = replace(probe, version=version)
     wrote = _write(ctx, disk, new)
     empty = Changes([], [], [])
@@ -603,6 +650,15 @@ def update(ctx: Context, case_set: CaseSet) -> Outcome:
         corpus=lockfile.compare(old.corpus, new.corpus) if old is not None else empty,
         wrote=wrote,
         note=note,
+    )
+
+
+def _drops(pinned: Lock | None, lock: Lock) -> bool:
+    """Whether ``lock`` leaves out a golden case or corpus document ``pinned`` holds."""
+    if pinned is None:
+        return False
+    return not (
+        pinned.cases.keys() <= lock.cases.keys() and pinned.corpus.keys() <= lock.corpus.keys()
     )
 
 
