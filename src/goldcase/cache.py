@@ -313,12 +313,12 @@ class Cache:
         except Exception:  # no cache yet, or one that cannot be read: nothing to decode
             return 0
 
-    def written_ns(self, namespace: str) -> int:
+    def written_ns(self, namespace: str, shape: Any = None) -> int:
         """When the namespace's file was last written (its modification time in ns, on the
         file system's own clock), 0 when there was none: an entry that records a file's
         modification time can be trusted only for a file older than this (git's racy-clean
-        rule)."""
-        self._namespace(namespace)
+        rule). ``shape``: as for ``take``, when this is the namespace's first read."""
+        self._namespace(namespace, shape)
         return self._written.get(namespace, 0)
 
     def get(self, namespace: str, key: str) -> Any:

@@ -6,6 +6,7 @@ computation, not from the code's output."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 from fractions import Fraction
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from goldcase.schemas import validator
-from goldcase.scoring.report import cases_digest
+from goldcase.scoring.report import SHOWN_FAILURES, cases_digest, render_markdown, render_text
 from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
 
 Z = 1.959963984540054
@@ -393,3 +394,42 @@ def test_calibration_and_eval_halves_partition_the_golden_set(tmp_path: Path) ->
     assert calibration["outside_split"] == 3
     whole = score_lines(root, lines)
     assert calibration["set_digest"] == whole["set_digest"]
+
+
+def test_a_report_for_text_explains_the_failing_cases_it_lists(tmp_path: Path) -> None:
+    """docs/score.md: the text and Markdown reports list the first 50 failing cases and count
+    the rest. Scored for them (no JSON report asked), only those 50 say why, and each says
+    what the complete report says of it, a repeated case from the trial it is shown with."""
+    cases = {f"c-{i:03d}": case_yaml(f"c-{i:03d}", expect={"contains": ["30"]}) for i in range(70)}
+    root = write_repo(tmp_path / "many", cases)
+    lines: list[dict[str, Any] | str] = []
+    for i in range(70):
+        case_id = f"c-{i:03d}"
+        if i % 7 == 3:  # repeated: the first trial passes, the second fails
+            lines += [
+                {"id": case_id, "trial": 1, "outcome": "answer", "answer": "30 days"},
+                {"id": case_id, "trial": 2, "outcome": "answer", "answer": f"{i} days"},
+            ]
+        elif i % 7 == 5:
+            lines.append({"id": case_id, "outcome": "error", "error": f"timeout {i}"})
+        else:
+            lines.append({"id": case_id, "outcome": "answer", "answer": f"{i} days"})
+    complete = score_lines(root, lines)
+    listed = score_lines(root, lines, digest=False)
+    failing = [c for c in complete["cases"] if not c["passed"]]
+    assert len(failing) == 69  # c-030 alone passes
+    assert all(c["why"] for c in failing)
+    by_id = {c["id"]: c for c in listed["cases"]}
+    shown = [by_id[c["id"]] for c in failing[:SHOWN_FAILURES]]
+    assert [c["why"] for c in shown] == [c["why"] for c in failing[:SHOWN_FAILURES]]
+    assert by_id["c-003"]["why"] == ['contains: "30" not found']  # trial 2's answer
+    assert all(by_id[c["id"]]["why"] == [] for c in failing[SHOWN_FAILURES:])
+    assert listed["cases_digest"] is None
+    for render in (render_markdown, _text):
+        assert render(listed) == render({**complete, "cases_digest": None})
+
+
+def _text(report: dict[str, Any]) -> str:
+    out = io.StringIO()
+    render_text(report, out)
+    return out.getvalue()

@@ -176,8 +176,11 @@ class CaseGrader:
             self.expected_answer,
         )
 
-    def grade(self, trials: Sequence[Result], threshold: float | None = None) -> Graded:
-        """See ``grade``. A failing case says why, from the line it is shown with."""
+    def grade(
+        self, trials: Sequence[Result], threshold: float | None = None, *, why: bool = True
+    ) -> Graded:
+        """See ``grade``. A failing case says why, from the line it is shown with (with
+        ``why``; without, ``why`` is left empty, for ``explain_graded`` to fill)."""
         if len(trials) <= 1:
             result = trials[0] if trials else None
             outcome, failed = self.verdict(result, threshold)
@@ -190,10 +193,22 @@ class CaseGrader:
             graded = self.graded(result, *verdicts[shown])
             graded.passes = sum(not failed for _, failed in verdicts)
             graded.shown = shown
-        if graded.failed:
+        if why and graded.failed:
             graded.why = self.explain(result, graded.failed, threshold)
         self._checks = None  # graded: the prepared checks would only hold memory
         return graded
+
+    def explain_graded(
+        self, graded: Graded, trials: Sequence[Result], threshold: float | None = None
+    ) -> None:
+        """Fill ``why`` of a failing case ``grade`` left unexplained, from the same line."""
+        if not graded.failed:
+            return
+        if len(trials) <= 1:
+            result = trials[0] if trials else None
+        else:
+            result = in_trial_order(trials)[graded.shown]
+        graded.why = self.explain(result, graded.failed, threshold)
 
     def explain(self, result: Result | None, failed: Failed, threshold: float | None) -> Failed:
         """For each failed name, what was wanted and what the result gave, in words."""
