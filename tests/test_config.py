@@ -7,6 +7,7 @@ import pytest
 
 from goldcase.config import ABSTAIN_PATTERNS, find_root, load_config
 from goldcase.errors import GoldcaseError
+from kit import git_set, goldcase, write
 
 
 def test_defaults_without_a_config(tmp_path: Path) -> None:
@@ -113,3 +114,21 @@ def test_an_abstain_pattern_that_backtracks_exponentially_is_refused(
 def test_abstain_patterns_without_nested_repeats_are_accepted(tmp_path: Path, pattern: str) -> None:
     (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
     assert load_config(tmp_path).run.abstain_patterns == (pattern,)
+
+
+@pytest.mark.parametrize("name", ["goldcase.toml", "pyproject.toml"])
+@pytest.mark.parametrize(
+    "value", ["[" * 100_000 + "]" * 100_000, "{a=" * 5_000 + "1" + "}" * 5_000]
+)
+def test_a_config_nested_too_deeply_is_a_clear_error(tmp_path: Path, name: str, value: str) -> None:
+    """tomllib reads arrays and inline tables by recursion: a config a branch nested a
+    hundred thousand deep ended in ``internal error: RecursionError``."""
+    git_set(tmp_path)
+    table = "[tool.goldcase]\n" if name == "pyproject.toml" else ""
+    if name == "pyproject.toml":
+        (tmp_path / "goldcase.toml").unlink()
+    write(tmp_path, name, f"{table}x = {value}\n")
+    result = goldcase(tmp_path, "stats")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {tmp_path.resolve() / name}: invalid TOML: nested")
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr

@@ -173,6 +173,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise GoldcaseError(f"{path}: invalid TOML: {exc}") from exc
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
+        raise GoldcaseError(
+            f"{path}: invalid TOML: nested too deeply (arrays or inline tables inside one another)"
+        ) from None
 
 
 def load_config(root: Path) -> Config:
