@@ -286,6 +286,22 @@ def test_out_appends_to_a_step_summary(history: Path, tmp_path: Path) -> None:
     assert summary.read_text(encoding="utf-8") == "earlier step\n" + result.stdout
 
 
+def test_out_that_is_a_link_is_refused(history: Path, tmp_path: Path) -> None:
+    """``--out`` is read, then written whole: a ``summary.md`` a branch committed as a link to
+    a file outside the repository had that file's text copied into the work tree."""
+    outside = tmp_path / "credentials"
+    outside.write_text("secret\n", encoding="utf-8")
+    link = history / "summary.md"
+    link.symlink_to(outside)
+    result = run_cli("review", "--repo", history, "--base", "main", "--out", link)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {link}: is a link (to {outside}); goldcase review writes the file itself, "
+        "never through a link: remove the link, or name another file with --out\n"
+    )
+    assert link.is_symlink() and outside.read_text(encoding="utf-8") == "secret\n"
+
+
 def test_head_ref_that_is_the_working_tree_gives_the_same_review(history: Path) -> None:
     commit(history, "feature work")
     by_ref = run_cli(
