@@ -338,3 +338,44 @@ def test_probes_are_shown_with_their_verdicts(history: Path) -> None:
     ]
     markdown = run_cli("review", "--repo", history).stdout
     assert "| pass | `A week.` | fails contains (does NOT hold) |" in markdown
+
+
+def _review_limited(root: Path) -> subprocess.CompletedProcess[str]:
+    """``goldcase review --format json`` in a process that may map at most 2 GiB."""
+    import resource
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+    return subprocess.run(
+        [sys.executable, "-m", "goldcase", "review", "--base", "main", "--format", "json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit,
+    )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link out", "3 GiB"])
+def test_a_case_file_the_checks_refuse_is_reviewed_with_their_finding(
+    history: Path, tmp_path: Path, kind: str
+) -> None:
+    """The review read every case file of the work tree whole and unguarded: a FIFO or a link
+    out of the repository (GC113 for the checks) ended in ``internal error``, and a 3 GiB
+    file (GC112) was read into memory (a branch commits it as a few compressed kilobytes)."""
+    path = history / "cases" / "golden" / "big-001.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link out":
+        (tmp_path / "elsewhere.yaml").write_text(RET_004.replace("ret-004", "big-001"))
+        path.symlink_to(tmp_path / "elsewhere.yaml")
+    else:
+        with path.open("wb") as fh:
+            fh.truncate(3 * 1024**3)  # sparse: no disk taken
+    result = _review_limited(history)
+    assert result.returncode == 0, result.stderr
+    added = {c["id"]: c for c in json.loads(result.stdout)["cases"]}["big-001"]
+    assert added["status"] == "added"
+    assert [f["code"] for f in added["findings"]] == ["GC112" if kind == "3 GiB" else "GC113"]

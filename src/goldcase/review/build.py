@@ -22,11 +22,12 @@ from goldcase import gitview
 from goldcase.authoring.formatting import CASE_KEYS, EXPECT_KEYS
 from goldcase.config import load_config
 from goldcase.context import Context
+from goldcase.corpus import MAX_DOC_BYTES
 from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
-from goldcase.loader import parse_case
+from goldcase.loader import MAX_CASE_BYTES, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import shown_path
+from goldcase.safeio import read_inside, shown_path
 from goldcase.schemacheck import checker
 from goldcase.scoring.probes import Probe, grade_probes
 from goldcase.sentences import InContext, Sentences, find_quote
@@ -171,14 +172,23 @@ def _working_tree(ctx: Context) -> tuple[State, list[Finding], list[str]]:
 
 def _working_files(ctx: Context, *, with_config: bool = False) -> dict[str, bytes]:
     """The files of the set on disk, keyed as ``gitview.files_at`` keys them."""
-    files = {rel: ctx.read_bytes(rel) for rel in case_paths(ctx)}
+    files = {rel: _on_disk(ctx, rel, MAX_CASE_BYTES) for rel in case_paths(ctx)}
     for document in ctx.corpus.documents.values():
         files[document.rel] = document.raw
     names = [*_CONFIG_FILES, *_prompt_files(ctx)] if with_config else ["golden.version"]
     for name in names:
         if (ctx.root / name).is_file():
-            files[name] = ctx.read_bytes(name)
+            files[name] = _on_disk(ctx, name, MAX_DOC_BYTES)
     return files
+
+
+def _on_disk(ctx: Context, rel: str, limit: int) -> bytes:
+    """A file of the work tree, or nothing when the checks refuse to read it (a FIFO, a link
+    out of the repository, a file over ``limit``): their finding says why."""
+    try:
+        return read_inside(ctx.root, rel, limit)
+    except OSError:
+        return b""
 
 
 def _checked(ctx: Context, files: Mapping[str, bytes]) -> dict[str, bytes]:
