@@ -340,7 +340,7 @@ def test_probes_are_shown_with_their_verdicts(history: Path) -> None:
     assert "| pass | `A week.` | fails contains (does NOT hold) |" in markdown
 
 
-def _review_limited(root: Path) -> subprocess.CompletedProcess[str]:
+def _review_limited(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``goldcase review --format json`` in a process that may map at most 2 GiB."""
     import resource
     import sys
@@ -349,7 +349,7 @@ def _review_limited(root: Path) -> subprocess.CompletedProcess[str]:
         resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 
     return subprocess.run(
-        [sys.executable, "-m", "goldcase", "review", "--base", "main", "--format", "json"],
+        [sys.executable, "-m", "goldcase", "review", "--base", "main", "--format", "json", *args],
         cwd=root,
         capture_output=True,
         text=True,
@@ -379,3 +379,20 @@ def test_a_case_file_the_checks_refuse_is_reviewed_with_their_finding(
     added = {c["id"]: c for c in json.loads(result.stdout)["cases"]}["big-001"]
     assert added["status"] == "added"
     assert [f["code"] for f in added["findings"]] == ["GC112" if kind == "3 GiB" else "GC113"]
+
+
+def test_a_committed_file_too_large_to_read_is_refused_naming_it(history: Path) -> None:
+    """A commit's files are read from git: a blob of 3 GiB (a few compressed kilobytes in the
+    repository) was read whole. One byte over the bound is refused by its size alone."""
+    big = history / "cases" / "golden" / "big-001.yaml"
+    with big.open("wb") as fh:
+        fh.truncate(64 * 1024**2 + 1)
+    commit(history, "a big case file")
+    big.unlink()
+    result = _review_limited(history, "--head", "HEAD")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: cases/golden/big-001.yaml at HEAD ({git(history, 'rev-parse', 'HEAD')[:7]}): "
+        "67,108,865 bytes, more than the 67,108,864 goldcase reads of a file of the set; "
+        "goldcase check says what is wrong with it\n"
+    )

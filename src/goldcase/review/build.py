@@ -118,13 +118,13 @@ def review(ctx: Context, base: str | None = None, head: str | None = None) -> Re
         base_side = Side(None, base_sha, how)
     else:
         base_side = Side(base, gitview.resolve_commit(root, base))
-    old = _state(ctx, gitview.files_at(root, str(base_side.sha), _names(ctx)))
+    old = _state(ctx, _committed(root, base_side, _names(ctx)))
     if head is None:
         head_side = Side(None, None)
         new, findings, notes = _working_tree(ctx)
     else:
         head_side = Side(head, gitview.resolve_commit(root, head))
-        files = gitview.files_at(root, str(head_side.sha), [*_names(ctx), ctx.config.prompts])
+        files = _committed(root, head_side, [*_names(ctx), ctx.config.prompts])
         new = _state(ctx, files)
         if _checked(ctx, files) == _working_files(ctx, with_config=True):
             findings, notes = _run_checks(ctx)  # the commit is what is on disk: check it there
@@ -132,6 +132,11 @@ def review(ctx: Context, base: str | None = None, head: str | None = None) -> Re
             findings, notes = _findings_at(ctx, files)
     cases = compare(old, new, findings)
     return Review(base_side, head_side, old.version, new.version, cases, notes)
+
+
+def _committed(root: Path, side: Side, names: list[str]) -> dict[str, bytes]:
+    """The set's files at a side's commit, none larger than a corpus document may be."""
+    return gitview.files_at(root, str(side.sha), names, MAX_DOC_BYTES, str(side))
 
 
 def _names(ctx: Context) -> list[str]:
