@@ -7,7 +7,8 @@ it goes through here.
   refused, and nothing past ``limit`` is read (``TooLarge``, which carries the size).
 - ``inside(base, name)``: a name a file wrote (a config's ``file://`` reference, a prompt glob's
   match, a case's document) as a path under ``base``: relative, without ``..`` out of it, and
-  no link leading out of it once resolved. ``read_inside`` is the two together.
+  no link leading out of it, or into a ``.git`` folder, once resolved. ``read_inside`` is the
+  two together.
 - ``refuse_linked_output(root, out, command)``: an output file named on the command line that
   is a link, or lies under the repository behind a linked folder leading out of it, is
   refused: a repository can commit such a link, and the file is read and written there.
@@ -137,9 +138,21 @@ def inside(base: Path, name: str | Path, where: str = "the repository") -> Path:
         raise Outside(text, where)
     real_base = os.path.realpath(base)
     real = os.path.realpath(os.path.join(real_base, *pure.parts))
-    if real != real_base and not real.startswith(os.path.join(real_base, "")):
+    if not within(real, real_base):
         raise Outside(text, where)
     return Path(real)
+
+
+def within(real: str, real_base: str) -> bool:
+    """Whether the resolved path ``real`` is ``real_base`` or under it, and not in a ``.git``
+    folder: git tracks no path through one (in any case), so only a link reaches it, and what
+    is there is the clone's own (its config holds credentials), never the repository's."""
+    if real != real_base and not real.startswith(os.path.join(real_base, "")):
+        return False
+    return GIT_FOLDER not in (p.casefold() for p in Path(os.path.relpath(real, real_base)).parts)
+
+
+GIT_FOLDER = ".git"
 
 
 def read_inside(
