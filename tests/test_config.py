@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from goldcase.config import ABSTAIN_PATTERNS, find_root, load_config
 from goldcase.errors import GoldcaseError
+from kit import git_set, goldcase, write
 
 
 def test_defaults_without_a_config(tmp_path: Path) -> None:
@@ -113,3 +115,63 @@ def test_an_abstain_pattern_that_backtracks_exponentially_is_refused(
 def test_abstain_patterns_without_nested_repeats_are_accepted(tmp_path: Path, pattern: str) -> None:
     (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
     assert load_config(tmp_path).run.abstain_patterns == (pattern,)
+
+
+@pytest.mark.parametrize("name", ["goldcase.toml", "pyproject.toml"])
+@pytest.mark.parametrize(
+    "value", ["[" * 100_000 + "]" * 100_000, "{a=" * 5_000 + "1" + "}" * 5_000]
+)
+def test_a_config_nested_too_deeply_is_a_clear_error(tmp_path: Path, name: str, value: str) -> None:
+    """tomllib reads arrays and inline tables by recursion: a config a branch nested a
+    hundred thousand deep ended in ``internal error: RecursionError``."""
+    git_set(tmp_path)
+    table = "[tool.goldcase]\n" if name == "pyproject.toml" else ""
+    if name == "pyproject.toml":
+        (tmp_path / "goldcase.toml").unlink()
+    write(tmp_path, name, f"{table}x = {value}\n")
+    result = goldcase(tmp_path, "stats")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {tmp_path.resolve() / name}: invalid TOML: nested")
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+
+
+CREDENTIAL = "AUTHORIZATION: basic c2VjcmV0LXRva2Vu"
+
+
+def _with_credential(root: Path) -> None:
+    """A clone whose git config holds a credential, as actions/checkout leaves it."""
+    git_set(root)
+    subprocess.run(
+        ["git", "config", "http.https://github.com/.extraheader", CREDENTIAL], cwd=root, check=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("config", "link", "message"),
+    [
+        ('corpus = ".git"\n', None, "corpus = '.git' is in git's own folder"),
+        ('cases = ".git/sets"\n', None, "cases = '.git/sets' is in git's own folder"),
+        ('prompts = "app/.GIT"\n', None, "prompts = 'app/.GIT' is in git's own folder"),
+        ('corpus = "docs"\n', "docs", "docs is a link that leads into git's own folder"),
+    ],
+)
+def test_a_folder_in_git_s_own_folder_is_refused(
+    tmp_path: Path, config: str, link: str | None, message: str
+) -> None:
+    """A branch setting ``corpus = ".git"`` (and quoting a line of its config) had check print
+    the line, credentials included, as the closest passage, and review post it."""
+    _with_credential(tmp_path)
+    if link is not None:
+        (tmp_path / link).symlink_to(".git")
+    write(tmp_path, "goldcase.toml", config)
+    write(
+        tmp_path,
+        "cases/golden/ret-001.yaml",
+        "id: ret-001\nquestion: What is the header?\nanswerable: true\nexpected_answer: basic\n"
+        "support:\n  - doc: config\n    quote: AUTHORIZATION basic token\n",
+    )
+    for command in ("check", "review"):
+        result = goldcase(tmp_path, command)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert message in result.stderr
+        assert "c2VjcmV0LXRva2Vu" not in result.stdout + result.stderr

@@ -83,3 +83,15 @@ def test_a_document_changed_while_it_is_read_is_hashed_from_what_was_read(
     corpus = load_corpus(root / "corpus", root, Cache(folder))
     document = corpus.documents["policy.md"]
     assert document.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_document_linked_into_git_s_folder_is_not_read(tmp_path: Path) -> None:
+    """With the corpus at the repository's top, a document that links to ``.git/config``
+    stays inside the corpus folder, but is git's, never the repository's."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[http]\n\textraheader = AUTHORIZATION: basic x\n")
+    (tmp_path / "notes.md").symlink_to(".git/config")
+    (tmp_path / "policy.md").write_text("Returns within 30 days.\n")
+    corpus = load_corpus(tmp_path, tmp_path)
+    assert sorted(corpus.documents) == ["policy.md"]
+    assert list(corpus.escaping) == ["notes.md"]

@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import NOT_REGULAR, TooLarge, open_regular, read_named, read_regular
+from goldcase.safeio import (
+    NOT_REGULAR,
+    Outside,
+    TooLarge,
+    is_inside,
+    open_regular,
+    read_inside,
+    read_named,
+    read_regular,
+)
 
 WHAT = "the results file (JSONL)"
 
@@ -59,3 +68,28 @@ def test_the_limit_is_a_size_error_carrying_the_size(tmp_path: Path) -> None:
     with pytest.raises(TooLarge) as caught:
         read_regular(path, 99)
     assert (caught.value.size, caught.value.limit) == (100, 99)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [".git/config", ".GIT/config", "vendor/lib/.git/config", "docs/config", "docs-git/config"],
+)
+def test_a_git_folder_is_outside_the_repository(tmp_path: Path, name: str) -> None:
+    """git never tracks a path through a ``.git`` folder (in any case): what is there is the
+    clone's own (its config, credentials included), never the repository's content, and a
+    committed link is the only way a name reaches it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[credential]\n")
+    (tmp_path / "vendor" / "lib" / ".git").mkdir(parents=True)
+    (tmp_path / "vendor" / "lib" / ".git" / "config").write_text("[credential]\n")
+    (tmp_path / "docs").symlink_to(".git")
+    (tmp_path / "docs-git").symlink_to("vendor/lib/.git")
+    with pytest.raises(Outside):
+        read_inside(tmp_path, name)
+    assert not is_inside(tmp_path, name)
+
+
+def test_a_name_holding_git_is_still_inside(tmp_path: Path) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "x.git").write_text("ok\n")
+    assert read_inside(tmp_path, ".github/x.git") == b"ok\n"

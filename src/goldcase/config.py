@@ -17,7 +17,7 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import is_inside, read_inside
+from goldcase.safeio import GIT_FOLDER, is_inside, read_inside
 
 LABELS = "labels"  # second labellers' files (labelling.labels reads them)
 
@@ -173,6 +173,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise GoldcaseError(f"{path}: invalid TOML: {exc}") from exc
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
+        raise GoldcaseError(
+            f"{path}: invalid TOML: nested too deeply (arrays or inline tables inside one another)"
+        ) from None
 
 
 def load_config(root: Path) -> Config:
@@ -216,10 +220,12 @@ def _confined(config: Config) -> Config:
     ):
         if os.path.lexists(folder) and not is_inside(root, folder.relative_to(root)):
             rel = folder.relative_to(root).as_posix()
+            real = os.path.realpath(folder)
+            under = real.startswith(os.path.join(os.path.realpath(root), ""))
+            where = "into git's own folder" if under else "outside the repository"
             raise GoldcaseError(
-                f"{rel} is a link that leads outside the repository (to "
-                f"{os.path.realpath(folder)}); goldcase reads and writes only inside it: "
-                f"replace the link with the folder itself"
+                f"{rel} is a link that leads {where} (to {real}); goldcase reads and writes "
+                f"only inside it: replace the link with the folder itself"
             )
     return config
 
@@ -435,6 +441,11 @@ def _check_relative(value: str, where: str) -> None:
     path = Path(value)
     if path.is_absolute() or ".." in path.parts:
         raise GoldcaseError(f"{where} must be a folder inside the repository, got {value!r}")
+    if GIT_FOLDER in (part.casefold() for part in path.parts):
+        raise GoldcaseError(
+            f"{where} = {value!r} is in git's own folder, which holds the clone's config (and "
+            "its credentials), never the repository's files: name a folder of the repository"
+        )
 
 
 def _strings(value: list[Any], where: str, key: str) -> list[str]:

@@ -19,6 +19,7 @@ from goldcase.safeio import (
     read_regular,
     shown_path,
     stat_signature,
+    within,
 )
 from goldcase.text import fold_quote, fold_space
 
@@ -137,11 +138,7 @@ def _walk(root: Path) -> list[Path]:
 
 
 def _inside(path: Path, real_root: Path) -> bool:
-    try:
-        Path(os.path.realpath(path)).relative_to(real_root)
-    except ValueError:
-        return False
-    return True
+    return within(os.path.realpath(path), str(real_root))
 
 
 def _read_document(name: str, rel: str, path: Path) -> Document:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.errors import GoldcaseError
+from goldcase.output import plain
 
 if TYPE_CHECKING:
     import git  # GitPython takes 75 ms to import; goldcase check never asks git
@@ -583,9 +584,11 @@ def staged(pending: Pending, path: Path, rels: list[str]) -> None:
         raise GoldcaseError(f"git add {' '.join(rels)} failed in {path}")
 
 
-def files_at(path: Path, ref: str, names: list[str]) -> dict[str, bytes]:
+def files_at(path: Path, ref: str, names: list[str], limit: int, shown: str) -> dict[str, bytes]:
     """The files under each of ``names`` (folders or files, relative to ``path``) as they are
-    at commit ``ref``, keyed by their path relative to ``path``."""
+    at commit ``ref`` (``shown`` names it), keyed by their path relative to ``path``. A file
+    over ``limit`` bytes is refused by its size before anything of it is read: git stores a
+    file of one repeated byte in a few kilobytes, whatever its size."""
 
     out: dict[str, bytes] = {}
     with open_repo(path) as repo:
@@ -602,6 +605,12 @@ def files_at(path: Path, ref: str, names: list[str]) -> dict[str, bytes]:
             for blob in _blobs(item):
                 blob_path = str(blob.path)
                 rel = blob_path if prefix == "." else blob_path[len(prefix) + 1 :]
+                if blob.size > limit:  # the object's header only
+                    raise GoldcaseError(
+                        f"{plain(rel)} at {shown}: {blob.size:,} bytes, more than the {limit:,} "
+                        "goldcase reads of a file of the set; goldcase check says what is wrong "
+                        "with it"
+                    )
                 out[rel] = blob.data_stream.read()
     return out
 

@@ -9,7 +9,6 @@ older nor newer than one asked at 09:14 that day.
 
 from __future__ import annotations
 
-import math
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -49,7 +48,10 @@ def parse_moment(text: str) -> Moment | None:
     date_only = _DATE_ONLY.fullmatch(text) is not None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return Moment(parsed.astimezone(UTC), date_only)
+    try:
+        return Moment(parsed.astimezone(UTC), date_only)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00: in UTC, before the first day there is
+        return None
 
 
 def trace_moment(value: Any) -> Moment | None:
@@ -57,7 +59,8 @@ def trace_moment(value: Any) -> Moment | None:
     if isinstance(value, str) and 10 <= len(value.strip()) <= 40:
         return parse_moment(value)
     number = isinstance(value, int | float) and not isinstance(value, bool)
-    if number and math.isfinite(value) and 0 <= value < _EPOCH_MAX:
+    # compared, never converted: an int of 400 digits has no float, NaN compares false
+    if number and 0 <= value < _EPOCH_MAX:
         return Moment(datetime.fromtimestamp(int(value), UTC), False)
     return None
 

@@ -7,7 +7,11 @@ it goes through here.
   refused, and nothing past ``limit`` is read (``TooLarge``, which carries the size).
 - ``inside(base, name)``: a name a file wrote (a config's ``file://`` reference, a prompt glob's
   match, a case's document) as a path under ``base``: relative, without ``..`` out of it, and
-  no link leading out of it once resolved. ``read_inside`` is the two together.
+  no link leading out of it, or into a ``.git`` folder, once resolved. ``read_inside`` is the
+  two together.
+- ``refuse_linked_output(root, out, command)``: an output file named on the command line that
+  is a link, or lies under the repository behind a linked folder leading out of it, is
+  refused: a repository can commit such a link, and the file is read and written there.
 
 Every refusal is an ``OSError`` whose ``strerror`` says why, so each caller's
 ``except OSError`` names the file in its own words. Files named on the command line (a
@@ -134,9 +138,21 @@ def inside(base: Path, name: str | Path, where: str = "the repository") -> Path:
         raise Outside(text, where)
     real_base = os.path.realpath(base)
     real = os.path.realpath(os.path.join(real_base, *pure.parts))
-    if real != real_base and not real.startswith(os.path.join(real_base, "")):
+    if not within(real, real_base):
         raise Outside(text, where)
     return Path(real)
+
+
+def within(real: str, real_base: str) -> bool:
+    """Whether the resolved path ``real`` is ``real_base`` or under it, and not in a ``.git``
+    folder: git tracks no path through one (in any case), so only a link reaches it, and what
+    is there is the clone's own (its config holds credentials), never the repository's."""
+    if real != real_base and not real.startswith(os.path.join(real_base, "")):
+        return False
+    return GIT_FOLDER not in (p.casefold() for p in Path(os.path.relpath(real, real_base)).parts)
+
+
+GIT_FOLDER = ".git"
 
 
 def read_inside(
@@ -152,6 +168,33 @@ def is_inside(base: Path, name: str | Path) -> bool:
     except Outside:
         return False
     return True
+
+
+def under(root: Path, path: Path) -> str | None:
+    """``path`` relative to ``root`` when it is written under it (before any link is
+    resolved), else None."""
+    absolute = os.path.abspath(path)
+    for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+        if absolute.startswith(os.path.join(base, "")):
+            return os.path.relpath(absolute, base)
+    return None
+
+
+def refuse_linked_output(root: Path, out: Path, command: str) -> None:
+    """Refuse an output file named on the command line that would be read or written through
+    a link: a link at its name (a repository can commit one leading anywhere), or, under the
+    repository ``root``, a linked folder leading out of it. ``command`` writes the file."""
+    if os.path.islink(out):
+        raise GoldcaseError(
+            f"{out}: is a link (to {os.readlink(out)}); {command} writes the file itself, "
+            "never through a link: remove the link, or name another file with --out"
+        )
+    rel = under(root, out)
+    if rel is not None and not is_inside(root, rel):
+        raise GoldcaseError(
+            f"{out}: a linked folder leads outside the repository; {command} never "
+            "writes through a link: name a file in a real folder with --out"
+        )
 
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a result line or a training record; memory is a few times it

@@ -241,3 +241,33 @@ def test_shares_that_sum_to_one_raise_no_warning(tmp_path: Path) -> None:
     result = run_cli("score", root / "run.jsonl", "--repo", root)
     assert result.exit_code == 0
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize("shape", ["link", "linked folder"])
+@pytest.mark.parametrize("command", ["score", "export", "report"])
+def test_an_out_through_a_link_is_refused(
+    six: Path, tmp_path: Path, shape: str, command: str
+) -> None:
+    """Every --out is held to one rule (safeio.refuse_linked_output): a branch committing
+    ``reports`` as a link to a folder elsewhere had score, export and report write there."""
+    away = tmp_path / "away"
+    away.mkdir()
+    report = tmp_path / "report.json"
+    assert run_cli("score", six / "run.jsonl", "--repo", six, "--out", report).exit_code == 0
+    if shape == "link":
+        (six / "reports").mkdir()
+        (six / "reports" / "out.json").symlink_to(away / "out.json")
+    else:
+        (six / "reports").symlink_to(away)
+    out = six / "reports" / "out.json"
+    args = {
+        "score": ("score", six / "run.jsonl", "--out", out),
+        "export": ("export", "--format", "jsonl", "--out", out),
+        "report": ("report", report, "--html", out),
+    }[command]
+    result = run_cli(*args, "--repo", six)
+    assert (result.exit_code, result.stdout) == (2, "")
+    expected = "is a link (to" if shape == "link" else "a linked folder leads outside"
+    assert result.stderr.startswith(f"error: {out}: {expected}"), result.stderr
+    assert f"goldcase {command}" in result.stderr
+    assert list(away.iterdir()) == []

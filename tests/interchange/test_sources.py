@@ -378,3 +378,18 @@ def test_half_a_surrogate_pair_in_an_answer_is_refused_with_the_file_named(
         assert f"{path.name}" in done.stderr and "half a surrogate pair" in done.stderr
     whole = pf_output(tmp_path, [pf_result("ret-001", "It is 30 days \U0001f600")])
     assert run_cli("score", whole, "--repo", repo, "--from", "promptfoo").exit_code in (0, 1)
+
+
+@pytest.mark.parametrize(
+    "time",
+    [10**400, 1e300, -1, "12"],
+    ids=["400 digits", "1e300", "negative", "text"],
+)
+def test_a_latency_no_clock_gives_is_read_as_none(repo: Path, tmp_path: Path, time: Any) -> None:
+    """A tool's latency that is an integer of 400 digits ended ``score --from`` in ``internal
+    error: OverflowError``; a latency no clock gives is read as 0 ms (docs/score.md)."""
+    output = pf_output(tmp_path, [pf_result("ret-001", "You have 30 days.", latencyMs=time)])
+    log = json_log(tmp_path, [sample("ret-001", "You have 30 days.", total_time=time)])
+    for path, fmt in ((output, "promptfoo"), (log, "inspect")):
+        cases, _ = scored(repo, path, fmt)
+        assert cases["ret-001"]["passed"]

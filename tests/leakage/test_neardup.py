@@ -16,7 +16,6 @@ from goldcase.config import LeakageConfig
 from goldcase.leakage import minhash
 from goldcase.leakage.minhash import bands, minhash_signatures
 from goldcase.leakage.neardup import NearConfig, jaccard, near_pairs, shingles
-from goldcase.leakage.prompts import glob_regex
 from goldcase.text import normalise_input
 from kit import REALDATA
 
@@ -120,22 +119,6 @@ def test_real_paraphrases_at_the_default_threshold() -> None:
     rhodophyte, isobaric = normalise_input("What does rhodophyte mean?"), "what does isobaric mean"
     assert rhodophyte in golden and isobaric in dev
     assert (rhodophyte, isobaric) not in pairs
-
-
-@pytest.mark.parametrize(
-    ("pattern", "path", "matches"),
-    [
-        ("prompts/**", "prompts/a/b/c.md", True),
-        ("prompts/**", "prompt/a.md", False),
-        ("**/*.jinja", "app/t/x.jinja", True),
-        ("**/*.jinja", "x.jinja", True),
-        ("prompts/*.yaml", "prompts/a/b.yaml", False),
-        ("prompts/[!x]*.md", "prompts/a.md", True),
-        ("prompts/[!x]*.md", "prompts/x.md", False),
-    ],
-)
-def test_glob(pattern: str, path: str, matches: bool) -> None:
-    assert bool(glob_regex(pattern).match(path)) is matches
 
 
 def test_a_changed_rule_finds_the_pairs_anew(

@@ -286,6 +286,22 @@ def test_out_appends_to_a_step_summary(history: Path, tmp_path: Path) -> None:
     assert summary.read_text(encoding="utf-8") == "earlier step\n" + result.stdout
 
 
+def test_out_that_is_a_link_is_refused(history: Path, tmp_path: Path) -> None:
+    """``--out`` is read, then written whole: a ``summary.md`` a branch committed as a link to
+    a file outside the repository had that file's text copied into the work tree."""
+    outside = tmp_path / "credentials"
+    outside.write_text("secret\n", encoding="utf-8")
+    link = history / "summary.md"
+    link.symlink_to(outside)
+    result = run_cli("review", "--repo", history, "--base", "main", "--out", link)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {link}: is a link (to {outside}); goldcase review writes the file itself, "
+        "never through a link: remove the link, or name another file with --out\n"
+    )
+    assert link.is_symlink() and outside.read_text(encoding="utf-8") == "secret\n"
+
+
 def test_head_ref_that_is_the_working_tree_gives_the_same_review(history: Path) -> None:
     commit(history, "feature work")
     by_ref = run_cli(
@@ -322,3 +338,61 @@ def test_probes_are_shown_with_their_verdicts(history: Path) -> None:
     ]
     markdown = run_cli("review", "--repo", history).stdout
     assert "| pass | `A week.` | fails contains (does NOT hold) |" in markdown
+
+
+def _review_limited(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``goldcase review --format json`` in a process that may map at most 2 GiB."""
+    import resource
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+    return subprocess.run(
+        [sys.executable, "-m", "goldcase", "review", "--base", "main", "--format", "json", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit,
+    )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link out", "3 GiB"])
+def test_a_case_file_the_checks_refuse_is_reviewed_with_their_finding(
+    history: Path, tmp_path: Path, kind: str
+) -> None:
+    """The review read every case file of the work tree whole and unguarded: a FIFO or a link
+    out of the repository (GC113 for the checks) ended in ``internal error``, and a 3 GiB
+    file (GC112) was read into memory (a branch commits it as a few compressed kilobytes)."""
+    path = history / "cases" / "golden" / "big-001.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link out":
+        (tmp_path / "elsewhere.yaml").write_text(RET_004.replace("ret-004", "big-001"))
+        path.symlink_to(tmp_path / "elsewhere.yaml")
+    else:
+        with path.open("wb") as fh:
+            fh.truncate(3 * 1024**3)  # sparse: no disk taken
+    result = _review_limited(history)
+    assert result.returncode == 0, result.stderr
+    added = {c["id"]: c for c in json.loads(result.stdout)["cases"]}["big-001"]
+    assert added["status"] == "added"
+    assert [f["code"] for f in added["findings"]] == ["GC112" if kind == "3 GiB" else "GC113"]
+
+
+def test_a_committed_file_too_large_to_read_is_refused_naming_it(history: Path) -> None:
+    """A commit's files are read from git: a blob of 3 GiB (a few compressed kilobytes in the
+    repository) was read whole. One byte over the bound is refused by its size alone."""
+    big = history / "cases" / "golden" / "big-001.yaml"
+    with big.open("wb") as fh:
+        fh.truncate(64 * 1024**2 + 1)
+    commit(history, "a big case file")
+    big.unlink()
+    result = _review_limited(history, "--head", "HEAD")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: cases/golden/big-001.yaml at HEAD ({git(history, 'rev-parse', 'HEAD')[:7]}): "
+        "67,108,865 bytes, more than the 67,108,864 goldcase reads of a file of the set; "
+        "goldcase check says what is wrong with it\n"
+    )

@@ -423,3 +423,47 @@ def test_a_hostile_manifest_prints_no_control_character_nor_line(
         assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text
     assert shown[1].exit_code == 2
     assert key != "golden_version" or "\\x1b]0;title\\x07\\n::stop-commands::" in shown[0].stderr
+
+
+def test_an_out_that_is_a_link_is_refused_and_nothing_written_where_it_leads(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A branch commits ``runs/k5.jsonl`` as a link to a file outside the repository that
+    does not exist yet: the run created it there and appended every line to it (and would
+    cut an unfinished last line off a file that does exist)."""
+    away = tmp_path / "away"
+    away.mkdir()
+    (repo / "runs").mkdir()
+    link = repo / "runs" / "k5.jsonl"
+    link.symlink_to(away / "created.jsonl")
+    result = run_goldcase(repo, link, script(tmp_path, {}))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"error: {link}: is a link (to {away / 'created.jsonl'})")
+    assert "goldcase run writes the file itself, never through a link" in result.stderr
+    assert list(away.iterdir()) == [] and link.is_symlink()
+    assert requests(tmp_path) == []
+
+
+def test_an_out_under_a_linked_folder_leading_out_is_refused(repo: Path, tmp_path: Path) -> None:
+    away = tmp_path / "away"
+    away.mkdir()
+    (repo / "runs").symlink_to(away)
+    out = repo / "runs" / "k5.jsonl"
+    result = run_goldcase(repo, out, script(tmp_path, {}))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {out}: a linked folder leads outside the repository")
+    assert list(away.iterdir()) == []
+    assert requests(tmp_path) == []
+
+
+def test_a_manifest_that_is_a_link_is_refused(repo: Path, tmp_path: Path) -> None:
+    """The manifest is read and written back beside the results file: as a link it was read
+    wherever it led and its content written into the repository."""
+    outside = tmp_path / "other.run.json"
+    outside.write_text("{}", encoding="utf-8")
+    out = repo / "k5.jsonl"
+    (repo / "k5.jsonl.run.json").symlink_to(outside)
+    result = run_goldcase(repo, out, script(tmp_path, {}))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {repo / 'k5.jsonl.run.json'}: is a link")
+    assert not out.exists() and (repo / "k5.jsonl.run.json").is_symlink()

@@ -262,3 +262,19 @@ def test_a_draft_linked_out_of_the_repository_is_not_read(make_repo: Repo, tmp_p
     assert code == 0
     assert data["skipped"].get("duplicate", 0) == 0
     assert len(data["drawn"]) == 1
+
+
+def test_a_time_out_of_any_calendar_is_a_bad_line(make_repo: Repo) -> None:
+    """An integer of 400 digits as Unix seconds, and a time one hour east of the first day a
+    calendar holds, ended the run in ``internal error: OverflowError``."""
+    root = make_repo(set_files())
+    first, second, third = distinct_questions(3)
+    bad_number = trace(1, first, failed=True)
+    bad_number["time"] = 10**400
+    bad_text = trace(2, second, failed=True, time="0001-01-01T00:00:00+01:00")
+    log_of(root, [bad_number, bad_text, trace(3, third, failed=True)])
+    code, _, err = triage(root, "--n", "3")
+    assert code == 0, err
+    assert "traces/week.jsonl:1: " in err and "traces/week.jsonl:2: " in err
+    assert "internal error" not in err
+    assert len(drafts(root)) == 1

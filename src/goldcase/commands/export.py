@@ -9,6 +9,7 @@ import click
 from goldcase.commands.common import open_context, repo_option
 from goldcase.interchange.export import FORMATS, export_set
 from goldcase.interchange.inspect_task import task_file, task_path
+from goldcase.safeio import refuse_linked_output
 from goldcase.writer import atomic_write_text
 
 
@@ -42,6 +43,9 @@ def command(fmt: str, split: str, out: Path | None, allow_private: bool, repo: P
     private set, broken case files) or could not run.
     """
     ctx = open_context(repo)
+    if out is not None:
+        for written in (out, task_path(out)) if fmt == "inspect" else (out,):
+            refuse_linked_output(ctx.root, written, "goldcase export")
     exported = export_set(
         ctx, fmt, "dev" if split == "dev" else "golden", allow_private=allow_private
     )

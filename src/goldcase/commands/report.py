@@ -9,6 +9,7 @@ import click
 from goldcase.commands.common import open_context, repo_option
 from goldcase.errors import GoldcaseError
 from goldcase.html.build import render
+from goldcase.safeio import refuse_linked_output
 
 
 @click.command("report")
@@ -40,6 +41,7 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
         if repo is not None or stats:
             raise
         ctx = None  # a report can be rendered away from its repository, without links
+    refuse_linked_output(out.parent if ctx is None else ctx.root, out, "goldcase report")
 
     written = render(ctx, report, out, base, stats)
     click.echo(f"wrote {written}")

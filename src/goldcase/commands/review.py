@@ -10,7 +10,7 @@ from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.errors import GoldcaseError
 from goldcase.review.build import review
 from goldcase.review.render import render
-from goldcase.safeio import read_regular_text
+from goldcase.safeio import read_regular_text, refuse_linked_output
 from goldcase.writer import atomic_write_text
 
 
@@ -42,6 +42,8 @@ def command(
     is the gate), 2 could not run (not a git repository, an unknown ref).
     """
     ctx = open_context(repo)
+    if out is not None:  # read, then written whole
+        refuse_linked_output(ctx.root, out, "goldcase review")
     text = render(review(ctx, base, head), fmt)
     click.echo(text, nl=False)
     if out is not None:

@@ -106,7 +106,13 @@ def as_text(value: Any, data: bytes, shown: str, what: str) -> Any:
 
 
 def latency(value: Any, scale: float = 1.0) -> float:
-    """A latency in milliseconds from a tool's number (None or nonsense: 0)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+    """A latency in milliseconds from a tool's number (None or nonsense: 0). Compared before
+    it is converted: an integer of 400 digits has no float."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    if not 0 <= value < MAX_LATENCY:  # NaN compares false
         return 0.0
     return round(float(value) * scale, 1)
+
+
+MAX_LATENCY = 1e12  # in the tool's unit: thirty years of milliseconds, of seconds far more

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -41,7 +40,7 @@ from goldcase import progress
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.model import Case
-from goldcase.safeio import Outside, is_inside, read_inside, read_regular
+from goldcase.safeio import Outside, read_inside, read_regular, refuse_linked_output, under
 from goldcase.text import normalise_input
 from goldcase.versioning.version import read_version
 from goldcase.writer import atomic_write_text
@@ -180,32 +179,6 @@ def _read(path: Path, root: Path | None) -> bytes:
     return read_inside(root or Path(), rel, MAX_FILE)
 
 
-def under(root: Path, path: Path) -> str | None:
-    """``path`` relative to ``root`` when it is written under it (before any link is
-    resolved), else None."""
-    absolute = os.path.abspath(path)
-    for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
-        if absolute.startswith(os.path.join(base, "")):
-            return os.path.relpath(absolute, base)
-    return None
-
-
-def _writable(root: Path, out: Path) -> None:
-    """Refuse to write ``out`` through a link: a link at its name, or, under the repository, a
-    linked folder leading out of it."""
-    if os.path.islink(out):
-        raise GoldcaseError(
-            f"{out}: is a link (to {os.readlink(out)}); goldcase hashes writes the file itself, "
-            "never through a link: remove the link, or name another file with --out"
-        )
-    rel = under(root, out)
-    if rel is not None and not is_inside(root, rel):
-        raise GoldcaseError(
-            f"{out}: a linked folder leads outside the repository; goldcase hashes never "
-            "writes through a link: name a file in a real folder with --out"
-        )
-
-
 def _parse(data: Any) -> Hashes:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"'format' should be {FORMAT!r}; write it with goldcase hashes")
@@ -253,7 +226,7 @@ def write_hashes(
             "back (at 1, over 80% of their words, in order, on the sample set; see "
             "docs/leakage.md, threat model)"
         )
-    _writable(ctx.root, out)
+    refuse_linked_output(ctx.root, out, "goldcase hashes")
     salt = new_salt()
     if out.exists() and not fresh:
         with contextlib.suppress(GoldcaseError):  # not ours, or damaged: a new salt

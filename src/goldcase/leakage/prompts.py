@@ -20,6 +20,7 @@ A prompt file is any file matched by the ``[leakage] fewshot`` globs (default ``
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -201,37 +202,48 @@ def _digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A ``/``-separated glob as a regex: ``**`` spans folders, ``*`` and ``?`` stay inside
-    one name, ``[…]`` is a character class."""
-    out: list[str] = []
-    parts = pattern.strip("/").split("/")
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        if part == "**":
-            out.append(".*" if last else "(?:[^/]+/)*")
-            continue
-        out.append(_segment(part) + ("" if last else "/"))
-    return re.compile("".join(out) + r"\Z")
+class Glob:
+    """A ``/``-separated glob: ``**`` spans folders (any number; at the end, at least one
+    name), ``*`` and ``?`` stay inside one name, ``[…]`` is a character class (``[!…]`` its
+    complement). A path is matched one name at a time, the places the pattern may have reached
+    kept as a set, and each name by ``fnmatch``'s translation, which never backtracks: the time
+    is the pattern's length times the path's, whatever a branch's config holds. (One regular
+    expression for the whole glob backtracked: ``**/**/…`` or ``*a*a*…`` hung every check.)"""
 
+    def __init__(self, pattern: str) -> None:
+        parts: list[re.Pattern[str] | None] = []  # None: **
+        for part in pattern.strip("/").split("/"):
+            if part != "**":
+                parts.append(re.compile(fnmatch.translate(part)))
+            elif not parts or parts[-1] is not None:  # **/** is **
+                parts.append(None)
+        self._parts = tuple(parts)
 
-def _segment(part: str) -> str:
-    out, i = [], 0
-    while i < len(part):
-        ch = part[i]
-        close = part.find("]", i + 2) if ch == "[" else -1
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif close > 0:
-            body = part[i + 1 : close].replace("\\", "\\\\")
-            out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
-            i = close
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return "".join(out)
+    def match(self, path: str) -> bool:
+        parts, end = self._parts, len(self._parts)
+        reached = self._skipping({0})
+        for name in path.split("/"):
+            after: set[int] = set()
+            for at in reached:
+                if at == end:
+                    continue  # the pattern is used up and the path goes on
+                part = parts[at]
+                if part is None:  # ** takes this name, and may take more
+                    after.add(at)
+                    if at == end - 1:
+                        after.add(end)
+                elif part.match(name):
+                    after.add(at + 1)
+            reached = self._skipping(after)
+            if not reached:
+                return False
+        return end in reached
+
+    def _skipping(self, reached: set[int]) -> set[int]:
+        """``reached`` and, past each ``**`` before the last part, the part after it (a ``**``
+        may take no folder)."""
+        last = len(self._parts) - 1
+        return reached | {at + 1 for at in reached if at < last and self._parts[at] is None}
 
 
 def matching_files(root: Path, patterns: Iterable[str]) -> list[str]:
@@ -239,10 +251,10 @@ def matching_files(root: Path, patterns: Iterable[str]) -> list[str]:
     and folders (``.git``, ``.goldcase-cache``) are never prompt files."""
     found: set[str] = set()
     for pattern in patterns:
-        regex = glob_regex(pattern)
+        glob = Glob(pattern)
         base = _literal_prefix(pattern)
         for rel in _walk(root, base):
-            if regex.match(rel):
+            if glob.match(rel):
                 found.add(rel)
     return sorted(found)
 

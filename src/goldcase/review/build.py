@@ -22,11 +22,12 @@ from goldcase import gitview
 from goldcase.authoring.formatting import CASE_KEYS, EXPECT_KEYS
 from goldcase.config import load_config
 from goldcase.context import Context
+from goldcase.corpus import MAX_DOC_BYTES
 from goldcase.engine import CASE_SUFFIXES, case_paths, run_checks
 from goldcase.errors import GoldcaseError
-from goldcase.loader import parse_case
+from goldcase.loader import MAX_CASE_BYTES, parse_case
 from goldcase.model import Case, Finding
-from goldcase.safeio import shown_path
+from goldcase.safeio import read_inside, shown_path
 from goldcase.schemacheck import checker
 from goldcase.scoring.probes import Probe, grade_probes
 from goldcase.sentences import InContext, Sentences, find_quote
@@ -117,13 +118,13 @@ def review(ctx: Context, base: str | None = None, head: str | None = None) -> Re
         base_side = Side(None, base_sha, how)
     else:
         base_side = Side(base, gitview.resolve_commit(root, base))
-    old = _state(ctx, gitview.files_at(root, str(base_side.sha), _names(ctx)))
+    old = _state(ctx, _committed(root, base_side, _names(ctx)))
     if head is None:
         head_side = Side(None, None)
         new, findings, notes = _working_tree(ctx)
     else:
         head_side = Side(head, gitview.resolve_commit(root, head))
-        files = gitview.files_at(root, str(head_side.sha), [*_names(ctx), ctx.config.prompts])
+        files = _committed(root, head_side, [*_names(ctx), ctx.config.prompts])
         new = _state(ctx, files)
         if _checked(ctx, files) == _working_files(ctx, with_config=True):
             findings, notes = _run_checks(ctx)  # the commit is what is on disk: check it there
@@ -131,6 +132,11 @@ def review(ctx: Context, base: str | None = None, head: str | None = None) -> Re
             findings, notes = _findings_at(ctx, files)
     cases = compare(old, new, findings)
     return Review(base_side, head_side, old.version, new.version, cases, notes)
+
+
+def _committed(root: Path, side: Side, names: list[str]) -> dict[str, bytes]:
+    """The set's files at a side's commit, none larger than a corpus document may be."""
+    return gitview.files_at(root, str(side.sha), names, MAX_DOC_BYTES, str(side))
 
 
 def _names(ctx: Context) -> list[str]:
@@ -171,14 +177,23 @@ def _working_tree(ctx: Context) -> tuple[State, list[Finding], list[str]]:
 
 def _working_files(ctx: Context, *, with_config: bool = False) -> dict[str, bytes]:
     """The files of the set on disk, keyed as ``gitview.files_at`` keys them."""
-    files = {rel: ctx.read_bytes(rel) for rel in case_paths(ctx)}
+    files = {rel: _on_disk(ctx, rel, MAX_CASE_BYTES) for rel in case_paths(ctx)}
     for document in ctx.corpus.documents.values():
         files[document.rel] = document.raw
     names = [*_CONFIG_FILES, *_prompt_files(ctx)] if with_config else ["golden.version"]
     for name in names:
         if (ctx.root / name).is_file():
-            files[name] = ctx.read_bytes(name)
+            files[name] = _on_disk(ctx, name, MAX_DOC_BYTES)
     return files
+
+
+def _on_disk(ctx: Context, rel: str, limit: int) -> bytes:
+    """A file of the work tree, or nothing when the checks refuse to read it (a FIFO, a link
+    out of the repository, a file over ``limit``): their finding says why."""
+    try:
+        return read_inside(ctx.root, rel, limit)
+    except OSError:
+        return b""
 
 
 def _checked(ctx: Context, files: Mapping[str, bytes]) -> dict[str, bytes]:

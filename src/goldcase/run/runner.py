@@ -27,11 +27,12 @@ from goldcase.errors import GoldcaseError
 from goldcase.loader import set_digest
 from goldcase.model import Case, CaseSet
 from goldcase.run.guard import Guard, refuse_fewshot
-from goldcase.run.manifest import Provenance, open_manifest, system_digest
+from goldcase.run.manifest import Provenance, manifest_path, open_manifest, system_digest
 from goldcase.run.outfile import LineWriter, resume
 from goldcase.run.progress import Progress
 from goldcase.run.protocol import Answer, encode, error_line, malformed, request, to_answer
 from goldcase.run.systems import Reply, Session, System
+from goldcase.safeio import refuse_linked_output
 from goldcase.scoring.scorer import select
 from goldcase.versioning.version import read_version
 
@@ -94,6 +95,8 @@ def backoff(attempt: int, asked: float | None) -> float:
 
 def run(ctx: Context, system: System, options: RunOptions, progress: Progress) -> Summary:
     """Ask the system every (case, trial) of the split not yet in ``options.out``."""
+    for written in (options.out, manifest_path(options.out)):  # both read, then written
+        refuse_linked_output(ctx.root, written, "goldcase run")
     case_set = load_case_set(ctx)
     _refuse_broken(case_set)
     cases = sorted(select(ctx, case_set, options.split).cases, key=operator.attrgetter("id"))
