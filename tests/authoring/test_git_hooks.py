@@ -585,3 +585,22 @@ def test_a_pythonuserbase_in_the_work_tree_runs_nothing_from_it(
         PYTHONUSERBASE=userbase.format(root=root, outside=outside),
     )
     assert marker.exists() is runs
+
+
+@pytest.mark.parametrize("exec_prefix", ["home", "{root}/home"])
+def test_a_pythonhome_exec_prefix_in_the_work_tree_runs_nothing_from_it(
+    tmp_path: Path, exec_prefix: str
+) -> None:
+    """docs/hooks.md: PYTHONHOME relative or leading into the work tree is unset. Set as
+    ``prefix:exec_prefix``, its second half is where Python finds lib-dynload, searched
+    before site-packages: with the standard library's prefix outside and that half relative
+    or in the work tree, a branch's math.py (or another extension module the standard
+    library imports, whichever this build does not have built in) or goldcase/ would run."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    for planted in ("math.py", "_json.py", "_datetime.py", "zlib.py", "goldcase/__init__.py"):
+        write(root, f"home/{STDLIB}/lib-dynload/{planted}", planted_module(marker))
+    home = f"{sys.base_prefix}:{exec_prefix.format(root=root)}"
+    add_case(root, PYTHONHOME=home)
+    assert not marker.exists()

@@ -271,7 +271,33 @@ def _with(root: Path, index: int, value: Any) -> list[Any]:
     return [_key(root), "digest", rows]
 
 
+def _cases(root: Path) -> list[dict[str, Any]]:
+    """``_rows`` as the view holds them now: each case a mapping of its fields."""
+    names = ("path", "split", "digest", "data", "hash")
+    return [dict(zip(names, row, strict=True)) for row in _rows(root)]
+
+
+def _field(root: Path, name: str, value: Any) -> list[Any]:
+    """The view of ``_cases`` under the right key, each case's field ``name`` replaced."""
+    return [_key(root), "digest", [{**case, name: value} for case in _cases(root)]]
+
+
 HOSTILE: dict[str, Callable[[Path], Any]] = {
+    "a case without its path": lambda root: [
+        _key(root),
+        "digest",
+        [{k: v for k, v in case.items() if k != "path"} for case in _cases(root)],
+    ],
+    "a case path that is not text": lambda root: _field(root, "path", 5),
+    "a case of a draft split": lambda root: _field(root, "split", "inbox"),
+    "a case split that is not text": lambda root: _field(root, "split", ["golden"]),
+    "a case file digest that is not text": lambda root: _field(root, "digest", None),
+    "a case mapping that is a list": lambda root: _field(root, "data", ["id"]),
+    "a case mapping without an id": lambda root: _field(root, "data", {"question": "q?"}),
+    "a case id that is not text": lambda root: _field(root, "data", {"id": 1, "question": "q"}),
+    "a case hash that is bytes": lambda root: _field(root, "hash", b"h"),
+    # below: views in the shape an earlier goldcase wrote (each case a list of five fields),
+    # and the shapes its checks refused; each reads as no view
     "not a list": lambda root: {"key": _key(root)},
     "an element more": lambda root: [_key(root), "digest", _rows(root), 1],
     "another key": lambda root: ["0" * 32, "digest", _rows(root)],
@@ -303,6 +329,23 @@ def test_a_view_of_the_wrong_shape_is_not_trusted(
     loads = _loads(monkeypatch)
     assert _score(root) == expected
     assert loads == [1]
+
+
+def test_a_view_of_the_right_shape_is_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control for the hostile views of the current shape: the same cases, no field
+    replaced, are taken as they are: no case file is loaded, and the run's line for d-001,
+    a dev case the hand-made view leaves out, names an unknown case."""
+    root = _repo(tmp_path)
+    _score(root)
+    payload = encode({"set": _field(root, "hash", "h")})
+    assert payload is not None
+    _view_file(root).write_bytes(payload)
+    loads = _loads(monkeypatch)
+    with pytest.raises(InvalidInput, match="unknown case id 'd-001'"):
+        _score(root)
+    assert loads == []
 
 
 def test_a_damaged_view_file_is_not_trusted(

@@ -179,7 +179,10 @@ if [ -n "$pythonpath" ]; then export PYTHONPATH="$pythonpath"; else unset PYTHON
 # PYTHONHOME is where Python reads its standard library from, and PYTHONUSERBASE holds the
 # user site, whose packages and .pth files Python takes at start: relative (the folder the
 # hook runs in) or in the work tree, a branch fills them. Kept only outside the work tree.
-outside "${{PYTHONHOME-}}" || unset PYTHONHOME
+# PYTHONHOME may be prefix:exec_prefix (Python splits it at the first colon; exec_prefix
+# holds lib-dynload, searched before site-packages): both halves are held to the rule.
+home=${{PYTHONHOME-}}
+outside "${{home%%:*}}" && outside "${{home#*:}}" || unset PYTHONHOME
 outside "${{PYTHONUSERBASE-}}" || unset PYTHONUSERBASE
 
 if found=$(command -v goldcase 2>/dev/null); then
