@@ -4,7 +4,9 @@ is a real repository and a real ``git commit`` firing the installed hook."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import py_compile
 import subprocess
 import sys
 import sysconfig
@@ -603,4 +605,66 @@ def test_a_pythonhome_exec_prefix_in_the_work_tree_runs_nothing_from_it(
         write(root, f"home/{STDLIB}/lib-dynload/{planted}", planted_module(marker))
     home = f"{sys.base_prefix}:{exec_prefix.format(root=root)}"
     add_case(root, PYTHONHOME=home)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("prefix", "runs"),
+    [
+        pytest.param("pyc", False, id="relative"),
+        pytest.param("{root}/pyc", False, id="in-the-work-tree"),
+        pytest.param("{outside}/pyc", True, id="outside-kept"),
+    ],
+)
+def test_a_pycache_prefix_in_the_work_tree_runs_nothing_from_it(
+    tmp_path: Path, prefix: str, runs: bool
+) -> None:
+    """docs/hooks.md: PYTHONPYCACHEPREFIX is where Python reads compiled modules instead of
+    each __pycache__, and one compiled with an unchecked hash is never compared with its
+    source. Relative or in the work tree, a branch's compiled goldcase/__init__ would run;
+    the hook unsets it, and keeps one outside the work tree (where the same file runs, which
+    shows the planted file is the one Python would read)."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    source = run([str(Path(GOLDCASE).parent / "python"), "-c", _GOLDCASE_FILE], root)
+    init = Path(source.stdout.strip())
+    outside = tmp_path / "outside"
+    planted = planted_module(marker) + "exec(compile(open(__file__).read(), __file__, 'exec'))\n"
+    for folder in (root, outside):
+        folder.mkdir(exist_ok=True)
+        staged = folder / "planted.py"
+        staged.write_text(planted, encoding="utf-8")
+        compiled = (
+            folder
+            / "pyc"
+            / init.parent.relative_to("/")
+            / Path(importlib.util.cache_from_source(str(init))).name
+        )
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        py_compile.compile(
+            str(staged),
+            cfile=str(compiled),
+            dfile=str(init),
+            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+        )
+        staged.unlink()
+    add_case(root, PYTHONPYCACHEPREFIX=prefix.format(root=root, outside=outside))
+    assert marker.exists() is runs
+
+
+_GOLDCASE_FILE = "import goldcase; print(goldcase.__file__)"
+
+
+def test_a_platlibdir_that_is_a_path_runs_nothing_from_it(tmp_path: Path) -> None:
+    """docs/hooks.md: PYTHONPLATLIBDIR names a folder under the prefix (lib, lib64); set to
+    an absolute path, Python joins it to the prefix as that path alone and reads its
+    standard library there, so a path of the work tree would run a branch's encodings/.
+    The hook unsets a value that is a path."""
+    marker = tmp_path / "marker"
+    root = git_set(tmp_path / "set")
+    run([GOLDCASE, "git-hooks", "--install"], root)
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    write(root, f"plat/{version}/encodings/__init__.py", planted_module(marker))
+    add_case(root, PYTHONPLATLIBDIR=f"{root}/plat")
     assert not marker.exists()

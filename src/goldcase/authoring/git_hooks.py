@@ -13,7 +13,8 @@ git does not ignore (the hook follows every link and judges each step by its rea
 an ignored file of an environment in the work tree in which git tracks any file (a branch
 writes its files into ignored folders: the interpreter a script runs, a ``.pth`` file). The
 ``PYTHONPATH`` entries a branch can fill (empty, relative, in the work tree) are dropped, and
-so are ``PYTHONHOME`` and ``PYTHONUSERBASE`` when they name such a folder.
+so are ``PYTHONHOME``, ``PYTHONUSERBASE`` and ``PYTHONPYCACHEPREFIX`` when they name such a
+folder (and a ``PYTHONPLATLIBDIR`` that is a path, not a folder's name).
 
 An existing hook goldcase did not write is never replaced; goldcase's own are rewritten (an
 upgrade, or a reinstall that changes nothing) while they guard the same set: one clone's hooks
@@ -184,6 +185,12 @@ if [ -n "$pythonpath" ]; then export PYTHONPATH="$pythonpath"; else unset PYTHON
 home=${{PYTHONHOME-}}
 outside "${{home%%:*}}" && outside "${{home#*:}}" || unset PYTHONHOME
 outside "${{PYTHONUSERBASE-}}" || unset PYTHONUSERBASE
+# PYTHONPYCACHEPREFIX is where Python reads compiled modules from instead of each __pycache__
+# (a file compiled with an unchecked hash is never compared with its source): held to the
+# same rule. PYTHONPLATLIBDIR names a folder under the prefix; as an absolute path it is
+# where the standard library is read from: a value that is a path is dropped.
+outside "${{PYTHONPYCACHEPREFIX-}}" || unset PYTHONPYCACHEPREFIX
+case ${{PYTHONPLATLIBDIR-}} in */*) unset PYTHONPLATLIBDIR ;; esac
 
 if found=$(command -v goldcase 2>/dev/null); then
     case $found in
