@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
@@ -71,14 +72,20 @@ def build_report(
     results_digest: str,
     result_lines: int,
     outside_split: int,
-    digest: bool = True,
+    listed: int | None = None,
 ) -> dict[str, Any]:
+    """The report of ``graded``. ``listed``: the report is for the text and Markdown
+    renderings, and ``cases`` holds only the first that many failing cases, all they list
+    (``cases_digest`` None); else every case, and the digest of the list."""
     counts = count(graded)
     slices = slice_stats(graded, ctx.config)
     em, f1, free_text = answer_metrics(graded)
     intervals = counts.intervals()
     abstained, corrected = unanswerable_passes(graded)
-    cases = [g.as_dict() for g in graded]
+    if listed is None:
+        cases = [g.as_dict() for g in graded]
+    else:
+        cases = [g.as_dict() for g in itertools.islice(_failed(graded), listed)]
     weighted = weighted_block(slices)
     return {
         "goldcase_version": __version__,
@@ -111,8 +118,12 @@ def build_report(
         "weighted": weighted,
         "slices": {name: stats.as_dict() for name, stats in slices.items()},
         "cases": cases,
-        "cases_digest": cases_digest(cases) if digest else None,
+        "cases_digest": cases_digest(cases) if listed is None else None,
     }
+
+
+def _failed(graded: Iterable[Graded]) -> Iterator[Graded]:
+    return (g for g in graded if not g.passed)
 
 
 def unanswerable_passes(graded: Iterable[Graded]) -> tuple[int, int]:
@@ -244,7 +255,14 @@ def slice_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str, str, str,
 
 
 def failing(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The failing cases a report lists: every one in a complete report, the first few in one
+    built for text (``build_report``'s ``listed``)."""
     return [case for case in report["cases"] if not case["passed"]]
+
+
+def failing_count(report: Mapping[str, Any]) -> int:
+    """How many cases failed, whether the report lists them all or not."""
+    return int(report["total"]) - int(report["success"])
 
 
 def stamp(report: Mapping[str, Any]) -> str:
@@ -339,18 +357,16 @@ def render_text(report: Mapping[str, Any], out: TextIO, limit: int = SHOWN_FAILU
 
 
 def _failing_table(console: Any, report: Mapping[str, Any], limit: int) -> None:
-    cases = failing(report)
-    if not cases:
+    cases, failed = failing(report), failing_count(report)
+    if not failed:
         console.print("no failing cases", markup=False)
         return
-    console.print(f"failing cases ({len(cases)})", markup=False)
+    console.print(f"failing cases ({failed})", markup=False)
     for case in cases[:limit]:
         for line in failure_lines(case):
             console.print(plain(line), markup=False)  # control characters shown as escapes
-    if len(cases) > limit:
-        console.print(
-            f"… and {len(cases) - limit} more; --format json lists every case", markup=False
-        )
+    if failed > limit:
+        console.print(f"… and {failed - limit} more; --format json lists every case", markup=False)
 
 
 SHOWN_ANSWER = 80  # characters of an answer shown in the text and Markdown reports
@@ -458,9 +474,9 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
                 ("slice", "passed", "rate", "95% interval", "traffic", "note"), slice_rows(report)
             ),
         ]
-    cases = failing(report)
-    if cases:
-        lines += ["", f"<details><summary>{_plural(len(cases), 'failing case')}</summary>", ""]
+    cases, failed = failing(report), failing_count(report)
+    if failed:
+        lines += ["", f"<details><summary>{_plural(failed, 'failing case')}</summary>", ""]
         rows = [
             (
                 md_code(c["id"], table=True),
@@ -474,8 +490,8 @@ def render_markdown(report: Mapping[str, Any], limit: int = SHOWN_FAILURES) -> s
             for c in cases[:limit]
         ]
         lines += _md_rows(("case", "slice", "outcome", "answer", "expected", "why"), rows)
-        if len(cases) > limit:
-            lines += ["", f"… and {len(cases) - limit} more (the JSON report lists every case)"]
+        if failed > limit:
+            lines += ["", f"… and {failed - limit} more (the JSON report lists every case)"]
         lines += ["", "</details>"]
     extra = diagnostic_lines(report, limit)
     if extra:
