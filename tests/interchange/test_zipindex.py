@@ -128,7 +128,7 @@ def test_an_index_holding_more_entries_than_it_lists_is_refused(repo: Path, tmp_
     done = run_cli("score", log, "--repo", repo, "--from", "inspect")
     assert (done.exit_code, done.stderr) == (
         2,
-        f"error: {log}: a damaged zip archive: its index holds more entries than the 1 it "
+        f"error: {log}: not an Inspect log (.json or .eval): a damaged zip archive: its index holds more entries than the 1 it "
         "lists; write the log again\n",
     )
 

@@ -73,7 +73,7 @@ def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
 def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:
     try:
         check_index(
-            fh, shown, max_entries=MAX_ENTRIES, max_size=MAX_INDEX_BYTES,
+            fh, shown, WHAT, max_entries=MAX_ENTRIES, max_size=MAX_INDEX_BYTES,
             fix="score a log of fewer samples",
         )  # fmt: skip
         with zipfile.ZipFile(fh) as archive:

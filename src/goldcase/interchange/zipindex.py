@@ -37,11 +37,13 @@ class Index:
     start: int  # where it starts, as zipfile computes it
 
 
-def check_index(fh: BinaryIO, shown: str, *, max_entries: int, max_size: int, fix: str) -> None:
+def check_index(
+    fh: BinaryIO, shown: str, what: str, *, max_entries: int, max_size: int, fix: str
+) -> None:
     """Refuse the archive open in ``fh`` when its index lists more than ``max_entries``
-    entries or is larger than ``max_size`` bytes (``fix``: what to do instead), or when its
-    end record is missing or wrong; reads at most 64 KiB and one entry header at a time."""
-    index = _end_record(fh, shown)
+    entries or is larger than ``max_size`` bytes (``fix``: what to do instead), or, as not
+    ``what``, when its end record is missing or wrong; reads at most 64 KiB and one entry header at a time."""
+    index = _end_record(fh, f"{shown}: not {what}")
     if index.entries > max_entries:
         raise GoldcaseError(
             f"{shown}: its zip index lists {index.entries:,} entries, more than the "
@@ -52,7 +54,7 @@ def check_index(fh: BinaryIO, shown: str, *, max_entries: int, max_size: int, fi
             f"{shown}: its zip index is {index.size:,} bytes, more than the {max_size:,} "
             f"goldcase reads; {fix}"
         )
-    _walk(fh, index, shown)
+    _walk(fh, index, f"{shown}: not {what}")
 
 
 def _damaged(shown: str, why: str) -> GoldcaseError:
