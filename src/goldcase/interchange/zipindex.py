@@ -42,7 +42,8 @@ def check_index(
 ) -> None:
     """Refuse the archive open in ``fh`` when its index lists more than ``max_entries``
     entries or is larger than ``max_size`` bytes (``fix``: what to do instead), or, as not
-    ``what``, when its end record is missing or wrong; reads at most 64 KiB and one entry header at a time."""
+    ``what``, when its end record is missing or wrong; reads at most 64 KiB and one entry
+    header at a time."""
     index = _end_record(fh, f"{shown}: not {what}")
     if index.entries > max_entries:
         raise GoldcaseError(
