@@ -175,3 +175,24 @@ def test_a_folder_in_git_s_own_folder_is_refused(
         assert result.returncode == 2, result.stdout + result.stderr
         assert message in result.stderr
         assert "c2VjcmV0LXRva2Vu" not in result.stdout + result.stderr
+
+
+BIG = "1" + "0" * 399  # a number of 400 digits
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (f"[leakage]\nnum_perm = {BIG}\n", f"leakage.num_perm is {BIG[:79]}…; expected a value"),
+        (f"[split]\nfraction = {BIG}\n", f"split.fraction is {BIG[:79]}…; expected a value"),
+        (f"[severity]\nGC101 = {BIG}\n", f"severity.GC101 is {BIG[:79]}…; expected one of"),
+        (f'[run]\n"{BIG}" = 1\n', f"unknown key '{BIG[:78]}…; known keys"),
+    ],
+)
+def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, text: str, message: str) -> None:
+    """A config is anyone's text: a value it holds is quoted cut at 80 characters."""
+    (tmp_path / "goldcase.toml").write_text(text)
+    with pytest.raises(GoldcaseError) as caught:
+        load_config(tmp_path)
+    assert message in str(caught.value)
+    assert BIG not in str(caught.value)

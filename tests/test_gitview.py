@@ -10,7 +10,7 @@ import pytest
 
 from goldcase import gitview
 from goldcase.errors import GoldcaseError
-from kit import commit, git, write
+from kit import case_text, commit, git, git_set, goldcase, write
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:
@@ -414,3 +414,28 @@ def test_unseen_names_skipped_and_assumed_files_in_one_question(tmp_path: Path) 
     (root / "cases/golden/a.yaml").unlink()  # deleted as git sees it: not unseen
     found = gitview.unseen_in_work_tree(root, ["cases/golden", "corpus"])
     assert found == gitview.Unseen(["cases/golden/b.yaml"], ["corpus/doc.md"])
+
+
+# --- a repository whose own .git/config names a file-system monitor ---
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("lock", "--stage"), ("lock", "--check"), ("check", "--staged"), ("review", "--base", "HEAD")],
+)
+def test_a_fsmonitor_in_the_repository_s_own_config_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A repository that arrives as a tarball brings its ``.git/config``: its
+    ``core.fsmonitor`` is a command git runs on every command that reads the index. goldcase's
+    own git commands (docs/architecture.md) run none."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    git(root, "config", "core.fsmonitor", f"echo ran >> {marker}; false")
+    git(root, "status", "--porcelain")
+    assert marker.exists(), "git itself runs the monitor: the test would prove nothing"
+    marker.unlink()
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    done = goldcase(root, *args)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert not marker.exists(), " ".join(args)

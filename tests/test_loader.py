@@ -3,10 +3,13 @@ and the case hash with the schema's defaults filled in."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
 from goldcase.loader import Locator, _StrictLoader, case_hash, load_case_file, parse_case
+from kit import case_text, goldcase, golden_set, write
 
 CASE = b"""\
 # a comment first
@@ -154,3 +157,26 @@ def test_an_unquoted_date_in_the_tags_is_a_finding() -> None:
     loaded = load_case_file("cases/golden/ret-001.yaml", "golden", raw.encode())
     assert [(f.code, f.line, f.col) for f in loaded.findings] == [("GC107", 3, 17)]
     assert loaded.findings[0].message.endswith("put the value in quotes")
+
+
+BIG = "1" + "0" * 399  # a number of 400 digits
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (f"{BIG}: 1\n", f"GC107 unknown key '{BIG[:78]}…; known keys"),
+        (f"answerable: true\nanswerable: {BIG}\n", "GC102 duplicate key 'answerable'; keep one"),
+        (f"tags: [{BIG}]\n", f"tags[0] should be a string, got int {BIG[:39]}…"),
+    ],
+)
+def test_a_number_of_400_digits_in_a_case_file_is_quoted_cut(
+    tmp_path: Path, extra: str, message: str
+) -> None:
+    """A case file is anyone's text: what ``goldcase check`` quotes of it is cut."""
+    root = golden_set(tmp_path / "set", ("ret-001",))
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001") + extra)
+    done = goldcase(root, "check")
+    assert done.returncode == 1, done.stderr
+    assert message in done.stdout
+    assert BIG not in done.stdout + done.stderr

@@ -48,7 +48,7 @@ from goldcase.cachesweep import (
     sweep_if_due,
 )
 from goldcase.collector import kept
-from goldcase.gitview import refuse_implicit_bare, top_level
+from goldcase.gitview import guard_git_config, top_level
 from goldcase.model import Finding
 
 ENV = "GOLDCASE_CACHE_DIR"
@@ -140,7 +140,7 @@ def _tracked(root: Path, folder: Path) -> bool:
     if not inside:
         return False
     asked = sorted({str(p) for rel in inside for p in (rel, *rel.parents) if str(p) != "."})
-    env = refuse_implicit_bare({k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
+    env = guard_git_config({k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
     try:
         done = subprocess.run(
             ["git", "--literal-pathspecs", "ls-files", "-z", "--", *(asked or ["."])],

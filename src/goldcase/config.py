@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import GIT_FOLDER, is_inside, read_inside
+from goldcase.text import clip
 
 LABELS = "labels"  # second labellers' files (labelling.labels reads them)
 
@@ -256,7 +257,8 @@ def _parse(root: Path, source: Path, raw: Mapping[str, Any]) -> Config:
     for code, level in severity.items():
         if level not in SEVERITIES:
             raise GoldcaseError(
-                f"{where}: severity.{code} is {level!r}; expected one of {', '.join(SEVERITIES)}"
+                f"{where}: severity.{_shown(code)} is {_quoted(level)}; expected one of "
+                f"{', '.join(SEVERITIES)}"
             )
     config = Config(
         root=root,
@@ -307,7 +309,7 @@ def _check_values(config: Config, where: str) -> None:
         if not (low <= value <= high and (closed or value != low)):  # NaN fails too
             bound = "from" if closed else "above"
             raise GoldcaseError(
-                f"{where}: {name} is {value!r}; expected a value {bound} {low} up to {high}"
+                f"{where}: {name} is {_quoted(value)}; expected a value {bound} {low} up to {high}"
             )
     for pattern in config.leakage.fewshot:
         if not isinstance(pattern, str) or not pattern:
@@ -316,7 +318,7 @@ def _check_values(config: Config, where: str) -> None:
     _check_patterns(config.run.abstain_patterns, f"{where}: run.abstain_patterns")
     for name, table in config.slices.items():
         if table.floor is not None and table.floor < 0:
-            raise GoldcaseError(f"{where}: slices.{name}.floor should be 0 or more")
+            raise GoldcaseError(f"{where}: slices.{_shown(name)}.floor should be 0 or more")
 
 
 # Constructs Python reads and JavaScript does not (or reads otherwise): the patterns also go,
@@ -405,18 +407,18 @@ def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
         try:
             re.compile(pattern)
         except re.error as exc:
-            message = f"{where}: {pattern!r} is not a regular expression: {exc}"
+            message = f"{where}: {_quoted(pattern)} is not a regular expression: {exc}"
             raise GoldcaseError(message) from None
         if nested_repeat(pattern):
             raise GoldcaseError(
-                f"{where}: {pattern!r} repeats a group that itself repeats or alternates "
+                f"{where}: {_quoted(pattern)} repeats a group that itself repeats or alternates "
                 "((a+)+, (a|aa)*): on some answers matching it takes exponential time; repeat "
                 "a character class instead ([ab]+)"
             )
         if _PYTHON_ONLY.search(pattern):
             raise GoldcaseError(
-                f"{where}: {pattern!r} uses syntax JavaScript reads otherwise ((?P, (?#, inline "
-                "flags, \\A, \\Z); write it in the syntax both share (matching is already "
+                f"{where}: {_quoted(pattern)} uses syntax JavaScript reads otherwise ((?P, (?#, "
+                "inline flags, \\A, \\Z); write it in the syntax both share (matching is already "
                 "case-insensitive)"
             )
 
@@ -425,7 +427,7 @@ def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -
     for key, value in raw.items():
         if key not in known:
             raise GoldcaseError(
-                f"{where}: unknown key {key!r}; known keys: {', '.join(sorted(known))}"
+                f"{where}: unknown key {_quoted(key)}; known keys: {', '.join(sorted(known))}"
             )
         expected = known[key]
         ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
@@ -440,11 +442,11 @@ def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -
 def _check_relative(value: str, where: str) -> None:
     path = Path(value)
     if path.is_absolute() or ".." in path.parts:
-        raise GoldcaseError(f"{where} must be a folder inside the repository, got {value!r}")
+        raise GoldcaseError(f"{where} must be a folder inside the repository, got {_quoted(value)}")
     if GIT_FOLDER in (part.casefold() for part in path.parts):
         raise GoldcaseError(
-            f"{where} = {value!r} is in git's own folder, which holds the clone's config (and "
-            "its credentials), never the repository's files: name a folder of the repository"
+            f"{where} = {_quoted(value)} is in git's own folder, which holds the clone's config "
+            "(and its credentials), never the repository's files: name a folder of the repository"
         )
 
 
@@ -458,11 +460,11 @@ def _slices(raw: Mapping[str, Any], where: str) -> dict[str, SliceConfig]:
     out: dict[str, SliceConfig] = {}
     for name, table in raw.items():
         if not isinstance(table, dict):
-            raise GoldcaseError(f"{where}: slices.{name} should be a table")
-        out[name] = _section(SliceConfig, table, where, f"slices.{name}")
+            raise GoldcaseError(f"{where}: slices.{_shown(name)} should be a table")
+        out[name] = _section(SliceConfig, table, where, f"slices.{_shown(name)}")
         traffic = out[name].traffic
         if traffic is not None and not 0 <= traffic <= 1:
-            raise GoldcaseError(f"{where}: slices.{name}.traffic should be between 0 and 1")
+            raise GoldcaseError(f"{where}: slices.{_shown(name)}.traffic should be between 0 and 1")
     return out
 
 
@@ -480,13 +482,13 @@ def _triage(raw: Mapping[str, Any], where: str) -> TriageConfig:
     for key, value in given.items():
         if key not in TRACE_FIELDS:
             raise GoldcaseError(
-                f"{where} [triage.fields]: unknown key {key!r}; known keys: "
+                f"{where} [triage.fields]: unknown key {_quoted(key)}; known keys: "
                 f"{', '.join(TRACE_FIELDS)}"
             )
         if not isinstance(value, str) or not _FIELD_PATH.match(value):
             raise GoldcaseError(
                 f"{where}: triage.fields.{key} should be a field name or a dotted path "
-                f"(inputs.question), got {value!r}"
+                f"(inputs.question), got {_quoted(value)}"
             )
         names[key] = value
     return replace(config, fields=names)
@@ -509,3 +511,14 @@ def _section(cls: type[Any], raw: Mapping[str, Any], where: str, name: str) -> A
     _check_keys(raw, known, f"{where} [{name}]")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
     return cls(**values)
+
+
+def _quoted(value: Any) -> str:
+    """A value from the config as a message quotes it: its repr, cut at 80 characters (a
+    number of 400 digits, a key of a megabyte)."""
+    return clip(repr(value))
+
+
+def _shown(name: Any) -> str:
+    """A name from the config (a table's key) inside a dotted path, cut at 40 characters."""
+    return clip(str(name), 40)

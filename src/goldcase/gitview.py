@@ -73,22 +73,29 @@ def git_env(path: Path) -> dict[str, str]:
         env.pop(name, None)
     if index is not None:
         env["GIT_INDEX_FILE"] = index
-    return refuse_implicit_bare(env)
+    return guard_git_config(env)
 
 
-def refuse_implicit_bare(env: dict[str, str]) -> dict[str, str]:
-    """``env`` with ``safe.bareRepository=explicit`` added to git's command-line config. A
-    folder holding HEAD, objects/ and refs/ is a bare repository to git, and a stranger can
-    commit those files (and a ``config`` whose ``core.fsmonitor`` is any command) into a
-    golden set's folder: git run there would take it for the repository and run that
-    command. goldcase never works on a bare repository, so git is told to find none
-    unless ``GIT_DIR`` names it."""
-    count = env.get("GIT_CONFIG_COUNT", "0")
-    index = int(count) if count.isascii() and count.isdigit() else 0
-    env[f"GIT_CONFIG_KEY_{index}"] = "safe.bareRepository"
-    env[f"GIT_CONFIG_VALUE_{index}"] = "explicit"
-    env["GIT_CONFIG_COUNT"] = str(index + 1)
+def guard_git_config(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with ``safe.bareRepository=explicit`` and ``core.fsmonitor=false`` added to
+    git's command-line config, which wins over every config file. A folder holding HEAD,
+    objects/ and refs/ is a bare repository to git, and a stranger can commit those files
+    (and a ``config`` whose ``core.fsmonitor`` is any command) into a golden set's folder: git
+    run there would take it for the repository and run that command. goldcase never works on
+    a bare repository, so git is told to find none unless ``GIT_DIR`` names it. A repository
+    that arrives with its own ``.git/config`` (a tarball, not a clone) can set
+    ``core.fsmonitor`` too, and git runs it on every command that reads the index: goldcase's
+    own git commands use no file-system monitor."""
+    for key, value in _GUARDS:
+        count = env.get("GIT_CONFIG_COUNT", "0")
+        index = int(count) if count.isascii() and count.isdigit() else 0
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+        env["GIT_CONFIG_COUNT"] = str(index + 1)
     return env
+
+
+_GUARDS = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
 
 
 def _own_index(index: str | None, own: Path | None) -> str | None:

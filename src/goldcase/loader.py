@@ -89,9 +89,8 @@ class _StrictLoader(yaml.CSafeLoader):
             key = key_node.value
             if key in seen:
                 mark = key_node.start_mark
-                raise _Refused(
-                    "GC102", f"duplicate key {key!r}; keep one", mark.line + 1, mark.column + 1
-                )
+                message = f"duplicate key {clip(repr(key))}; keep one"
+                raise _Refused("GC102", message, mark.line + 1, mark.column + 1)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
@@ -414,7 +413,8 @@ def _id_findings(path: str, raw: bytes, data: dict[str, Any]) -> Iterator[Findin
             col,
             "GC108",
             "error",
-            f"id {case_id!r} differs from the file name {stem!r}; {_id_fix(case_id, stem)}",
+            f"id {clip(repr(case_id))} differs from the file name {clip(repr(stem))}; "
+            f"{_id_fix(case_id, stem)}",
         )
 
 
@@ -543,7 +543,7 @@ _MIN_ITEMS = {
 def _unknown_key(key: str, known: list[str]) -> str:
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(known)}"
-    return f"unknown key {key!r}{hint}"
+    return f"unknown key {clip(repr(key))}{hint}"
 
 
 def _missing(key: str, where: list[str | int], error: Any) -> str:

@@ -86,16 +86,19 @@ def _read_all(fd: int, size: int, limit: int, name: str) -> bytes:
     return b"".join(parts)
 
 
-def open_regular(path: Path | str) -> BinaryIO:
+def open_regular(path: Path | str, limit: int = DEFAULT_LIMIT) -> BinaryIO:
     """The regular file at ``path`` opened for reading, never blocking on a FIFO: for a file
-    read as a stream (a zip archive) rather than whole; refusals as ``read_regular``'s."""
+    read as a stream (a zip archive) rather than whole; refusals as ``read_regular``'s
+    (``TooLarge`` for a file over ``limit`` bytes)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
+        if info.st_size > limit:
+            raise TooLarge(info.st_size, limit, str(path))
         os.set_blocking(fd, True)  # a regular file: reads never wait anyway
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
 from goldcase.scoring.results import InvalidInput, parse_results, read_raw, valid_line
-from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
+from kit import run_cli
+from scoring.kit import (
+    case_yaml,
+    score_lines,
+    six_cases,
+    six_results,
+    write_repo,
+    write_results,
+)
 
 
 def problems(raw: bytes | str) -> list[str]:
@@ -318,3 +326,26 @@ def test_half_a_surrogate_pair_is_a_problem_of_its_line_and_a_whole_pair_is_text
         (2, "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half"),
         (3, "an escape of half a surrogate pair (\\ud800 to \\udfff) with no other half"),
     ]
+
+
+BIG = "1" + "0" * 399  # a number of 400 digits
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("confidence", f"confidence is {BIG[:79]}…; expected a number from 0 to 1"),
+        ("trial", f"second result for case 'E0' trial {BIG[:79]}… (first on line 1)"),
+        (BIG, f"unknown field '{BIG[:78]}…; known fields"),
+    ],
+)
+def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, field: str, message: str) -> None:
+    """A results line is anyone's text: a value it holds is quoted cut at 80 characters
+    (docs/score.md), never whole."""
+    root = write_repo(tmp_path / "repo", six_cases())
+    line = f'{{"id": "E0", "outcome": "abstain", "{field}": {BIG}}}'
+    first = line if field == "trial" else '{"id": "E1", "outcome": "abstain"}'
+    done = run_cli("score", write_results(tmp_path / "run.jsonl", [first, line]), "--repo", root)
+    assert done.exit_code == 2
+    assert f"run.jsonl:2: {message}" in done.stderr
+    assert BIG not in done.stderr

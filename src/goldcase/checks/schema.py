@@ -41,6 +41,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from goldcase.model import Finding, Severity
+from goldcase.text import clip
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -91,5 +92,5 @@ def _duplicate_ids(case_set: CaseSet) -> Iterator[Finding]:
                 1,
                 "GC109",
                 "error",
-                f"id {case_id!r} is also used by {others}; ids are unique across cases/",
+                f"id {clip(repr(case_id))} is also used by {others}; ids are unique across cases/",
             )

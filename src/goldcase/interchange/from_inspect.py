@@ -2,7 +2,8 @@
 
 A log is read as data: a JSON log whole (at most 1 GiB), an ``.eval`` log member by member
 (``samples/*.json``, each at most 256 MiB once decompressed, stored, deflated or
-zstd-compressed as Inspect writes them), never unpickled or run.
+zstd-compressed as Inspect writes them), never unpickled or run. An ``.eval`` file is at most
+2 GiB, and its zip index is bounded (``zipindex``) before ``zipfile`` reads it.
 
 - The case is the sample's ``metadata.id``, else its ``id`` (``goldcase export --format
   inspect`` writes both); the trial is its ``epoch``.
@@ -26,6 +27,7 @@ from typing import Any, BinaryIO
 
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.converted import MAX_BYTES, Converted, latency, parse_json
+from goldcase.interchange.zipindex import check_index
 from goldcase.output import plain
 from goldcase.safeio import named, open_regular, read_named
 
@@ -35,6 +37,10 @@ MAX_MEMBER = 256 * 1024**2
 # a few megabytes into gigabytes, and every answer is kept until it is scored)
 MAX_SAMPLES_BYTES = MAX_BYTES
 MAX_MEMBERS = 1_000_000
+MAX_ENTRIES = MAX_MEMBERS + 65_536  # the samples, and the header, summaries and journal beside
+MAX_INDEX_BYTES = 128 * 1024**2  # the zip index: a million entries of names up to 80 characters
+# the file: its samples (at most MAX_SAMPLES_BYTES inflated, so no more stored) and the rest
+MAX_ARCHIVE_BYTES = 2 * MAX_BYTES
 STORE = "goldcase"  # the sample store key a solver may leave a structured response under
 _LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, (version … sizes), name and extra lengths
 _ZSTD = 93  # the zip method number Inspect writes
@@ -49,7 +55,7 @@ def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
 
 def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
     with named(shown, WHAT):
-        fh = open_regular(path)
+        fh = open_regular(path, MAX_ARCHIVE_BYTES)
     with fh:
         if fh.read(4) == b"PK\x03\x04":
             yield from _eval_samples(fh, shown)
@@ -66,6 +72,10 @@ def _samples(path: Path, shown: str) -> Iterator[dict[str, Any]]:
 
 def _eval_samples(fh: BinaryIO, shown: str) -> Iterator[dict[str, Any]]:
     try:
+        check_index(
+            fh, shown, WHAT, max_entries=MAX_ENTRIES, max_size=MAX_INDEX_BYTES,
+            fix="score a log of fewer samples",
+        )  # fmt: skip
         with zipfile.ZipFile(fh) as archive:
             members = [i for i in archive.infolist() if _is_sample(i.filename)]
             if len(members) > MAX_MEMBERS:

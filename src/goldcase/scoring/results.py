@@ -218,7 +218,7 @@ def _line_problem(line: str) -> str:
     try:
         data = _DECODER.decode(line)
     except _DuplicateKey as exc:
-        return f"field {str(exc)!r} appears twice on the line; keep one"
+        return f"field {clip(repr(str(exc)))} appears twice on the line; keep one"
     except json.JSONDecodeError as exc:
         return (
             f"malformed JSON at column {exc.colno}: {exc.msg}; "
@@ -272,7 +272,8 @@ def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
     trial = result.trial
     for other in earlier:
         if other.trial == trial:
-            what = f"case {result.id!r}" + ("" if trial is None else f" trial {trial}")
+            numbered = "" if trial is None else f" trial {clip(str(trial))}"
+            what = f"case {clip(repr(result.id))}{numbered}"
             fix = (
                 "keep one line per case, or number repeated runs with trial"
                 if trial is None
@@ -282,7 +283,7 @@ def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
     first = earlier[0]
     if (first.trial is None) != (trial is None):
         return (
-            f"case {result.id!r} has lines with and without trial (line {first.line}); "
+            f"case {clip(repr(result.id))} has lines with and without trial (line {first.line}); "
             "give every line of a repeated case a trial number"
         )
     return None
@@ -336,9 +337,9 @@ def _messages(error: Any) -> Iterator[str]:
         expected = " or ".join(_TYPE_NAMES.get(n, n) for n in names)
         yield f"{name} should be {expected}, got {clip(json.dumps(error.instance), 40)}"
     elif kind in ("minimum", "maximum") and name == "confidence":
-        yield f"confidence is {error.instance}; expected a number from 0 to 1"
+        yield f"confidence is {clip(str(error.instance))}; expected a number from 0 to 1"
     elif kind == "minimum":
-        yield f"{name} is {error.instance}; expected at least {error.validator_value}"
+        yield f"{name} is {clip(str(error.instance))}; expected at least {error.validator_value}"
     elif kind == "minLength":
         yield f"{name} is empty"
     elif kind == "anyOf" and not path:
@@ -355,4 +356,4 @@ def _unknown_field(key: str, known: list[str], *, top: bool) -> str:
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
     extra = " (fields of your own go under meta)" if top else ""
-    return f"unknown field {key!r}; {hint}{extra}"
+    return f"unknown field {clip(repr(key))}; {hint}{extra}"
