@@ -117,6 +117,73 @@ def test_abstain_patterns_without_nested_repeats_are_accepted(tmp_path: Path, pa
     assert load_config(tmp_path).run.abstain_patterns == (pattern,)
 
 
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        ("know(?=\\.)", "invalid perl operator: (?="),
+        ("(?<!not )sure", "invalid perl operator: (?<!"),
+        ("(no)\\W+\\1", "invalid escape sequence: \\1"),
+        ("don\\u2019t", "invalid escape sequence: \\u"),
+        ("a{1001}", "invalid repetition size: {1001}"),
+    ],
+)
+def test_an_abstain_pattern_re2_cannot_read_is_refused(
+    tmp_path: Path, pattern: str, reason: str
+) -> None:
+    """goldcase searches the patterns with RE2, in time linear in the answer: what RE2 has no
+    linear-time match for (lookarounds, backreferences) is refused as the config is read,
+    naming the file, the key and what to write instead."""
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
+    with pytest.raises(GoldcaseError) as raised:
+        load_config(tmp_path)
+    assert str(raised.value) == (
+        f"goldcase.toml: run.abstain_patterns: {pattern!r} cannot be searched in time linear "
+        f"in the answer (RE2: {reason}); write it without backreferences (\\1) or lookarounds "
+        "((?=, (?!, (?<=, (?<!), a \\u escape as the character itself, repeat counts up to 1000"
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern", ["\\a", "[\\a]", "[]a]", "[^]a]", "[[:alpha:]]+", "[[a]", "[a--b]"]
+)
+def test_an_abstain_pattern_re2_and_javascript_read_otherwise_is_refused(
+    tmp_path: Path, pattern: str
+) -> None:
+    """RE2 reads \\a as a bell, ] first in a class as a bracket and [:alpha:] as letters;
+    JavaScript reads the letter a, an empty class, and the characters [:ahlp."""
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
+    with pytest.raises(GoldcaseError, match="uses syntax JavaScript reads otherwise"):
+        load_config(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "pattern", ["\\\\a", "[a\\]]", "\\[:alpha:\\]", "[:alpha:]", "no\\s+idea$"]
+)
+def test_abstain_patterns_all_three_engines_read_alike_are_accepted(
+    tmp_path: Path, pattern: str
+) -> None:
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n")
+    assert load_config(tmp_path).run.abstain_patterns == (pattern,)
+
+
+def test_abstain_patterns_too_large_together_are_refused(tmp_path: Path) -> None:
+    """The time to search an answer is linear in its length times the size of the patterns'
+    program: each of these is accepted alone, not all three."""
+    patterns = ["[a-z]{60}!", "\\w{60}#", "[a-z]{60}\\d"]
+    for pattern in patterns:
+        (tmp_path / "goldcase.toml").write_text(
+            f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n"
+        )
+        assert load_config(tmp_path).run.abstain_patterns == (pattern,)
+    (tmp_path / "goldcase.toml").write_text(f"[run]\nabstain_patterns = {json.dumps(patterns)}\n")
+    with pytest.raises(
+        GoldcaseError,
+        match=r"goldcase\.toml: run\.abstain_patterns: the patterns "
+        r"compile to [0-9]+ RE2 instructions, over 1000",
+    ):
+        load_config(tmp_path)
+
+
 @pytest.mark.parametrize("name", ["goldcase.toml", "pyproject.toml"])
 @pytest.mark.parametrize(
     "value", ["[" * 100_000 + "]" * 100_000, "{a=" * 5_000 + "1" + "}" * 5_000]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
+from goldcase.patterns import MAX_PROGRAM, program_size, refusal
 from goldcase.safeio import GIT_FOLDER, is_inside, read_inside
 from goldcase.text import clip
 
@@ -404,23 +406,80 @@ def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
     for pattern in patterns:
         if not isinstance(pattern, str) or not pattern:
             raise GoldcaseError(f"{where} should be a list of non-empty regular expressions")
-        try:
+        _check_pattern(pattern, where)
+    size = program_size(patterns)
+    if size > MAX_PROGRAM:
+        raise GoldcaseError(
+            f"{where}: the patterns compile to {size} RE2 instructions, over {MAX_PROGRAM} (the "
+            "time to search an answer grows with its length times this); shorten them or "
+            "lower their repeat counts ([a-z]{300} counts its class 300 times)"
+        )
+
+
+def _check_pattern(pattern: str, where: str) -> None:
+    try:
+        with warnings.catch_warnings():
+            # "possible nested set" ([[, --, && in a class): syntax each engine reads its way
+            warnings.simplefilter("error", FutureWarning)
             re.compile(pattern)
-        except re.error as exc:
-            message = f"{where}: {_quoted(pattern)} is not a regular expression: {exc}"
-            raise GoldcaseError(message) from None
-        if nested_repeat(pattern):
-            raise GoldcaseError(
-                f"{where}: {_quoted(pattern)} repeats a group that itself repeats or alternates "
-                "((a+)+, (a|aa)*): on some answers matching it takes exponential time; repeat "
-                "a character class instead ([ab]+)"
-            )
-        if _PYTHON_ONLY.search(pattern):
-            raise GoldcaseError(
-                f"{where}: {_quoted(pattern)} uses syntax JavaScript reads otherwise ((?P, (?#, "
-                "inline flags, \\A, \\Z); write it in the syntax both share (matching is already "
-                "case-insensitive)"
-            )
+        read_otherwise = _PYTHON_ONLY.search(pattern) is not None or _read_otherwise(pattern)
+    except FutureWarning:
+        read_otherwise = True
+    except re.error as exc:
+        message = f"{where}: {_quoted(pattern)} is not a regular expression: {exc}"
+        raise GoldcaseError(message) from None
+    if nested_repeat(pattern):
+        raise GoldcaseError(
+            f"{where}: {_quoted(pattern)} repeats a group that itself repeats or alternates "
+            "((a+)+, (a|aa)*): on some answers matching it takes exponential time; repeat "
+            "a character class instead ([ab]+)"
+        )
+    if read_otherwise:
+        raise GoldcaseError(
+            f"{where}: {_quoted(pattern)} uses syntax JavaScript reads otherwise ((?P, (?#, inline "
+            "flags, \\A, \\Z, \\a, a class that starts with ] or holds [ or [:alpha:]); write "
+            "it in the syntax both share (matching is already case-insensitive; \\] and \\[ "
+            "for brackets)"
+        )
+    reason = refusal((pattern,))
+    if reason is not None:
+        raise GoldcaseError(
+            f"{where}: {_quoted(pattern)} cannot be searched in time linear in the answer (RE2: "
+            f"{reason}); write it without backreferences (\\1) or lookarounds ((?=, (?!, "
+            "(?<=, (?<!), a \\u escape as the character itself, repeat counts up to 1000"
+        )
+
+
+def _read_otherwise(pattern: str) -> bool:
+    """True when ``pattern`` holds a class or an escape RE2 (or Python) and JavaScript read
+    differently: ``\\a`` (a bell, or the letter a), a class that starts with ``]`` (a
+    bracket, or an empty class), a POSIX class ``[[:alpha:]]`` (letters, or the characters
+    ``[:ahlp``)."""
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "[":
+            step = _atom_length(pattern, i)
+            body = pattern[i + 1 : i + step]
+            if body.startswith(("]", "^]")) or _POSIX_CLASS.search(body) or _bell(body):
+                return True
+        else:
+            step = 2 if pattern[i] == "\\" else 1
+            if pattern[i : i + 2] == "\\a":
+                return True
+        i += step
+    return False
+
+
+def _bell(text: str) -> bool:
+    escape = text.find("\\")
+    while escape >= 0:
+        if text[escape + 1 : escape + 2] == "a":
+            return True
+        escape = text.find("\\", escape + 2)
+    return False
+
+
+_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
 
 
 def _check_keys(raw: Mapping[str, Any], known: Mapping[str, type], where: str) -> None:

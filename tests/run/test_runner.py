@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -91,6 +92,35 @@ def test_configured_abstain_patterns_replace_the_defaults(tmp_path: Path) -> Non
     assert run_goldcase(repo, out, script(tmp_path, actions)).exit_code == 0
     written = by_id(out)
     assert (written["oos-001"]["outcome"], written["ret-001"]["outcome"]) == ("abstain", "answer")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "answer"),
+    [("\\w*" * 12 + "!", "a" * 60), ("\\w*x", "a" * 2_000_000)],
+    ids=["polynomial", "quadratic"],
+)
+def test_an_abstain_pattern_is_searched_in_time_linear_in_the_answer(
+    tmp_path: Path, pattern: str, answer: str
+) -> None:
+    """Python's backtracking re took over a minute on sixty letters with the first pattern (its
+    time grows with the twelfth power of the length) and quadratic time on the second: a
+    config and an answer a stranger wrote hung goldcase run. The run is a child process
+    under a timeout far above what it needs: a hang is the failure."""
+    config = f"[run]\nabstain_patterns = [{json.dumps(pattern)}]\n"
+    repo = make_set(tmp_path / "repo", config=config)
+    out = tmp_path / "run.jsonl"
+    args = ["run", "--repo", repo, "--out", out, "--cmd", worker_command()]
+    done = subprocess.run(
+        [sys.executable, "-m", "goldcase", *map(str, args)],
+        env={**os.environ, **script(tmp_path, {"oos-001": f"answer:{answer}"})},
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = by_id(out)["oos-001"]
+    assert (written["outcome"], len(written["answer"])) == ("answer", len(answer))
 
 
 @pytest.mark.parametrize(

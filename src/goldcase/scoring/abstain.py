@@ -3,8 +3,10 @@
 A system that returns only text (a promptfoo provider, an Inspect solver, a ``goldcase run``
 worker whose response gives no ``outcome``) abstains when one of the config's
 ``[run] abstain_patterns`` matches its answer: regular expressions searched anywhere in the
-text, case-insensitively, in the syntax Python and JavaScript share (the config refuses the
-rest), so the promptfoo export can carry the very same patterns. The defaults
+text, case-insensitively, in the syntax Python, JavaScript and RE2 share (the config refuses
+the rest), so the promptfoo export can carry the very same patterns. goldcase searches them
+with RE2 (``goldcase.patterns``), in time linear in the answer's length whatever the pattern,
+matching as JavaScript's ``RegExp`` with the ``i`` flag matches. The defaults
 (``goldcase.config.ABSTAIN_PATTERNS``) catch "I don't know", "I can't answer that" and "the
 documents do not say".
 
@@ -20,31 +22,23 @@ Fails (an answer)::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from goldcase.dialect import javascript_literal
-
-# ASCII: \\w, \\b, \\d and \\s then mean in Python what they mean in a JavaScript RegExp
-_FLAGS = re.IGNORECASE | re.ASCII
+from goldcase.patterns import alternation, compiled, found
 
 
 @lru_cache(maxsize=16)
-def _compiled(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    if not patterns:
-        return None
-    return re.compile(_alternation(patterns), _FLAGS)
-
-
-def _alternation(patterns: Sequence[str]) -> str:
-    return "|".join(f"(?:{pattern})" for pattern in patterns)
+def _compiled(patterns: tuple[str, ...]) -> Any:
+    return compiled(patterns) if patterns else None
 
 
 def abstains(text: str, patterns: Sequence[str]) -> bool:
     """True when one of ``patterns`` matches ``text``."""
-    compiled = _compiled(tuple(patterns))
-    return compiled is not None and compiled.search(text) is not None
+    expression = _compiled(tuple(patterns))
+    return expression is not None and found(expression, text)
 
 
 def javascript_regexp(patterns: Sequence[str]) -> str:
@@ -52,4 +46,4 @@ def javascript_regexp(patterns: Sequence[str]) -> str:
     patterns)``; ``null`` when there is no pattern (nothing abstains by its text)."""
     if not patterns:
         return "null"
-    return f"new RegExp({javascript_literal(_alternation(patterns))}, 'i')"
+    return f"new RegExp({javascript_literal(alternation(patterns))}, 'i')"
