@@ -124,3 +124,21 @@ def test_half_a_surrogate_pair_in_a_report_is_a_clear_error(tmp_path: Path, fiel
     assert "internal error" not in result.stderr
     assert f"error: {bad}: an escape of half a surrogate pair" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_report_holding_a_number_json_has_not_is_refused(tmp_path: Path, constant: str) -> None:
+    """NaN and the infinities are not JSON numbers: the page refuses them as compare does,
+    instead of printing a confidence of "nan"."""
+    from kit import goldcase
+
+    bad = tmp_path / "nan.json"
+    text = SIX.read_text()
+    bad.write_text(text.replace('"confidence": 0.8', f'"confidence": {constant}', 1))
+    assert bad.read_text() != text
+    out = tmp_path / "x.html"
+    result = goldcase(tmp_path, "report", bad, "--html", out)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith(f"error: {bad}: not a report (invalid JSON: {constant}")
+    assert "Traceback" not in result.stderr
+    assert not out.exists()

@@ -17,6 +17,7 @@ from goldcase.schemas import validator
 from goldcase.scoring.reportfile import (
     check_consistency,
     corrections_allowed,
+    no_constant,
     refuse_half_surrogates,
 )
 from goldcase.writer import atomic_write_text
@@ -26,10 +27,10 @@ def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
     try:
         text = read_regular_text(path)
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=no_constant)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
-    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a number too long
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, NaN, a number too long
         raise GoldcaseError(
             f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
         ) from exc
