@@ -53,12 +53,15 @@ def composition_rows(ctx: Context) -> list[Composition]:
 
 
 def case_links(ctx: Context, out: Path) -> dict[str, str]:
-    """Case id -> the case file, relative to the page, so the links work where it is saved."""
+    """Case id -> the case file, relative to the page, so the links work where it is saved.
+    A path in the page's own folder starts ``./``: a file named ``javascript:x.yaml`` must be
+    a path, not a URL with a scheme."""
     folder = out.resolve().parent
     links = {}
     for case in load_case_set(ctx).parsed:
         target = ctx.root / case.path
-        links[case.id] = Path(os.path.relpath(target, folder)).as_posix()
+        href = Path(os.path.relpath(target, folder)).as_posix()
+        links[case.id] = href if href.startswith("../") else f"./{href}"
     return links
 
 
