@@ -264,3 +264,27 @@ def test_multi_line_text_with_control_characters_is_written_as_escapes(value: st
     data, problems = parse_case("x.yaml", written.encode("utf-8"))
     assert problems == []
     assert data == {"question": value}
+
+
+def test_a_case_file_linked_outside_the_repository_is_neither_read_nor_copied_in(
+    tmp_path: Path,
+) -> None:
+    """A branch can commit ``cases/golden/x.yaml`` as a link to a file anywhere: fmt reads
+    case files as check does, only inside the repository, so the file outside is never read
+    and never copied into the repository in the link's place."""
+    from kit import case_text, git_set, goldcase
+
+    repo = git_set(tmp_path / "repo")
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(case_text("ret-003").replace("question: ", "question:   "), encoding="utf-8")
+    before = outside.read_bytes()
+    link = repo / "cases" / "golden" / "ret-003.yaml"
+    link.symlink_to(outside)
+    result = goldcase(repo, "fmt")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "cases/golden/ret-003.yaml:1:1: GC113 a link that leads outside the repository; case "
+        "files live inside it (file left as it is)"
+    ) in result.stdout
+    assert "reformatted cases/golden/ret-003.yaml" not in result.stdout
+    assert link.is_symlink() and outside.read_bytes() == before

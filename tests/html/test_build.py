@@ -124,3 +124,39 @@ def test_half_a_surrogate_pair_in_a_report_is_a_clear_error(tmp_path: Path, fiel
     assert "internal error" not in result.stderr
     assert f"error: {bad}: an escape of half a surrogate pair" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_report_holding_a_number_json_has_not_is_refused(tmp_path: Path, constant: str) -> None:
+    """NaN and the infinities are not JSON numbers: the page refuses them as compare does,
+    instead of printing a confidence of "nan"."""
+    from kit import goldcase
+
+    bad = tmp_path / "nan.json"
+    text = SIX.read_text()
+    bad.write_text(text.replace('"confidence": 0.8', f'"confidence": {constant}', 1))
+    assert bad.read_text() != text
+    out = tmp_path / "x.html"
+    result = goldcase(tmp_path, "report", bad, "--html", out)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith(f"error: {bad}: not a report (invalid JSON: {constant}")
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def test_a_case_file_named_like_a_url_is_linked_as_a_path(tmp_path: Path) -> None:
+    """A branch can name a case file ``javascript:alert(1).yaml``; a page written beside it
+    links to it as a relative path (``./…``), never as a URL the browser would run."""
+    from kit import case_text, goldcase, golden_set
+
+    repo = golden_set(tmp_path / "repo", ids=())
+    (repo / "cases" / "golden").mkdir()
+    (repo / "cases" / "golden" / "javascript:alert(1).yaml").write_text(
+        case_text("E2"), encoding="utf-8"
+    )  # E2 fails in the report, so its row links to its file
+    out = repo / "cases" / "golden" / "page.html"
+    result = goldcase(repo, "report", SIX, "--html", out)
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    assert 'href="javascript:' not in page
+    assert '<a href="./javascript:alert(1).yaml">E2</a>' in page

@@ -585,3 +585,72 @@ def test_an_import_whose_lock_is_refused_leaves_no_folder(tmp_path: Path) -> Non
             ["export", *(["empty"] if (tmp_path / "empty").exists() else [])]
         )
         assert not out.exists() or list(out.iterdir()) == []
+
+
+INLINE_CONTEXTS = """\
+tests:
+  - vars:
+      question: When must requests reach the manager?
+      context:
+        - The sky is blue on clear days.
+        - Requests go to your manager at least two weeks ahead.
+    assert:
+      - type: context-recall
+        value: Requests go to your manager at least two weeks ahead.
+  - vars:
+      question: How many days of leave?
+      a b: Leave is 20 days a year.
+      a-b: Staff get a parking space.
+      A B: Parking is free.
+    assert:
+      - type: context-recall
+        value: Leave is 20 days a year.
+"""
+
+
+def test_promptfoo_inline_contexts_that_share_a_name_are_all_kept(tmp_path: Path) -> None:
+    """A list of inline contexts, or variables whose names make the same file name (on a
+    case-insensitive disk too), each become a document: none is written over another."""
+    from kit import goldcase
+
+    config = tmp_path / "pf" / "promptfooconfig.yaml"
+    config.parent.mkdir()
+    config.write_text(INLINE_CONTEXTS, encoding="utf-8")
+    out = tmp_path / "set"
+    result = goldcase(tmp_path, "import", "--format", "promptfoo", config, "--out", out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    documents = sorted((out / "corpus").iterdir())
+    assert len({p.name.lower() for p in documents}) == len(documents) == 5
+    texts = {p.read_text(encoding="utf-8") for p in documents}
+    assert texts == {
+        "The sky is blue on clear days.",
+        "Requests go to your manager at least two weeks ahead.",
+        "Leave is 20 days a year.",
+        "Staff get a parking space.",
+        "Parking is free.",
+    }
+
+
+def test_promptfoo_context_files_whose_names_differ_only_in_case_are_refused(
+    tmp_path: Path,
+) -> None:
+    """``docs/Leave.md`` and ``other/leave.md`` would be one file on a case-insensitive disk:
+    refused, naming it, and nothing is written."""
+    from kit import goldcase
+
+    folder = tmp_path / "pf"
+    for rel, text in (("docs/Leave.md", "Leave is 20 days."), ("other/leave.md", "Other.")):
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    config = folder / "promptfooconfig.yaml"
+    config.write_text(
+        "tests:\n"
+        "  - vars: {question: How long?, context: file://docs/Leave.md}\n"
+        "  - vars: {question: What else?, context: file://other/leave.md}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "set"
+    result = goldcase(tmp_path, "import", "--format", "promptfoo", config, "--out", out)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "two context documents are named leave.md (letter case aside)" in result.stderr
+    assert not out.exists()

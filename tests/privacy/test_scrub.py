@@ -150,3 +150,24 @@ def test_contact_details_the_corpus_publishes_are_kept(make_repo: Callable[..., 
     assert (root / "cases" / "golden" / "h1.yaml").read_text("utf-8") == (
         "id: h1\nquestion: what is the helpline, mine is [PHONE]\nexpected_answer: 0808 157 0420\n"
     )
+
+
+def test_a_link_under_a_folder_that_leads_out_of_it_is_refused(tmp_path: Path) -> None:
+    """``scrub cases/`` on a branch that committed ``cases/dev/zz.yaml`` as a link to a file
+    elsewhere: the file outside is neither shown nor copied into the folder in the link's
+    place; nothing is written."""
+    from kit import goldcase
+
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(
+        "id: x-001\nquestion: call me on alice@example.com\nanswerable: false\n", encoding="utf-8"
+    )
+    folder = tmp_path / "repo" / "cases" / "dev"
+    folder.mkdir(parents=True)
+    (folder / "zz.yaml").symlink_to(outside)
+    result = goldcase(tmp_path / "repo", "scrub", "cases", "--yes")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("error: cases/dev/zz.yaml: a link that leads outside cases")
+    assert "alice@example.com" not in result.stdout + result.stderr
+    assert (folder / "zz.yaml").is_symlink()
+    assert "alice@example.com" in outside.read_text(encoding="utf-8")

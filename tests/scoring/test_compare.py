@@ -434,3 +434,33 @@ def test_the_case_list_of_the_shipped_schema_takes_the_fast_path() -> None:
     from goldcase.scoring.reportfile import _known
 
     assert _known(load_schema("report.schema.json")["$defs"]["case"])
+
+
+def _renamed_slice(source: Path, out: Path, old: str, new: str) -> Path:
+    """A copy of a report with one slice renamed in its cases and slice table, its digest
+    recomputed: a report as another team's scorer could write it."""
+    from goldcase.scoring.report import cases_digest
+
+    data = json.loads(source.read_text(encoding="utf-8"))
+    for case in data["cases"]:
+        if case["slice"] == old:
+            case["slice"] = new
+    data["slices"] = {(new if k == old else k): v for k, v in data["slices"].items()}
+    data["cases_digest"] = cases_digest(data["cases"])
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
+def test_control_characters_in_a_slice_name_are_shown_as_escapes(tmp_path: Path) -> None:
+    """A slice name from a stranger's report must not drive the terminal (clear the screen,
+    forge a link) from the gate's table."""
+    from kit import DATA, goldcase
+
+    name = "standard\x1b]8;;https://example.com\x1b\\x\x1b]8;;\x1b\\\x1b[2J"
+    reports = DATA / "reports"
+    base = _renamed_slice(reports / "six-case-base.json", tmp_path / "base.json", "standard", name)
+    head = _renamed_slice(reports / "six-case.json", tmp_path / "head.json", "standard", name)
+    result = goldcase(tmp_path, "compare", base, head)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout
+    assert "standard\\x1b]8;;https://example.com\\x1b\\x" in result.stdout

@@ -39,7 +39,7 @@ from yaml.nodes import ScalarNode
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
-from goldcase.safeio import read_regular, shown_path
+from goldcase.safeio import Outside, read_inside, shown_path
 from goldcase.writer import atomic_write_text, round_trip_yaml
 
 CASE_KEYS = (
@@ -282,8 +282,11 @@ def _formatted(root: Path, path: str) -> tuple[str | None, list[Finding]]:
     """The file's canonical text when it differs from what is on disk, or its parse findings
     (naming it as every finding does: a byte of its name that is not UTF-8 escaped)."""
     rel = shown_path(path)
-    try:
-        raw = read_regular(root / path)  # a FIFO among the case files must not block fmt
+    try:  # as check reads it: never blocking on a FIFO, a link only when it stays inside
+        raw = read_inside(root, path)
+    except Outside:
+        message = "a link that leads outside the repository; case files live inside it"
+        return None, [Finding(rel, 1, 1, "GC113", "error", message)]
     except OSError as exc:
         return None, [
             Finding(rel, 1, 1, "GC113", "error", f"cannot read the file: {exc.strerror or exc}")

@@ -17,6 +17,7 @@ from goldcase.schemas import validator
 from goldcase.scoring.reportfile import (
     check_consistency,
     corrections_allowed,
+    no_constant,
     refuse_half_surrogates,
 )
 from goldcase.writer import atomic_write_text
@@ -26,10 +27,10 @@ def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
     try:
         text = read_regular_text(path)
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=no_constant)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
-    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a number too long
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, NaN, a number too long
         raise GoldcaseError(
             f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
         ) from exc
@@ -52,12 +53,15 @@ def composition_rows(ctx: Context) -> list[Composition]:
 
 
 def case_links(ctx: Context, out: Path) -> dict[str, str]:
-    """Case id -> the case file, relative to the page, so the links work where it is saved."""
+    """Case id -> the case file, relative to the page, so the links work where it is saved.
+    A path in the page's own folder starts ``./``: a file named ``javascript:x.yaml`` must be
+    a path, not a URL with a scheme."""
     folder = out.resolve().parent
     links = {}
     for case in load_case_set(ctx).parsed:
         target = ctx.root / case.path
-        links[case.id] = Path(os.path.relpath(target, folder)).as_posix()
+        href = Path(os.path.relpath(target, folder)).as_posix()
+        links[case.id] = href if href.startswith("../") else f"./{href}"
     return links
 
 

@@ -71,9 +71,10 @@ def read_promptfoo(path: Path) -> ImportedSet:
     default: dict[str, Any] = found if isinstance(found, dict) else {}
     imported = ImportedSet("promptfoo", str(path))
     ids: set[str] = set()
+    names: set[str] = set()  # the documents' names, case-folded: one disk may not tell them apart
     for index, test in enumerate(tests, start=1):
         if isinstance(test, dict):
-            case = _test(path.parent, _merged(default, test), index, imported, ids)
+            case = _test(path.parent, _merged(default, test), index, imported, (ids, names))
             if case is not None:
                 imported.cases.append(case)
         else:
@@ -99,8 +100,13 @@ def _listing(value: Any) -> list[Any]:
 
 
 def _test(
-    folder: Path, test: dict[str, Any], index: int, imported: ImportedSet, ids: set[str]
+    folder: Path,
+    test: dict[str, Any],
+    index: int,
+    imported: ImportedSet,
+    taken: tuple[set[str], set[str]],
 ) -> dict[str, Any] | None:
+    ids, names = taken
     meta: dict[str, Any] = test["metadata"] if isinstance(test.get("metadata"), dict) else {}
     name = meta.get("id") or test.get("description") or f"pf-{index:03d}"
     case_id = unique(safe_name(name, f"pf-{index:03d}"), ids)
@@ -108,7 +114,7 @@ def _test(
     if question is None:
         imported.notes.append(f"{case_id}: no question var ({', '.join(QUESTION_VARS)}); skipped")
         return None
-    docs = _documents(folder, test["vars"], question_var, case_id, imported)
+    docs = _documents(folder, test["vars"], question_var, case_id, imported, names)
     case: dict[str, Any] = {"id": case_id, "question": question}
     if _exported(meta):
         _metadata(case, meta)
@@ -139,6 +145,7 @@ def _documents(
     question_var: str | None,
     case_id: str,
     imported: ImportedSet,
+    taken: set[str],
 ) -> list[str]:
     names: list[str] = []
     for var, value in variables.items():
@@ -146,15 +153,26 @@ def _documents(
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item.startswith("file://"):
-                names.append(_copy(folder, item[len("file://") :], imported))
+                names.append(_copy(folder, item[len("file://") :], imported, taken))
             elif isinstance(item, str) and item.strip():
-                doc = f"{case_id}-{safe_name(var, 'context')}.txt"
+                doc = _inline_name(f"{case_id}-{safe_name(var, 'context')}", taken)
                 imported.documents[doc] = item
                 names.append(doc)
     return names
 
 
-def _copy(folder: Path, reference: str, imported: ImportedSet) -> str:
+def _inline_name(stem: str, taken: set[str]) -> str:
+    """A document name for an inline context that no other document has, letter case aside
+    (several contexts of one variable, or variables whose names make the same stem)."""
+    name, n = f"{stem}.txt", 1
+    while name.lower() in taken:
+        n += 1
+        name = f"{stem}-{n}.txt"
+    taken.add(name.lower())
+    return name
+
+
+def _copy(folder: Path, reference: str, imported: ImportedSet, taken: set[str]) -> str:
     """Copy the context document a ``file://`` reference names: a relative path inside the
     config's own folder, a regular file, at most ``MAX_DOCUMENT_BYTES``."""
     where = f"the config's folder {folder}"
@@ -170,10 +188,12 @@ def _copy(folder: Path, reference: str, imported: ImportedSet) -> str:
             f"file://{reference}: cannot read the context document: {detail}"
         ) from exc
     name = Path(reference).name
-    if imported.documents.get(name, text) != text:
+    if name.lower() in taken and imported.documents.get(name) != text:
         raise GoldcaseError(
-            f"two context documents are named {name}; basenames must be unique in a corpus"
+            f"two context documents are named {name} (letter case aside); basenames must be "
+            "unique in a corpus"
         )
+    taken.add(name.lower())
     imported.documents[name] = text
     return name
 

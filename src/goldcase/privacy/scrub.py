@@ -25,7 +25,7 @@ from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
-from goldcase.safeio import not_a_file, read_regular, shown_path
+from goldcase.safeio import is_inside, not_a_file, read_regular, shown_path
 from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
 
 
@@ -55,16 +55,29 @@ def expand(paths: Iterable[Path]) -> list[Path]:
         if path.is_dir():
             for dirpath, dirnames, filenames in os.walk(path):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                out.extend(
+                found = [
                     Path(dirpath) / n
                     for n in sorted(filenames)
                     if n.endswith((".yaml", ".yml")) and not n.startswith(".")
-                )
+                ]
+                out.extend(_inside(path, item) for item in found)
         elif path.is_file():
             out.append(path)
         else:
             raise GoldcaseError(f"{path}: {not_a_file(path)}; give case files or folders")
     return out
+
+
+def _inside(folder: Path, item: Path) -> Path:
+    """``item``, found under ``folder``; a link that leads out of it is refused: scrub would
+    show the file it leads to and write it back in the link's place."""
+    if item.is_symlink() and not is_inside(folder, item.relative_to(folder)):
+        where = shown_path(folder.as_posix())
+        raise GoldcaseError(
+            f"{shown_path(item.as_posix())}: a link that leads outside {where}; scrub reads "
+            "only the files in the folders it is given: name the file it leads to if it is meant"
+        )
+    return item
 
 
 def published_near(paths: Iterable[Path]) -> frozenset[str]:

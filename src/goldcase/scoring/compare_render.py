@@ -170,7 +170,7 @@ def render_text(c: Comparison) -> str:
         *textwrap.wrap(rule_line(c), 100, subsequent_indent="  "),
         "",
     ]
-    rows = [HEADER, *table_rows(c)]
+    rows = [HEADER, *(tuple(plain(cell) for cell in row) for row in table_rows(c))]
     widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
     lines += [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()

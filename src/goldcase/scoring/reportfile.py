@@ -38,7 +38,7 @@ def load_report(path: Path, shown: str | None = None, ctx: Context | None = None
 
 def _parse(raw: bytes, name: str) -> dict[str, Any]:
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        data = json.loads(raw.decode("utf-8"), parse_constant=no_constant)
     except UnicodeDecodeError:
         raise GoldcaseError(f"{name}: not UTF-8 text; expected a JSON report") from None
     except RecursionError:
@@ -66,7 +66,8 @@ def refuse_half_surrogates(data: Any, raw: bytes, name: str) -> None:
         raise GoldcaseError(f"{name}: {HALF_SURROGATE}")
 
 
-def _no_constant(name: str) -> Any:
+def no_constant(name: str) -> Any:
+    """``json.loads``'s ``parse_constant``: NaN and the infinities are refused (ValueError)."""
     raise ValueError(f"{name} is not a JSON number")
 
 
