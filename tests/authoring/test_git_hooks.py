@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -557,14 +558,17 @@ def user_site_python() -> str:
     return base
 
 
-@pytest.mark.parametrize(
-    ("userbase", "runs"),
-    [
-        pytest.param("userbase", False, id="relative"),
-        pytest.param("{root}/userbase", False, id="in-the-work-tree"),
-        pytest.param("{outside}/userbase", True, id="outside-kept"),
-    ],
-)
+def places(name: str) -> list[Any]:
+    """A folder ``name`` given to Python relative, in the work tree and outside it, and
+    whether what a branch planted there runs (only outside: the user's own folder)."""
+    return [
+        pytest.param(name, False, id="relative"),
+        pytest.param(f"{{root}}/{name}", False, id="in-the-work-tree"),
+        pytest.param(f"{{outside}}/{name}", True, id="outside-kept"),
+    ]
+
+
+@pytest.mark.parametrize(("userbase", "runs"), places("userbase"))
 def test_a_pythonuserbase_in_the_work_tree_runs_nothing_from_it(
     tmp_path: Path, userbase: str, runs: bool
 ) -> None:
@@ -608,14 +612,7 @@ def test_a_pythonhome_exec_prefix_in_the_work_tree_runs_nothing_from_it(
     assert not marker.exists()
 
 
-@pytest.mark.parametrize(
-    ("prefix", "runs"),
-    [
-        pytest.param("pyc", False, id="relative"),
-        pytest.param("{root}/pyc", False, id="in-the-work-tree"),
-        pytest.param("{outside}/pyc", True, id="outside-kept"),
-    ],
-)
+@pytest.mark.parametrize(("prefix", "runs"), places("pyc"))
 def test_a_pycache_prefix_in_the_work_tree_runs_nothing_from_it(
     tmp_path: Path, prefix: str, runs: bool
 ) -> None:
