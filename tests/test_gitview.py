@@ -439,3 +439,93 @@ def test_a_fsmonitor_in_the_repository_s_own_config_runs_nothing(
     done = goldcase(root, *args)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert not marker.exists(), " ".join(args)
+
+
+# --- a repository whose own .git/config defines a filter driver ---
+
+
+def plant_filter(root: Path, marker: Path, *, included: bool) -> None:
+    """A filter driver named ``keep`` in the repository's own config (or in a file that
+    config includes) whose commands append to ``marker``, and every file pointed at it."""
+    section = (
+        '[filter "keep"]\n'
+        f'\tclean = "echo clean >> {marker}; cat"\n'
+        f'\tsmudge = "echo smudge >> {marker}; cat"\n'
+        f'\tprocess = "echo process >> {marker}; false"\n'
+        "\trequired = true\n"
+    )
+    config = root / ".git" / "config"
+    if included:
+        (root / ".git" / "more").write_text(section)
+        section = "[Include]\n\tpath = more\n"
+    config.write_text(config.read_text() + section)
+    write(root, ".gitattributes", "* filter=keep\n")
+
+
+def touch_cases(root: Path) -> None:
+    """Move every case file's times, so that git compares their content with the index."""
+    for path in (root / "cases").rglob("*.yaml"):
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 2_000_000_000))
+
+
+@pytest.mark.parametrize("included", [False, True], ids=["config", "included"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("lock", "--stage"),
+        ("lock", "--check"),
+        ("lock",),
+        ("check", "--lock"),
+        ("check", "--staged"),
+        ("review", "--base", "HEAD"),
+    ],
+)
+def test_a_filter_in_the_repository_s_own_config_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...], included: bool
+) -> None:
+    """A repository that arrives with its git folder (a tarball) can define a filter driver
+    as any command and point every file at it: git runs it when it hashes a file whose
+    times moved (``ls-files --modified``) or stages one (``git add``). goldcase's own git
+    commands run no filter the repository's config defines."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    plant_filter(root, marker, included=included)
+    touch_cases(root)
+    git(root, "ls-files", "--modified", check=False)  # the process fails: git stops
+    assert marker.exists(), "git itself runs the filter: the test would prove nothing"
+    marker.unlink()
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    touch_cases(root)
+    done = goldcase(root, *args)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert not marker.exists(), marker.read_text()
+
+
+def test_a_filter_of_the_user_s_own_config_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the repository's own filters are emptied: one the user's global config defines
+    (``git lfs install`` writes one there) is theirs, and git keeps running it."""
+    root = git_set(tmp_path / "set")
+    own = tmp_path / "global.gitconfig"
+    own.write_text('[filter "upper"]\n\tclean = tr a-z A-Z\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(own))
+    plant_filter(root, tmp_path / "ran", included=False)
+    env = gitview.git_env(root)
+    emptied = {
+        env[f"GIT_CONFIG_KEY_{i}"]
+        for i in range(int(env["GIT_CONFIG_COUNT"]))
+        if env[f"GIT_CONFIG_VALUE_{i}"] in ("", "false")
+    }
+    assert {"filter.keep.clean", "filter.keep.process", "filter.keep.required"} <= emptied
+    assert not any(key.startswith("filter.upper.") for key in emptied)
+
+
+def test_a_config_without_filters_costs_no_git_process(tmp_path: Path) -> None:
+    """The config scan answers for almost every repository: no ``filter`` section, no
+    include, no ``git config`` asked and nothing added to git's command line."""
+    root = git_set(tmp_path / "set")
+    env = gitview.git_env(root)
+    keys = [env[f"GIT_CONFIG_KEY_{i}"] for i in range(int(env["GIT_CONFIG_COUNT"]))]
+    assert keys[-2:] == ["safe.bareRepository", "core.fsmonitor"]
+    assert not any(key.startswith("filter.") for key in keys)

@@ -73,7 +73,8 @@ def git_env(path: Path) -> dict[str, str]:
         env.pop(name, None)
     if index is not None:
         env["GIT_INDEX_FILE"] = index
-    return guard_git_config(env)
+    guard_git_config(env)
+    return _without_filters(env, _repository_filters(path, own, env))
 
 
 def guard_git_config(env: dict[str, str]) -> dict[str, str]:
@@ -87,15 +88,86 @@ def guard_git_config(env: dict[str, str]) -> dict[str, str]:
     ``core.fsmonitor`` too, and git runs it on every command that reads the index: goldcase's
     own git commands use no file-system monitor."""
     for key, value in _GUARDS:
-        count = env.get("GIT_CONFIG_COUNT", "0")
-        index = int(count) if count.isascii() and count.isdigit() else 0
-        env[f"GIT_CONFIG_KEY_{index}"] = key
-        env[f"GIT_CONFIG_VALUE_{index}"] = value
-        env["GIT_CONFIG_COUNT"] = str(index + 1)
+        _add_config(env, key, value)
     return env
 
 
+def _add_config(env: dict[str, str], key: str, value: str) -> None:
+    """Add ``key=value`` to the command-line config ``env`` hands git."""
+    count = env.get("GIT_CONFIG_COUNT", "0")
+    index = int(count) if count.isascii() and count.isdigit() else 0
+    env[f"GIT_CONFIG_KEY_{index}"] = key
+    env[f"GIT_CONFIG_VALUE_{index}"] = value
+    env["GIT_CONFIG_COUNT"] = str(index + 1)
+
+
 _GUARDS = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
+
+# A config this large is asked of git rather than scanned here.
+_SCANNED_CONFIG = 1 << 20
+
+
+def _repository_filters(path: Path, own: Path | None, env: dict[str, str]) -> list[str]:
+    """The filter drivers the repository's own config defines (its ``.git/config``, a
+    worktree's ``config.worktree`` and every file they include). A repository that arrives
+    with its git folder (a tarball, not a clone) can define ``filter.<name>.process`` as any
+    command and point every file at it in ``.gitattributes``: git runs that command whenever
+    it reads a file's content into the index or compares it with the index (``git add``,
+    ``ls-files --modified`` on a file whose times moved). Filters defined in the user's own
+    config (``git lfs install`` writes one there) are theirs and stay. Only a config that
+    names filters or includes another file costs the one ``git config`` asked here."""
+    if own is None or not _may_define_filters(own):
+        return []
+    try:
+        done = subprocess.run(
+            ["git", "config", "-z", "--show-scope", "--name-only", "--get-regexp", r"^filter\."],
+            cwd=path,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    fields = os.fsdecode(done.stdout).split("\0")
+    names: dict[str, None] = {}
+    for scope, key in zip(fields[0::2], fields[1::2], strict=False):
+        if scope in ("local", "worktree") and key.count(".") >= 2:
+            names[key[len("filter.") : key.rindex(".")]] = None
+    return list(names)
+
+
+def _may_define_filters(own: Path) -> bool:
+    """Whether a config file of the git folder ``own`` (or of the folder its worktrees
+    share) could define a filter: it names the ``filter`` section or includes a file. Read
+    here, without a git process, because almost no repository's config does."""
+    folders = [own]
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        common = (own / "commondir").read_text(encoding="utf-8").strip()
+        folders.append((own / common).resolve())
+    for folder in folders:
+        for name in ("config", "config.worktree"):
+            try:
+                with open(folder / name, "rb") as handle:
+                    data = handle.read(_SCANNED_CONFIG + 1)
+            except OSError:
+                continue
+            lowered = data.lower()
+            if len(data) > _SCANNED_CONFIG or b"filter" in lowered or b"include" in lowered:
+                return True
+    return False
+
+
+def _without_filters(env: dict[str, str], drivers: list[str]) -> dict[str, str]:
+    """``env`` with each filter driver in ``drivers`` emptied on git's command line, which
+    wins over every config file: an empty command is no filter to git, and one that is not
+    ``required`` lets git read the file as it is."""
+    for driver in drivers:
+        for key in ("clean", "smudge", "process"):
+            _add_config(env, f"filter.{driver}.{key}", "")
+        _add_config(env, f"filter.{driver}.required", "false")
+    return env
 
 
 def _own_index(index: str | None, own: Path | None) -> str | None:
