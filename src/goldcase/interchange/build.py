@@ -53,13 +53,35 @@ def cut(value: object) -> bool:
     return len(_UNSAFE.sub("-", str(value)).strip("-._")) > NAME_LIMIT
 
 
-def unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate.lower() in taken:  # file names may meet on a case-insensitive disk
-        n += 1
-        candidate = f"{name}-{n}"
-    taken.add(candidate.lower())
-    return candidate
+class Names:
+    """The names handed out so far, told apart as a case-insensitive disk tells file names
+    apart. A name already taken gets the first free suffix ``-2``, ``-3``, ... (before
+    ``suffix``, a file's extension). Where each name's suffixes stand is remembered: an input
+    whose every question carries the same id costs a step a name, not a step for each name
+    before it (20,000 of them had taken 400 million)."""
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+        self._next: dict[str, int] = {}  # the suffix number to try next, by name (folded)
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._taken
+
+    def add(self, name: str) -> None:
+        self._taken.add(name.lower())
+
+    def unique(self, name: str, suffix: str = "") -> str:
+        """``name + suffix``, or the first ``name-N + suffix`` no name taken has; now taken.
+        Every candidate passed over was taken when it was passed, and stays taken."""
+        key = f"{name}{suffix}".lower()
+        n = self._next.get(key, 1)
+        candidate = f"{name}{suffix}" if n == 1 else f"{name}-{n}{suffix}"
+        while candidate.lower() in self._taken:
+            n += 1
+            candidate = f"{name}-{n}{suffix}"
+        self._next[key] = n + 1
+        self._taken.add(candidate.lower())
+        return candidate
 
 
 def write_repository(imported: ImportedSet, out: Path, split: str) -> Path:

@@ -35,7 +35,7 @@ import yaml
 from rapidfuzz import fuzz
 
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.build import ImportedSet, safe_name, unique
+from goldcase.interchange.build import ImportedSet, Names, safe_name
 from goldcase.interchange.export import GRADER_REF, UNANSWERABLE_RUBRIC
 from goldcase.loader import YamlTooLarge, load_data
 from goldcase.safeio import Outside, read_inside, read_regular_text
@@ -70,8 +70,8 @@ def read_promptfoo(path: Path) -> ImportedSet:
     found = config.get("defaultTest")
     default: dict[str, Any] = found if isinstance(found, dict) else {}
     imported = ImportedSet("promptfoo", str(path))
-    ids: set[str] = set()
-    names: set[str] = set()  # the documents' names, case-folded: one disk may not tell them apart
+    ids = Names()
+    names = Names()  # the documents' names: one disk may not tell them apart by letter case
     for index, test in enumerate(tests, start=1):
         if isinstance(test, dict):
             case = _test(path.parent, _merged(default, test), index, imported, (ids, names))
@@ -104,12 +104,12 @@ def _test(
     test: dict[str, Any],
     index: int,
     imported: ImportedSet,
-    taken: tuple[set[str], set[str]],
+    taken: tuple[Names, Names],
 ) -> dict[str, Any] | None:
     ids, names = taken
     meta: dict[str, Any] = test["metadata"] if isinstance(test.get("metadata"), dict) else {}
     name = meta.get("id") or test.get("description") or f"pf-{index:03d}"
-    case_id = unique(safe_name(name, f"pf-{index:03d}"), ids)
+    case_id = ids.unique(safe_name(name, f"pf-{index:03d}"))
     question_var, question = _question(test["vars"])
     if question is None:
         imported.notes.append(f"{case_id}: no question var ({', '.join(QUESTION_VARS)}); skipped")
@@ -145,7 +145,7 @@ def _documents(
     question_var: str | None,
     case_id: str,
     imported: ImportedSet,
-    taken: set[str],
+    taken: Names,
 ) -> list[str]:
     names: list[str] = []
     for var, value in variables.items():
@@ -155,24 +155,14 @@ def _documents(
             if isinstance(item, str) and item.startswith("file://"):
                 names.append(_copy(folder, item[len("file://") :], imported, taken))
             elif isinstance(item, str) and item.strip():
-                doc = _inline_name(f"{case_id}-{safe_name(var, 'context')}", taken)
+                # several contexts of one variable, or variables whose names make one stem
+                doc = taken.unique(f"{case_id}-{safe_name(var, 'context')}", ".txt")
                 imported.documents[doc] = item
                 names.append(doc)
     return names
 
 
-def _inline_name(stem: str, taken: set[str]) -> str:
-    """A document name for an inline context that no other document has, letter case aside
-    (several contexts of one variable, or variables whose names make the same stem)."""
-    name, n = f"{stem}.txt", 1
-    while name.lower() in taken:
-        n += 1
-        name = f"{stem}-{n}.txt"
-    taken.add(name.lower())
-    return name
-
-
-def _copy(folder: Path, reference: str, imported: ImportedSet, taken: set[str]) -> str:
+def _copy(folder: Path, reference: str, imported: ImportedSet, taken: Names) -> str:
     """Copy the context document a ``file://`` reference names: a relative path inside the
     config's own folder, a regular file, at most ``MAX_DOCUMENT_BYTES``."""
     where = f"the config's folder {folder}"
@@ -188,12 +178,12 @@ def _copy(folder: Path, reference: str, imported: ImportedSet, taken: set[str]) 
             f"file://{reference}: cannot read the context document: {detail}"
         ) from exc
     name = Path(reference).name
-    if name.lower() in taken and imported.documents.get(name) != text:
+    if name in taken and imported.documents.get(name) != text:
         raise GoldcaseError(
             f"two context documents are named {name} (letter case aside); basenames must be "
             "unique in a corpus"
         )
-    taken.add(name.lower())
+    taken.add(name)
     imported.documents[name] = text
     return name
 

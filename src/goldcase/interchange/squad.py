@@ -25,7 +25,7 @@ from msgspec import Struct
 
 from goldcase import progress
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.build import ImportedSet, cut, safe_name, unique
+from goldcase.interchange.build import ImportedSet, Names, cut, safe_name
 from goldcase.safeio import read_regular_text
 from goldcase.sentences import Sentences
 from goldcase.text import clip
@@ -34,16 +34,23 @@ from goldcase.text import clip
 def read_squad(path: Path) -> ImportedSet:
     data = _load(path)
     imported = ImportedSet("squad", str(path))
-    ids: set[str] = set()
+    taken = _Taken(Names(), Names())
     stem = safe_name(path.stem, "squad")
     with progress.task(f"reading {path.name}", len(data)) as advance:
         for a_index, article in enumerate(progress.each(advance, data, 1)):
-            _article(imported, path, a_index, article, stem, ids)
+            _article(imported, path, a_index, article, stem, taken)
     return imported
 
 
+class _Taken(Struct, frozen=True):
+    """The names handed out: case ids, and corpus document stems."""
+
+    ids: Names
+    documents: Names
+
+
 def _article(
-    imported: ImportedSet, path: Path, a_index: int, article: Any, stem: str, ids: set[str]
+    imported: ImportedSet, path: Path, a_index: int, article: Any, stem: str, taken: _Taken
 ) -> None:
     if not isinstance(article, dict):
         raise GoldcaseError(f"{path}: data[{a_index}] is not an object")
@@ -55,7 +62,7 @@ def _article(
             f"characters) is cut to {slice_name!r} in slice and document names"
         )
     for p_index, paragraph in enumerate(_listed(article.get("paragraphs"))):
-        _paragraph(imported, paragraph, slice_name, p_index, ids)
+        _paragraph(imported, paragraph, slice_name, p_index, taken)
 
 
 def _listed(value: Any) -> list[Any]:
@@ -88,7 +95,7 @@ class _Paragraph(Struct, frozen=True):
 
 
 def _paragraph(
-    imported: ImportedSet, paragraph: Any, slice_name: str, index: int, ids: set[str]
+    imported: ImportedSet, paragraph: Any, slice_name: str, index: int, taken: _Taken
 ) -> None:
     if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context"), str):
         imported.notes.append(f"{slice_name} paragraph {index}: no context; skipped")
@@ -96,18 +103,16 @@ def _paragraph(
     context: str = paragraph["context"]
     doc_id = paragraph.get("document_id")
     stem = safe_name(doc_id, "doc") if doc_id is not None else f"{slice_name}-{index + 1:03d}"
-    doc = unique(stem, {n.lower().removesuffix(".txt") for n in imported.documents}) + ".txt"
+    doc = taken.documents.unique(stem) + ".txt"
     imported.documents[doc] = context
     where = _Paragraph(doc, context, Sentences(context), slice_name)
     for qa in _listed(paragraph.get("qas")):
-        case = _case(qa, where, imported, ids)
+        case = _case(qa, where, imported, taken.ids)
         if case is not None:
             imported.cases.append(case)
 
 
-def _case(
-    qa: Any, where: _Paragraph, imported: ImportedSet, ids: set[str]
-) -> dict[str, Any] | None:
+def _case(qa: Any, where: _Paragraph, imported: ImportedSet, ids: Names) -> dict[str, Any] | None:
     if not isinstance(qa, dict) or not str(qa.get("question") or "").strip():
         imported.notes.append(f"{where.doc}: a question with no text; skipped")
         return None
@@ -122,7 +127,7 @@ def _case(
             f"question {qid}: the answer {answers[0]['text']!r} is not in its context; skipped"
         )
         return None
-    case_id = unique(safe_name(qid, "q"), ids)
+    case_id = ids.unique(safe_name(qid, "q"))
     if cut(qid):
         imported.notes.append(f"question {clip(str(qid), 60)}: its id is cut to {case_id!r}")
     return {
