@@ -192,3 +192,23 @@ def test_a_malformed_scheduler_address_cannot_run(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: --scheduler {address}: {message}")
     assert result.stderr.rstrip().endswith("expected an address like tcp://10.0.0.5:8786")
+
+
+def test_the_local_cluster_lets_in_no_other_client() -> None:
+    """docs/contamination.md: the cluster started without --scheduler speaks TLS with
+    certificates made for it alone. A scheduler runs any task its clients submit, and
+    127.0.0.1 is every local user's: a client with no certificate, or with certificates of
+    its own, is refused."""
+    from distributed.security import Security
+
+    from goldcase.leakage.scan.dask_engine import _client
+
+    with _client(distributed, None, 1) as client:
+        address = client.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        assert client.submit(int, "41").result(timeout=60) == 41  # its own client gets in
+        for security in (None, Security.temporary()):
+            with pytest.raises((OSError, TypeError, ValueError)):
+                distributed.Client(address, security=security, timeout=5)
+            with pytest.raises(OSError):
+                distributed.Client(address.replace("tls://", "tcp://"), timeout=5)

@@ -28,11 +28,12 @@ CLOSE_SECONDS = 30
 
 def _distributed() -> Any:
     try:
+        import cryptography  # noqa: F401  # the local cluster's certificates (goldcase[dask])
         import dask  # noqa: F401  # optional (goldcase[dask]), and 1 s to import
         import distributed
     except ImportError:
         raise GoldcaseError(
-            f"the dask engine needs dask and distributed: {extra_hint('dask')}"
+            f"the dask engine needs dask, distributed and cryptography: {extra_hint('dask')}"
         ) from None
     return distributed
 
@@ -53,12 +54,16 @@ def run_dask(
 @contextmanager
 def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[Any]:
     if scheduler is None:
+        # A scheduler takes any task from anyone who reaches its port, and 127.0.0.1 is every
+        # local user's: TLS with certificates made for this cluster alone (security=True)
+        # lets in only this process and its workers. No dashboard: goldcase shows none.
         cluster = distributed.LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address="127.0.0.1:0",
+            dashboard_address=None,
             host="127.0.0.1",
+            security=True,
         )
         try:
             with distributed.Client(cluster) as client:
