@@ -221,6 +221,31 @@ def test_a_case_file_named_like_a_url_is_linked_as_a_path(tmp_path: Path) -> Non
     assert opened(out, href) == dev / "javascript:alert(1).yaml"
 
 
+ODD = ("a#b", "what?", "100%", "with space", "café", "javascript:alert(1)")
+
+
+@pytest.mark.parametrize("where", ["inside", "beside", "outside"])
+def test_links_name_the_exact_case_file_whatever_its_path_holds(tmp_path: Path, where: str) -> None:
+    """Each failing case links to its own file, relative to the page: a ``#``, ``?``, ``%``,
+    space or letter outside ASCII in the path is part of the path, not a fragment, a query or
+    an escape (docs/report.md, "Failing cases")."""
+    repo = tmp_path / "set #1 ?é %" if where == "outside" else tmp_path / "repo"
+    paths = {f"odd-{n}": f"{folder}/odd-{n}.yaml" for n, folder in enumerate(ODD)}
+    report = scored_set(repo, paths)
+    out = {
+        "inside": repo / "site" / "report.html",
+        "beside": repo / "cases" / "golden" / "a#b" / "report.html",
+        "outside": tmp_path / "out" / "report.html",
+    }[where]
+    result = run_cli("report", report, "--html", out, "--repo", repo)
+    assert result.exit_code == 0, result.stderr
+    links = page_links(out)
+    assert sorted(text for _, text in links) == sorted(paths)
+    for href, case_id in links:
+        assert opened(out, href) == repo / "cases" / "golden" / paths[case_id], href
+        assert href.startswith(("./", "../")), href
+
+
 @pytest.mark.parametrize("side", ["report", "base"])
 def test_a_report_whose_cases_do_not_match_its_digest_is_refused(tmp_path: Path, side: str) -> None:
     """A report whose case list was edited after scoring is refused, as goldcase compare

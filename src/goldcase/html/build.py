@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from goldcase.composition import stats
 from goldcase.context import Context
@@ -58,14 +59,17 @@ def composition_rows(ctx: Context) -> list[Composition]:
 
 
 def case_links(case_set: CaseSet, root: Path, out: Path) -> dict[str, str]:
-    """Case id -> the case file, relative to the page, so the links work where it is saved.
-    A path in the page's own folder starts ``./``: a file named ``javascript:x.yaml`` must be
-    a path, not a URL with a scheme."""
+    """Case id -> the case file as a URL relative to the page, so the links work where it is
+    saved. Each path component is percent-encoded: a ``#``, ``?``, ``%`` or space in a folder
+    name is part of the path, not a fragment, a query or an escape. A path in the page's own
+    folder starts ``./``: a file named ``javascript:x.yaml`` must be a path, not a URL with a
+    scheme."""
     folder = out.resolve().parent
     links = {}
     for case in case_set.parsed:
         href = Path(os.path.relpath(root / case.path, folder)).as_posix()
-        links[case.id] = href if href.startswith("../") else f"./{href}"
+        href = href if href.startswith("../") else f"./{href}"
+        links[case.id] = quote(href, safe="/")
     return links
 
 
