@@ -33,7 +33,8 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
     """Write REPORT.json (from goldcase score --out) as a self-contained HTML page.
 
     Charts are inline SVG with text alternatives; nothing is fetched when the page opens.
-    Failing cases link to their case files when the repository is found.
+    Failing cases link to their case files when the repository is found and holds the golden
+    set the report was scored on.
     """
     try:
         ctx = open_context(repo)
@@ -43,6 +44,7 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
         ctx = None  # a report can be rendered away from its repository, without links
     refuse_linked_output(out.parent if ctx is None else ctx.root, out, "goldcase report")
 
-    written = render(ctx, report, out, base, stats)
-    click.echo(f"wrote {written}")
+    for warning in render(ctx, report, out, base, stats):
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"wrote {out}")
     return 0

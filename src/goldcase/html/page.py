@@ -49,6 +49,7 @@ class PageInput(Struct):
     base: Report | None = None
     composition: Sequence[Composition] = ()
     links: Mapping[str, str] = field(default_factory=dict)  # case id -> href to its file
+    unlinked: str = ""  # why case ids are not linked (the repository holds another set)
     title: str = "goldcase report"
 
 
@@ -298,7 +299,7 @@ def composition(rows: Sequence[Composition]) -> str:
     )
 
 
-def failing(report: Report, links: Mapping[str, str]) -> str:
+def failing(report: Report, links: Mapping[str, str], unlinked: str = "") -> str:
     stages = stage_of(report)
     rows = []
     for case in report.get("cases") or ():
@@ -322,10 +323,11 @@ def failing(report: Report, links: Mapping[str, str]) -> str:
     if not rows:
         return "<section><h2>Failing cases</h2><p>Every case passed.</p></section>"
     stage_head = "<th>lost at</th>" if stages else ""
+    note = f"<p>{escape(unlinked)}</p>" if unlinked else ""
     return (
         f"<section><h2>Failing cases ({len(rows)})</h2>"
         "<p>Each with the answer it gave (cut), the answer the case expects, and for each "
-        "failed check what it wanted and what it saw.</p>"
+        f"failed check what it wanted and what it saw.</p>{note}"
         '<label class="filter">Filter <input id="filter" type="search" '
         'placeholder="id, slice, outcome or check" aria-controls="failing"></label>'
         '<div class="scroll"><table id="failing"><thead><tr><th>case</th><th>slice</th>'
@@ -404,7 +406,7 @@ def build_page(page: PageInput) -> str:
         comparison(report, page.base) if page.base is not None else "",
         composition(page.composition),
         attribution(report),
-        failing(report, page.links),
+        failing(report, page.links, page.unlinked),
     ]
     subtitle = (
         f"golden set version {report.get('golden_version')}, split "

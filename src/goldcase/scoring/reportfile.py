@@ -31,7 +31,7 @@ def load_report(path: Path, shown: str | None = None, ctx: Context | None = None
     name = shown or str(path)
     data = _parse(read_named(path, name, "a report written by goldcase score --out"), name)
     _validate(data, name)
-    _check_digest(data, name)
+    check_digest(data, name)
     check_consistency(data, name, corrections_allowed(data, ctx))
     return data
 
@@ -164,7 +164,9 @@ def _in_range(value: float, schema: dict[str, Any]) -> bool:
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def _check_digest(data: dict[str, Any], name: str) -> None:
+def check_digest(data: dict[str, Any], name: str) -> None:
+    """GoldcaseError (exit 2) when ``cases_digest`` is not the digest of the report's own
+    case list."""
     computed = cases_digest(data["cases"])
     if computed != data["cases_digest"]:
         raise GoldcaseError(
