@@ -33,24 +33,28 @@ def test_renders_away_from_any_repository(tmp_path: Path, monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "not a report (invalid JSON"),
-        ("[1, 2]", "not a report (expected a JSON object)"),
-        ('{"total": 3}', "not a goldcase report"),
+        ("{not json", ":1:2: not valid JSON"),
+        ("[1, 2]", ": expected a JSON object (a goldcase report), found list"),
+        ('{"total": 3}', ": not a valid goldcase report: at (top level)"),
     ],
 )
 def test_bad_report_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
+    """Read as goldcase compare reads a report (docs/compare.md): one reader, one wording."""
     bad = tmp_path / "bad.json"
     bad.write_text(content)
     result = run_cli("report", bad, "--html", tmp_path / "x.html", "--repo", tmp_path)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {bad}: {message}")
+    assert result.stderr.startswith(f"error: {bad}{message}")
+    compared = run_cli("compare", bad, bad)
+    assert compared.exit_code == 2
+    assert compared.stderr.startswith(f"error: {bad}{message}")
     assert not (tmp_path / "x.html").exists()
 
 
 def test_missing_report(tmp_path: Path) -> None:
     result = run_cli("report", tmp_path / "nope.json", "--html", tmp_path / "x.html")
     assert result.exit_code == 2
-    assert "cannot read the report" in result.stderr
+    assert result.stderr.startswith(f"error: {tmp_path / 'nope.json'}: no such file")
 
 
 def test_sample_runs_with_stats_and_links(tmp_path: Path) -> None:
@@ -143,7 +147,7 @@ def test_a_report_holding_a_number_json_has_not_is_refused(tmp_path: Path, const
     out = tmp_path / "x.html"
     result = goldcase(tmp_path, "report", bad, "--html", out)
     assert result.returncode == 2, result.stdout
-    assert result.stderr.startswith(f"error: {bad}: not a report (invalid JSON: {constant}")
+    assert result.stderr.startswith(f"error: {bad}: {constant} is not a JSON number")
     assert "Traceback" not in result.stderr
     assert not out.exists()
 

@@ -256,7 +256,7 @@ def test_hostile_results_files(scored_repo: Path, name: str, raw: bytes) -> None
         (["compare", "{fifo}", "{fifo}"], "error: {fifo}: cannot read it: not a regular file"),
         (
             ["report", "--html", "page.html", "{fifo}"],
-            "error: {fifo}: cannot read the report: not a regular file",
+            "error: {fifo}: cannot read it: not a regular file",
         ),
         (
             ["leakage", "--against", "{fifo}", "cases/golden/ret-001.yaml"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -15,40 +14,9 @@ from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
 from goldcase.loader import set_digest
 from goldcase.model import CaseSet
-from goldcase.safeio import read_regular_text
-from goldcase.schemas import validator
 from goldcase.scoring.compare import check_comparable
-from goldcase.scoring.reportfile import (
-    check_consistency,
-    check_digest,
-    corrections_allowed,
-    no_constant,
-    refuse_half_surrogates,
-)
+from goldcase.scoring.reportfile import load_report
 from goldcase.writer import atomic_write_text
-
-
-def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
-    """A report file, parsed and checked against ``schema/report.schema.json``."""
-    try:
-        text = read_regular_text(path)
-        data = json.loads(text, parse_constant=no_constant)
-    except OSError as exc:
-        raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
-    except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, NaN, a number too long
-        raise GoldcaseError(
-            f"{path}: not a report (invalid JSON: {exc}); make one with goldcase score --out"
-        ) from exc
-    if not isinstance(data, dict):
-        raise GoldcaseError(f"{path}: not a report (expected a JSON object)")
-    refuse_half_surrogates(data, text.encode(), str(path))
-    errors = sorted(validator("report.schema.json").iter_errors(data), key=lambda e: e.path)
-    if errors:
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
-        raise GoldcaseError(f"{path}: not a goldcase report: {where}: {errors[0].message}")
-    check_digest(data, str(path))
-    check_consistency(data, str(path), corrections_allowed(data, ctx))
-    return data
 
 
 def composition_rows(ctx: Context) -> list[Composition]:
@@ -118,8 +86,8 @@ def render(
     ctx: Context | None, report: Path, out: Path, base: Path | None = None, stats: bool = False
 ) -> list[str]:
     """Write the page to ``out``; the warnings to print."""
-    data = read_report(report, ctx)
-    base_data = read_report(base, ctx) if base is not None else None
+    data = load_report(report, ctx=ctx)
+    base_data = load_report(base, ctx=ctx) if base is not None else None
     if base_data is not None:
         check_comparable(base_data, data)
     if stats and ctx is None:
