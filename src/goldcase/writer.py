@@ -81,6 +81,14 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def rewrite_text(path: Path, text: str) -> None:
+    """Give the existing file ``path`` the text ``text``, at once. A link stays a link and
+    the file it leads to is rewritten: renaming over the link would put a file where the
+    repository holds a link, and leave the file it led to as it was. (Callers have read
+    ``path`` inside the repository, through the link.)"""
+    atomic_write_text(Path(os.path.realpath(path)), text)
+
+
 def round_trip_yaml() -> Any:
     """A ruamel.yaml instance set up the way goldcase writes case files."""
     from ruamel.yaml import YAML  # 25 ms to import: the check path imports this module too

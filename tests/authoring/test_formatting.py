@@ -288,3 +288,22 @@ def test_a_case_file_linked_outside_the_repository_is_neither_read_nor_copied_in
     ) in result.stdout
     assert "reformatted cases/golden/ret-003.yaml" not in result.stdout
     assert link.is_symlink() and outside.read_bytes() == before
+
+
+def test_a_case_file_linked_inside_the_repository_stays_a_link(tmp_path: Path) -> None:
+    """A link that stays inside the repository is read as check reads it; fmt rewrites the
+    file it leads to and leaves the link a link (docs/fmt.md)."""
+    from kit import case_text, git_set, goldcase
+
+    repo = git_set(tmp_path / "repo")
+    target = repo / "shared" / "ret-003.yaml"
+    target.parent.mkdir()
+    target.write_text(case_text("ret-003").replace("question: ", "question:   "), encoding="utf-8")
+    link = repo / "cases" / "golden" / "ret-003.yaml"
+    link.symlink_to(Path("..", "..", "shared", "ret-003.yaml"))
+    result = goldcase(repo, "fmt")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "reformatted cases/golden/ret-003.yaml" in result.stdout
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert target.read_text(encoding="utf-8") == case_text("ret-003")
+    assert goldcase(repo, "fmt", "--check").returncode == 0

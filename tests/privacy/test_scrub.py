@@ -171,3 +171,22 @@ def test_a_link_under_a_folder_that_leads_out_of_it_is_refused(tmp_path: Path) -
     assert "alice@example.com" not in result.stdout + result.stderr
     assert (folder / "zz.yaml").is_symlink()
     assert "alice@example.com" in outside.read_text(encoding="utf-8")
+
+
+def test_a_link_inside_the_folder_stays_a_link(tmp_path: Path) -> None:
+    """A link that stays inside the folder is scrubbed as the file it leads to: that file
+    gets the redacted text, and the link stays a link (docs/personal-data.md)."""
+    from kit import goldcase
+
+    folder = tmp_path / "repo" / "cases" / "dev"
+    folder.mkdir(parents=True)
+    target = folder / "real.yaml"
+    target.write_text(
+        "id: x-001\nquestion: call me on alice@example.com\nanswerable: false\n", encoding="utf-8"
+    )
+    (folder / "zz.yaml").symlink_to("real.yaml")
+    result = goldcase(tmp_path / "repo", "scrub", "cases/dev/zz.yaml", "--yes")
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    assert (folder / "zz.yaml").is_symlink()
+    assert "alice@example.com" not in target.read_text(encoding="utf-8")
+    assert "[EMAIL]" in target.read_text(encoding="utf-8")

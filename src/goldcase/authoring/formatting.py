@@ -40,7 +40,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
 from goldcase.safeio import Outside, read_inside, shown_path
-from goldcase.writer import atomic_write_text, round_trip_yaml
+from goldcase.writer import rewrite_text, round_trip_yaml
 
 CASE_KEYS = (
     "id",
@@ -274,7 +274,7 @@ def format_files(root: Path, rels: Sequence[str], *, check: bool) -> FmtResult:
             continue
         result.changed.append(shown_path(rel))
         if not check:
-            atomic_write_text(root / rel, new)
+            rewrite_text(root / rel, new)
     return result
 
 

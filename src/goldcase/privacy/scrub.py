@@ -26,7 +26,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.privacy import pii
 from goldcase.safeio import is_inside, not_a_file, read_regular, shown_path
-from goldcase.writer import atomic_write_text, dump_round_trip, load_round_trip
+from goldcase.writer import dump_round_trip, load_round_trip, rewrite_text
 
 
 class Proposal(Struct, frozen=True):
@@ -45,7 +45,7 @@ class Proposal(Struct, frozen=True):
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
     def apply(self) -> None:
-        atomic_write_text(self.path, self.new)
+        rewrite_text(self.path, self.new)
 
 
 def expand(paths: Iterable[Path]) -> list[Path]:
