@@ -190,3 +190,23 @@ def test_a_link_inside_the_folder_stays_a_link(tmp_path: Path) -> None:
     assert (folder / "zz.yaml").is_symlink()
     assert "alice@example.com" not in target.read_text(encoding="utf-8")
     assert "[EMAIL]" in target.read_text(encoding="utf-8")
+
+
+def test_a_link_named_on_the_command_line_that_leads_out_is_refused(tmp_path: Path) -> None:
+    """Named on its own, a case file that is a link leading out of the repository is
+    refused too (exit 2): scrub would show the file it leads to and rewrite it."""
+    from kit import goldcase
+
+    outside = tmp_path / "outside.yaml"
+    text = "id: x-001\nquestion: call me on alice@example.com\nanswerable: false\n"
+    outside.write_text(text, encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / "cases" / "dev").mkdir(parents=True)
+    (repo / "goldcase.toml").write_text("", encoding="utf-8")
+    (repo / "cases" / "dev" / "zz.yaml").symlink_to(outside)
+    result = goldcase(repo, "scrub", "cases/dev/zz.yaml", "--yes")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("error: cases/dev/zz.yaml: a link that leads outside ")
+    assert "alice@example.com" not in result.stdout + result.stderr
+    assert outside.read_text(encoding="utf-8") == text
+    assert (repo / "cases" / "dev" / "zz.yaml").is_symlink()

@@ -62,7 +62,7 @@ def expand(paths: Iterable[Path]) -> list[Path]:
                 ]
                 out.extend(_inside(path, item) for item in found)
         elif path.is_file():
-            out.append(path)
+            out.append(_named(path))
         else:
             raise GoldcaseError(f"{path}: {not_a_file(path)}; give case files or folders")
     return out
@@ -78,6 +78,24 @@ def _inside(folder: Path, item: Path) -> Path:
             "only the files in the folders it is given: name the file it leads to if it is meant"
         )
     return item
+
+
+def _named(path: Path) -> Path:
+    """A file named on the command line. A link must lead inside the golden-set repository
+    holding it (else inside its own folder): scrub shows and rewrites the file it leads to."""
+    if not path.is_symlink():
+        return path
+    folder = Path(os.path.abspath(path.parent))
+    try:
+        base = find_root(folder)
+    except GoldcaseError:
+        base = folder
+    if not is_inside(base, os.path.relpath(os.path.realpath(path), os.path.realpath(base))):
+        raise GoldcaseError(
+            f"{shown_path(path.as_posix())}: a link that leads outside "
+            f"{shown_path(base.as_posix())}; name the file it leads to if it is meant"
+        )
+    return path
 
 
 def published_near(paths: Iterable[Path]) -> frozenset[str]:
