@@ -529,3 +529,29 @@ def test_a_config_without_filters_costs_no_git_process(tmp_path: Path) -> None:
     keys = [env[f"GIT_CONFIG_KEY_{i}"] for i in range(int(env["GIT_CONFIG_COUNT"]))]
     assert keys[-2:] == ["safe.bareRepository", "core.fsmonitor"]
     assert not any(key.startswith("filter.") for key in keys)
+
+
+# --- a repository that arrives with its own hooks ---
+
+
+@pytest.mark.parametrize("args", [("lock", "--stage"), ("check", "--lock")])
+def test_a_hook_in_the_repository_s_own_git_folder_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A repository that arrives with its git folder (a tarball) brings ``.git/hooks``: git
+    runs ``post-index-change`` whenever a command writes the index, and ``goldcase lock
+    --stage`` stages with ``git add``. goldcase's own git commands run no hook."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    hook = root / ".git" / "hooks" / "post-index-change"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\necho ran >> {marker}\n")
+    hook.chmod(0o755)
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    assert marker.exists(), "git itself runs the hook: the test would prove nothing"
+    marker.unlink()
+    done = goldcase(root, *args)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "golden.lock" in git(root, "diff", "--cached", "--name-only").stdout, done.stdout
+    assert not marker.exists()

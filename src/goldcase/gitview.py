@@ -653,8 +653,21 @@ def staging_started(path: Path, rels: list[str]) -> Pending:
     this commit, and staging one without the other would commit a version without its lock.
     Started, not waited for (``staged`` waits). Without the preload of the index: its
     threads (up to 20) each walk a slice of the whole index to find the entries of the
-    paths named, two for the files a lock rewrites."""
-    return started(path, "-c", "core.preloadIndex=false", "add", "--force", "--", *rels)
+    paths named, two for the files a lock rewrites. Without hooks: git runs
+    ``post-index-change`` when it writes the index, and a repository that arrives with its
+    git folder (a tarball) brings its ``hooks``. ``core.hooksPath`` on the command line, which
+    wins over every config file, names the null device: no folder, so no hook."""
+    return started(
+        path,
+        "-c",
+        "core.preloadIndex=false",
+        "-c",
+        f"core.hooksPath={os.devnull}",
+        "add",
+        "--force",
+        "--",
+        *rels,
+    )
 
 
 def staged(pending: Pending, path: Path, rels: list[str]) -> None:
