@@ -555,3 +555,42 @@ def test_a_hook_in_the_repository_s_own_git_folder_runs_nothing(
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert "golden.lock" in git(root, "diff", "--cached", "--name-only").stdout, done.stdout
     assert not marker.exists()
+
+
+# --- a repository that arrives as a partial clone of a remote of its choosing ---
+
+
+def plant_promisor(root: Path, marker: Path) -> None:
+    """The repository made a partial clone whose promisor remote is a local path reached
+    through ``remote.origin.uploadpack``, a command appending to ``marker``, and the objects
+    of the files goldcase reads at HEAD removed: git fetches an object it lacks from that
+    remote when a command reads it."""
+    git(root, "config", "core.repositoryformatversion", "1")
+    git(root, "config", "extensions.partialClone", "origin")
+    git(root, "config", "remote.origin.url", str(root.parent))
+    git(root, "config", "remote.origin.promisor", "true")
+    git(root, "config", "remote.origin.uploadpack", f"echo ran >> {marker}; false")
+    for name in ("golden.lock", "golden.version", "cases/golden/ret-001.yaml"):
+        sha = git(root, "rev-parse", f"HEAD:{name}").stdout.strip()
+        (root / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+
+
+@pytest.mark.parametrize("args", [("lock", "--check"), ("review", "--base", "HEAD")])
+def test_a_promisor_remote_in_the_repository_s_own_config_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A repository that arrives with its git folder (a tarball) can call itself a partial
+    clone of a remote reached through any command: goldcase's git fetches nothing, and a
+    file whose content git lacks is named, with how to fetch it."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    plant_promisor(root, marker)
+    git(root, "cat-file", "-p", "HEAD:golden.version", check=False)
+    assert marker.exists(), "git itself fetches through the command: the test would prove nothing"
+    marker.unlink()
+    done = goldcase(root, *args)
+    assert not marker.exists(), " ".join(args)
+    if args[0] == "review":
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "cases/golden/ret-001.yaml at HEAD" in done.stderr, done.stderr
+        assert "goldcase fetches nothing; fetch it with git show " in done.stderr, done.stderr

@@ -86,9 +86,20 @@ def guard_git_config(env: dict[str, str]) -> dict[str, str]:
     a bare repository, so git is told to find none unless ``GIT_DIR`` names it. A repository
     that arrives with its own ``.git/config`` (a tarball, not a clone) can set
     ``core.fsmonitor`` too, and git runs it on every command that reads the index: goldcase's
-    own git commands use no file-system monitor."""
+    own git commands use no file-system monitor.
+
+    git also fetches nothing for goldcase: in a partial clone (``extensions.partialClone``,
+    a ``promisor`` remote) git fetches an object it lacks from the remote when a command
+    reads it (``cat-file``, a tree walk), and a repository that arrives with its git folder
+    names that remote and how to reach it: a local path with ``remote.<name>.uploadpack``,
+    ``ext::``, ``core.sshCommand``, a credential helper, each a command of its choosing.
+    ``GIT_NO_LAZY_FETCH`` stops the fetch (git 2.39.4 and later); ``GIT_ALLOW_PROTOCOL``
+    empty allows no transport, for a git that does not know it. An object the clone lacks
+    reads as absent."""
     for key, value in _GUARDS:
         _add_config(env, key, value)
+    env["GIT_NO_LAZY_FETCH"] = "1"
+    env["GIT_ALLOW_PROTOCOL"] = ""
     return env
 
 
@@ -264,6 +275,7 @@ def scrubbed(path: Path) -> Iterator[None]:
     try:
         for name in set(os.environ) - set(wanted):
             del os.environ[name]
+        os.environ.update(wanted)
         yield
     finally:
         os.environ.clear()
@@ -697,14 +709,29 @@ def files_at(path: Path, ref: str, names: list[str], limit: int, shown: str) -> 
             for blob in _blobs(item):
                 blob_path = str(blob.path)
                 rel = blob_path if prefix == "." else blob_path[len(prefix) + 1 :]
-                if blob.size > limit:  # the object's header only
-                    raise GoldcaseError(
-                        f"{plain(rel)} at {shown}: {blob.size:,} bytes, more than the {limit:,} "
-                        "goldcase reads of a file of the set; goldcase check says what is wrong "
-                        "with it"
-                    )
-                out[rel] = blob.data_stream.read()
+                out[rel] = _read_blob(blob, limit, f"{plain(rel)} at {shown}", ref, blob_path)
     return out
+
+
+def _read_blob(blob: git.Blob, limit: int, shown: str, ref: str, blob_path: str) -> bytes:
+    """The content of ``blob`` (``shown`` names it), refused over ``limit`` bytes by its
+    size before anything of it is read, or when git lacks it: a partial clone fetches an
+    object when it is read, and goldcase's git fetches nothing (``guard_git_config``)."""
+    try:
+        size = blob.size  # the object's header only
+    except ValueError:  # GitPython's word for an object git does not have
+        raise GoldcaseError(
+            f"{shown}: git does not have this file's content here (a partial clone), and "
+            f"goldcase fetches nothing; fetch it with git show {ref}:{plain(blob_path)} and "
+            "run again"
+        ) from None
+    if size > limit:
+        raise GoldcaseError(
+            f"{shown}: {size:,} bytes, more than the {limit:,} goldcase reads of a file of "
+            "the set; goldcase check says what is wrong with it"
+        )
+    data: bytes = blob.data_stream.read()
+    return data
 
 
 def _blobs(item: git.Blob | git.Tree) -> Iterator[git.Blob]:
