@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from goldcase import gitview
 from goldcase.errors import GoldcaseError
-from kit import case_text, commit, git, git_set, goldcase, write
+from kit import GOLDCASE, case_text, commit, env, git, git_set, goldcase, write
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:
@@ -594,3 +596,43 @@ def test_a_promisor_remote_in_the_repository_s_own_config_runs_nothing(
         assert done.returncode == 2, done.stdout + done.stderr
         assert "cases/golden/ret-001.yaml at HEAD" in done.stderr, done.stderr
         assert "goldcase fetches nothing; fetch it with git show " in done.stderr, done.stderr
+
+
+# --- a git folder holding a FIFO or a link to /dev/zero where git reads a file first ---
+
+
+def _capped() -> None:
+    """A child's address space capped at 2 GiB: git reading /dev/zero stops there."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+@pytest.mark.parametrize("name", ["commondir", "config", "HEAD"])
+@pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock"), ("review",)])
+def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
+    tmp_path: Path, args: tuple[str, ...], name: str, kind: str
+) -> None:
+    """A repository that arrives with its git folder (a tarball) can hold a FIFO, or a link
+    to ``/dev/zero``, where git reads a file before it answers anything: git (and goldcase's
+    own look at ``commondir``) waited forever, or read ``commondir`` until memory ran out.
+    goldcase runs no git there; the repository is not one it can ask git about."""
+    root = git_set(tmp_path / "set")
+    planted = root / ".git" / name
+    planted.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(planted)
+    else:
+        planted.symlink_to("/dev/zero")
+    done = subprocess.run(
+        [str(GOLDCASE), *args],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_capped,
+    )
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    with pytest.raises(gitview.UnsafeGitFolder, match=name):
+        gitview.git_env(root)

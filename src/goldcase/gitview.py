@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,10 +51,71 @@ def find_git_dir(path: Path) -> Path | None:
         if dot_git.is_dir():
             return dot_git
         if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                text = dot_git.read_text(encoding="utf-8").strip()
+            with contextlib.suppress(UnicodeDecodeError):
+                text = (_small_file(dot_git) or b"").decode("utf-8").strip()
                 if text.startswith("gitdir:"):
                     return (folder / text[len("gitdir:") :].strip()).resolve()
+    return None
+
+
+# git reads a gitfile, ``commondir`` and a config whole; it refuses a gitfile over 1 MiB.
+_GIT_FILE = 1 << 20
+
+
+def _small_file(path: Path) -> bytes | None:
+    """The content of ``path`` when it is a regular file (or a link to one) of at most
+    ``_GIT_FILE`` bytes; None when it is missing, larger, or anything else: opened without
+    blocking, so a FIFO hangs nothing, and a link to ``/dev/zero`` is not read forever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _GIT_FILE:
+            return None
+        data = b""
+        while len(data) <= _GIT_FILE:
+            chunk = os.read(fd, _GIT_FILE + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+        return data if len(data) <= _GIT_FILE else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+# What git reads, or waits on, before it answers anything: a FIFO there hangs every git
+# command, and ``commondir`` linked to /dev/zero has git take memory until the machine has
+# none. Each name is paired with whether git reads it whole (a config it reads line by line).
+_READ_FIRST = (("HEAD", True), ("commondir", True), ("config", False))
+
+
+class UnsafeGitFolder(OSError):
+    """A git folder that would hang git or exhaust memory (``unsafe_git_folder``)."""
+
+
+def unsafe_git_folder(own: Path) -> Path | None:
+    """The file of the git folder ``own`` (as a tarball brings it), or of the folder its
+    ``commondir`` names, that git would wait on forever or read without end: one of
+    ``_READ_FIRST`` that is there and is not a regular file (a FIFO, a device, a link to
+    ``/dev/zero``), or is one over 1 MiB that git reads whole. One ``stat`` each."""
+    folders = [own]
+    if os.path.lexists(own / "commondir"):
+        with contextlib.suppress(UnicodeDecodeError):
+            common = (_small_file(own / "commondir") or b"").decode("utf-8").strip()
+            if common:
+                folders.append(own / common)
+    for folder in folders:
+        for name, whole in _READ_FIRST:
+            try:
+                info = os.stat(folder / name)
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or (whole and info.st_size > _GIT_FILE):
+                return folder / name
     return None
 
 
@@ -68,6 +130,12 @@ def git_env(path: Path) -> dict[str, str]:
     # take that folder for the top of the work tree. git finds the repository again from
     # ``path``; only the index being committed is kept.
     own = find_git_dir(path)
+    unsafe = None if own is None else unsafe_git_folder(own)
+    if unsafe is not None:
+        raise UnsafeGitFolder(
+            f"{plain(str(unsafe))} is not a regular file of at most 1 MiB: git would hang or "
+            "exhaust memory reading it, so goldcase runs no git here; remove it"
+        )
     index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
         env.pop(name, None)
@@ -114,9 +182,6 @@ def _add_config(env: dict[str, str], key: str, value: str) -> None:
 
 _GUARDS = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
 
-# A config this large is asked of git rather than scanned here.
-_SCANNED_CONFIG = 1 << 20
-
 
 def _repository_filters(path: Path, own: Path | None, env: dict[str, str]) -> list[str]:
     """The filter drivers the repository's own config defines (its ``.git/config``, a
@@ -154,18 +219,20 @@ def _may_define_filters(own: Path) -> bool:
     share) could define a filter: it names the ``filter`` section or includes a file. Read
     here, without a git process, because almost no repository's config does."""
     folders = [own]
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        common = (own / "commondir").read_text(encoding="utf-8").strip()
-        folders.append((own / common).resolve())
+    with contextlib.suppress(UnicodeDecodeError):
+        common = (_small_file(own / "commondir") or b"").decode("utf-8").strip()
+        if common:
+            folders.append((own / common).resolve())
     for folder in folders:
         for name in ("config", "config.worktree"):
-            try:
-                with open(folder / name, "rb") as handle:
-                    data = handle.read(_SCANNED_CONFIG + 1)
-            except OSError:
+            config = folder / name
+            if not os.path.lexists(config):
                 continue
+            data = _small_file(config)
+            if data is None:  # over 1 MiB, or not a file: git is asked
+                return True
             lowered = data.lower()
-            if len(data) > _SCANNED_CONFIG or b"filter" in lowered or b"include" in lowered:
+            if b"filter" in lowered or b"include" in lowered:
                 return True
     return False
 
@@ -271,7 +338,10 @@ def scrubbed(path: Path) -> Iterator[None]:
     """Run the block with ``os.environ`` as :func:`git_env` gives it (gitpython's commands
     inherit the process environment)."""
     saved = dict(os.environ)
-    wanted = git_env(path)
+    try:
+        wanted = git_env(path)
+    except UnsafeGitFolder as exc:
+        raise GoldcaseError(str(exc)) from None
     try:
         for name in set(os.environ) - set(wanted):
             del os.environ[name]
@@ -290,10 +360,11 @@ def open_repo(path: Path) -> Iterator[git.Repo | None]:
     import git  # GitPython takes 75 ms to import; goldcase check never asks git
 
     top = top_level(path)
+    if top is None:
+        yield None
+        return
     with scrubbed(path):
         try:
-            if top is None:
-                raise git.InvalidGitRepositoryError(str(path))
             repo = git.Repo(top)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             yield None
@@ -613,8 +684,8 @@ def may_skip_worktree(path: Path) -> bool:
     own = find_git_dir(path)
     if own is None:
         return True
-    index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
     try:
+        index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
         fd = os.open(index, os.O_RDONLY | os.O_NONBLOCK)  # never blocks on a FIFO
         try:
             header = os.read(fd, len(_PLAIN_INDEX))
