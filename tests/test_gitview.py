@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from goldcase import gitview
 from goldcase.errors import GoldcaseError
-from kit import case_text, commit, git, git_set, goldcase, write
+from kit import GOLDCASE, case_text, commit, env, git, git_set, goldcase, write
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:
@@ -529,3 +531,108 @@ def test_a_config_without_filters_costs_no_git_process(tmp_path: Path) -> None:
     keys = [env[f"GIT_CONFIG_KEY_{i}"] for i in range(int(env["GIT_CONFIG_COUNT"]))]
     assert keys[-2:] == ["safe.bareRepository", "core.fsmonitor"]
     assert not any(key.startswith("filter.") for key in keys)
+
+
+# --- a repository that arrives with its own hooks ---
+
+
+@pytest.mark.parametrize("args", [("lock", "--stage"), ("check", "--lock")])
+def test_a_hook_in_the_repository_s_own_git_folder_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A repository that arrives with its git folder (a tarball) brings ``.git/hooks``: git
+    runs ``post-index-change`` whenever a command writes the index, and ``goldcase lock
+    --stage`` stages with ``git add``. goldcase's own git commands run no hook."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    hook = root / ".git" / "hooks" / "post-index-change"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\necho ran >> {marker}\n")
+    hook.chmod(0o755)
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    git(root, "add", "cases/golden/ret-001.yaml")
+    assert marker.exists(), "git itself runs the hook: the test would prove nothing"
+    marker.unlink()
+    done = goldcase(root, *args)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "golden.lock" in git(root, "diff", "--cached", "--name-only").stdout, done.stdout
+    assert not marker.exists()
+
+
+# --- a repository that arrives as a partial clone of a remote of its choosing ---
+
+
+def plant_promisor(root: Path, marker: Path) -> None:
+    """The repository made a partial clone whose promisor remote is a local path reached
+    through ``remote.origin.uploadpack``, a command appending to ``marker``, and the objects
+    of the files goldcase reads at HEAD removed: git fetches an object it lacks from that
+    remote when a command reads it."""
+    git(root, "config", "core.repositoryformatversion", "1")
+    git(root, "config", "extensions.partialClone", "origin")
+    git(root, "config", "remote.origin.url", str(root.parent))
+    git(root, "config", "remote.origin.promisor", "true")
+    git(root, "config", "remote.origin.uploadpack", f"echo ran >> {marker}; false")
+    for name in ("golden.lock", "golden.version", "cases/golden/ret-001.yaml"):
+        sha = git(root, "rev-parse", f"HEAD:{name}").stdout.strip()
+        (root / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+
+
+@pytest.mark.parametrize("args", [("lock", "--check"), ("review", "--base", "HEAD")])
+def test_a_promisor_remote_in_the_repository_s_own_config_runs_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A repository that arrives with its git folder (a tarball) can call itself a partial
+    clone of a remote reached through any command: goldcase's git fetches nothing, and a
+    file whose content git lacks is named, with how to fetch it."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    plant_promisor(root, marker)
+    git(root, "cat-file", "-p", "HEAD:golden.version", check=False)
+    assert marker.exists(), "git itself fetches through the command: the test would prove nothing"
+    marker.unlink()
+    done = goldcase(root, *args)
+    assert not marker.exists(), " ".join(args)
+    if args[0] == "review":
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "cases/golden/ret-001.yaml at HEAD" in done.stderr, done.stderr
+        assert "goldcase fetches nothing; fetch it with git show " in done.stderr, done.stderr
+
+
+# --- a git folder holding a FIFO or a link to /dev/zero where git reads a file first ---
+
+
+def _capped() -> None:
+    """A child's address space capped at 2 GiB: git reading /dev/zero stops there."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+@pytest.mark.parametrize("name", ["commondir", "config", "HEAD"])
+@pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock"), ("review",)])
+def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
+    tmp_path: Path, args: tuple[str, ...], name: str, kind: str
+) -> None:
+    """A repository that arrives with its git folder (a tarball) can hold a FIFO, or a link
+    to ``/dev/zero``, where git reads a file before it answers anything: git (and goldcase's
+    own look at ``commondir``) waited forever, or read ``commondir`` until memory ran out.
+    goldcase runs no git there; the repository is not one it can ask git about."""
+    root = git_set(tmp_path / "set")
+    planted = root / ".git" / name
+    planted.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(planted)
+    else:
+        planted.symlink_to("/dev/zero")
+    done = subprocess.run(
+        [str(GOLDCASE), *args],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_capped,
+    )
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    with pytest.raises(gitview.UnsafeGitFolder, match=name):
+        gitview.git_env(root)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,10 +51,71 @@ def find_git_dir(path: Path) -> Path | None:
         if dot_git.is_dir():
             return dot_git
         if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                text = dot_git.read_text(encoding="utf-8").strip()
+            with contextlib.suppress(UnicodeDecodeError):
+                text = (_small_file(dot_git) or b"").decode("utf-8").strip()
                 if text.startswith("gitdir:"):
                     return (folder / text[len("gitdir:") :].strip()).resolve()
+    return None
+
+
+# git reads a gitfile, ``commondir`` and a config whole; it refuses a gitfile over 1 MiB.
+_GIT_FILE = 1 << 20
+
+
+def _small_file(path: Path) -> bytes | None:
+    """The content of ``path`` when it is a regular file (or a link to one) of at most
+    ``_GIT_FILE`` bytes; None when it is missing, larger, or anything else: opened without
+    blocking, so a FIFO hangs nothing, and a link to ``/dev/zero`` is not read forever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _GIT_FILE:
+            return None
+        data = b""
+        while len(data) <= _GIT_FILE:
+            chunk = os.read(fd, _GIT_FILE + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+        return data if len(data) <= _GIT_FILE else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+# What git reads, or waits on, before it answers anything: a FIFO there hangs every git
+# command, and ``commondir`` linked to /dev/zero has git take memory until the machine has
+# none. Each name is paired with whether git reads it whole (a config it reads line by line).
+_READ_FIRST = (("HEAD", True), ("commondir", True), ("config", False))
+
+
+class UnsafeGitFolder(OSError):
+    """A git folder that would hang git or exhaust memory (``unsafe_git_folder``)."""
+
+
+def unsafe_git_folder(own: Path) -> Path | None:
+    """The file of the git folder ``own`` (as a tarball brings it), or of the folder its
+    ``commondir`` names, that git would wait on forever or read without end: one of
+    ``_READ_FIRST`` that is there and is not a regular file (a FIFO, a device, a link to
+    ``/dev/zero``), or is one over 1 MiB that git reads whole. One ``stat`` each."""
+    folders = [own]
+    if os.path.lexists(own / "commondir"):
+        with contextlib.suppress(UnicodeDecodeError):
+            common = (_small_file(own / "commondir") or b"").decode("utf-8").strip()
+            if common:
+                folders.append(own / common)
+    for folder in folders:
+        for name, whole in _READ_FIRST:
+            try:
+                info = os.stat(folder / name)
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or (whole and info.st_size > _GIT_FILE):
+                return folder / name
     return None
 
 
@@ -68,6 +130,12 @@ def git_env(path: Path) -> dict[str, str]:
     # take that folder for the top of the work tree. git finds the repository again from
     # ``path``; only the index being committed is kept.
     own = find_git_dir(path)
+    unsafe = None if own is None else unsafe_git_folder(own)
+    if unsafe is not None:
+        raise UnsafeGitFolder(
+            f"{plain(str(unsafe))} is not a regular file of at most 1 MiB: git would hang or "
+            "exhaust memory reading it, so goldcase runs no git here; remove it"
+        )
     index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
         env.pop(name, None)
@@ -86,9 +154,20 @@ def guard_git_config(env: dict[str, str]) -> dict[str, str]:
     a bare repository, so git is told to find none unless ``GIT_DIR`` names it. A repository
     that arrives with its own ``.git/config`` (a tarball, not a clone) can set
     ``core.fsmonitor`` too, and git runs it on every command that reads the index: goldcase's
-    own git commands use no file-system monitor."""
+    own git commands use no file-system monitor.
+
+    git also fetches nothing for goldcase: in a partial clone (``extensions.partialClone``,
+    a ``promisor`` remote) git fetches an object it lacks from the remote when a command
+    reads it (``cat-file``, a tree walk), and a repository that arrives with its git folder
+    names that remote and how to reach it: a local path with ``remote.<name>.uploadpack``,
+    ``ext::``, ``core.sshCommand``, a credential helper, each a command of its choosing.
+    ``GIT_NO_LAZY_FETCH`` stops the fetch (git 2.39.4 and later); ``GIT_ALLOW_PROTOCOL``
+    empty allows no transport, for a git that does not know it. An object the clone lacks
+    reads as absent."""
     for key, value in _GUARDS:
         _add_config(env, key, value)
+    env["GIT_NO_LAZY_FETCH"] = "1"
+    env["GIT_ALLOW_PROTOCOL"] = ""
     return env
 
 
@@ -102,9 +181,6 @@ def _add_config(env: dict[str, str], key: str, value: str) -> None:
 
 
 _GUARDS = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
-
-# A config this large is asked of git rather than scanned here.
-_SCANNED_CONFIG = 1 << 20
 
 
 def _repository_filters(path: Path, own: Path | None, env: dict[str, str]) -> list[str]:
@@ -143,18 +219,20 @@ def _may_define_filters(own: Path) -> bool:
     share) could define a filter: it names the ``filter`` section or includes a file. Read
     here, without a git process, because almost no repository's config does."""
     folders = [own]
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        common = (own / "commondir").read_text(encoding="utf-8").strip()
-        folders.append((own / common).resolve())
+    with contextlib.suppress(UnicodeDecodeError):
+        common = (_small_file(own / "commondir") or b"").decode("utf-8").strip()
+        if common:
+            folders.append((own / common).resolve())
     for folder in folders:
         for name in ("config", "config.worktree"):
-            try:
-                with open(folder / name, "rb") as handle:
-                    data = handle.read(_SCANNED_CONFIG + 1)
-            except OSError:
+            config = folder / name
+            if not os.path.lexists(config):
                 continue
+            data = _small_file(config)
+            if data is None:  # over 1 MiB, or not a file: git is asked
+                return True
             lowered = data.lower()
-            if len(data) > _SCANNED_CONFIG or b"filter" in lowered or b"include" in lowered:
+            if b"filter" in lowered or b"include" in lowered:
                 return True
     return False
 
@@ -260,10 +338,14 @@ def scrubbed(path: Path) -> Iterator[None]:
     """Run the block with ``os.environ`` as :func:`git_env` gives it (gitpython's commands
     inherit the process environment)."""
     saved = dict(os.environ)
-    wanted = git_env(path)
+    try:
+        wanted = git_env(path)
+    except UnsafeGitFolder as exc:
+        raise GoldcaseError(str(exc)) from None
     try:
         for name in set(os.environ) - set(wanted):
             del os.environ[name]
+        os.environ.update(wanted)
         yield
     finally:
         os.environ.clear()
@@ -278,10 +360,11 @@ def open_repo(path: Path) -> Iterator[git.Repo | None]:
     import git  # GitPython takes 75 ms to import; goldcase check never asks git
 
     top = top_level(path)
+    if top is None:
+        yield None
+        return
     with scrubbed(path):
         try:
-            if top is None:
-                raise git.InvalidGitRepositoryError(str(path))
             repo = git.Repo(top)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             yield None
@@ -601,8 +684,8 @@ def may_skip_worktree(path: Path) -> bool:
     own = find_git_dir(path)
     if own is None:
         return True
-    index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
     try:
+        index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
         fd = os.open(index, os.O_RDONLY | os.O_NONBLOCK)  # never blocks on a FIFO
         try:
             header = os.read(fd, len(_PLAIN_INDEX))
@@ -653,8 +736,21 @@ def staging_started(path: Path, rels: list[str]) -> Pending:
     this commit, and staging one without the other would commit a version without its lock.
     Started, not waited for (``staged`` waits). Without the preload of the index: its
     threads (up to 20) each walk a slice of the whole index to find the entries of the
-    paths named, two for the files a lock rewrites."""
-    return started(path, "-c", "core.preloadIndex=false", "add", "--force", "--", *rels)
+    paths named, two for the files a lock rewrites. Without hooks: git runs
+    ``post-index-change`` when it writes the index, and a repository that arrives with its
+    git folder (a tarball) brings its ``hooks``. ``core.hooksPath`` on the command line, which
+    wins over every config file, names the null device: no folder, so no hook."""
+    return started(
+        path,
+        "-c",
+        "core.preloadIndex=false",
+        "-c",
+        f"core.hooksPath={os.devnull}",
+        "add",
+        "--force",
+        "--",
+        *rels,
+    )
 
 
 def staged(pending: Pending, path: Path, rels: list[str]) -> None:
@@ -684,14 +780,29 @@ def files_at(path: Path, ref: str, names: list[str], limit: int, shown: str) -> 
             for blob in _blobs(item):
                 blob_path = str(blob.path)
                 rel = blob_path if prefix == "." else blob_path[len(prefix) + 1 :]
-                if blob.size > limit:  # the object's header only
-                    raise GoldcaseError(
-                        f"{plain(rel)} at {shown}: {blob.size:,} bytes, more than the {limit:,} "
-                        "goldcase reads of a file of the set; goldcase check says what is wrong "
-                        "with it"
-                    )
-                out[rel] = blob.data_stream.read()
+                out[rel] = _read_blob(blob, limit, f"{plain(rel)} at {shown}", ref, blob_path)
     return out
+
+
+def _read_blob(blob: git.Blob, limit: int, shown: str, ref: str, blob_path: str) -> bytes:
+    """The content of ``blob`` (``shown`` names it), refused over ``limit`` bytes by its
+    size before anything of it is read, or when git lacks it: a partial clone fetches an
+    object when it is read, and goldcase's git fetches nothing (``guard_git_config``)."""
+    try:
+        size = blob.size  # the object's header only
+    except ValueError:  # GitPython's word for an object git does not have
+        raise GoldcaseError(
+            f"{shown}: git does not have this file's content here (a partial clone), and "
+            f"goldcase fetches nothing; fetch it with git show {ref}:{plain(blob_path)} and "
+            "run again"
+        ) from None
+    if size > limit:
+        raise GoldcaseError(
+            f"{shown}: {size:,} bytes, more than the {limit:,} goldcase reads of a file of "
+            "the set; goldcase check says what is wrong with it"
+        )
+    data: bytes = blob.data_stream.read()
+    return data
 
 
 def _blobs(item: git.Blob | git.Tree) -> Iterator[git.Blob]:

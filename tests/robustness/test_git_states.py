@@ -4,6 +4,7 @@ every one, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -222,3 +223,18 @@ def test_git_dir_of_another_repository(tmp_path: Path) -> None:
     for args in (("check", "--no-cache"), ("lock", "--check"), ("review", "--format", "text")):
         outcome = goldcase(app, *args, "--repo", str(root), **extra)
         assert outcome.code == 0, outcome.stdout + outcome.stderr
+
+
+@pytest.mark.parametrize("name", ["commondir", "config", "HEAD"])
+def test_a_git_folder_holding_a_fifo_or_a_link_to_dev_zero(tmp_path: Path, name: str) -> None:
+    for kind in ("fifo", "zero"):
+        root = golden_repo(tmp_path / kind)
+        planted = root / ".git" / name
+        planted.unlink(missing_ok=True)
+        if kind == "fifo":
+            os.mkfifo(planted)
+        else:
+            planted.symlink_to("/dev/zero")
+        check, lock, review = three(root)
+        assert (check.code, lock.code, review.code) == (0, 0, 2), review.stderr
+        assert review.stderr.startswith(f"error: {root} is not inside a git repository")
