@@ -15,6 +15,7 @@ from msgspec import Struct
 from goldcase.text import fold_space
 
 _END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
+_SPACE = re.compile(r"\s+")
 
 
 class InContext(Struct, frozen=True):
@@ -36,12 +37,15 @@ class Sentences:
         self.text = text
         self.ends: list[int] = []
         last = 0
+        blank = 0  # text[last:blank] is white space: a blank lead is not read again at each end
         for match in _END.finditer(text):
-            if text[last : match.end()].strip():
+            if text[max(last, blank) : match.end()].strip():
                 self.ends.append(match.end())
                 last = match.end()
             elif self.ends:
                 self.ends[-1] = last = match.end()  # white space joins the sentence before
+            else:
+                blank = match.end()
 
     def bounds(self, start: int, end: int) -> tuple[int, int]:
         """Start and end of the sentences that the span touches."""
@@ -75,9 +79,25 @@ class Sentences:
 
 def find_quote(text: str, quote: str) -> tuple[int, int] | None:
     """Where ``quote`` is in ``text`` when runs of white space may differ (the quote folding
-    without NFC, which a review display does not need)."""
+    without NFC, which a review display does not need): the first place, as a regular
+    expression of the quote's words joined by ``\\s+`` would find it, in time linear in the
+    text (such an expression takes the text's length times the quote's words)."""
     words = quote.split()
     if not words:
         return None
-    match = re.search(r"\s+".join(re.escape(w) for w in words), text)
-    return (match.start(), match.end()) if match else None
+    needle = " ".join(words)
+    found = _SPACE.sub(" ", text).find(needle)
+    if found < 0:
+        return None
+    return _unfolded(text, found), _unfolded(text, found + len(needle) - 1) + 1
+
+
+def _unfolded(text: str, folded: int) -> int:
+    """The offset in ``text`` of the character at ``folded`` in the text with each run of
+    white space made one space (the character is not white space)."""
+    shift = 0
+    for run in _SPACE.finditer(text):
+        if run.start() - shift > folded:
+            break
+        shift += run.end() - run.start() - 1
+    return folded + shift

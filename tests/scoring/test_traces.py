@@ -92,6 +92,20 @@ def test_spans_overlap_the_quote(corpus: Corpus) -> None:
     assert stage_of({"retrieved": [far], "context": [far]}, corpus)[0] == "retrieval"
 
 
+def test_a_span_is_placed_in_time_linear_in_the_document(tmp_path: Path) -> None:
+    """A quote of 50,000 words that every word of a 500,000-word document starts to match:
+    placing its span took the document's words times the quote's (minutes)."""
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "a.md").write_text("a " * 500_000 + "b")
+    quote = "a " * 50_000 + "b"
+    case = Case(
+        "cases/golden/A.yaml", "golden", {**E2.data, "support": [{"doc": "a.md", "quote": quote}]}
+    )
+    span = {"doc": "a.md", "start": 999_990, "end": 1_000_001}
+    trace = trace_case(case, {"retrieved": [span]}, load_corpus(tmp_path / "corpus", tmp_path))
+    assert trace is not None and trace.quotes[0].rank == 1
+
+
 def test_no_trace_is_unknown(corpus: Corpus) -> None:
     assert trace_case(E2, {"outcome": "answer"}, corpus) is None
     grouped = attribute([("E2", "exception", None)])

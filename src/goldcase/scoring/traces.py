@@ -26,16 +26,15 @@ Stages of a failing answerable case:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from msgspec import Struct
 
 from goldcase.corpus import Corpus
 from goldcase.model import Case
+from goldcase.sentences import find_quote
 from goldcase.text import clip, fold_quote
 
 KS = (1, 3, 5, 10)
@@ -84,18 +83,12 @@ def tool_errors(data: Mapping[str, Any] | None) -> list[dict[str, str]]:
     ]
 
 
-@lru_cache(maxsize=4096)
-def _span_pattern(folded_quote: str) -> re.Pattern[str]:
-    return re.compile(r"\s+".join(re.escape(word) for word in folded_quote.split(" ")))
-
-
 def quote_span(corpus: Corpus, doc: str, folded_quote: str) -> tuple[int, int] | None:
     """Where the quote stands in the document's NFC text (first occurrence)."""
     document = corpus.documents.get(doc)
     if document is None or document.problem is not None or not folded_quote:
         return None
-    found = _span_pattern(folded_quote).search(unicodedata.normalize("NFC", document.text))
-    return None if found is None else (found.start(), found.end())
+    return find_quote(unicodedata.normalize("NFC", document.text), folded_quote)
 
 
 def _holds(chunk: Any, doc: str, folded_quote: str, span: tuple[int, int] | None) -> bool:
