@@ -12,9 +12,11 @@ from goldcase.context import Context
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.html.page import Composition, PageInput, build_page
-from goldcase.safeio import read_regular_text
+from goldcase.jsonmemory import refuse_costly
+from goldcase.safeio import read_regular
 from goldcase.schemas import validator
 from goldcase.scoring.reportfile import (
+    REPORT_FIX,
     check_consistency,
     corrections_allowed,
     no_constant,
@@ -26,7 +28,10 @@ from goldcase.writer import atomic_write_text
 def read_report(path: Path, ctx: Context | None = None) -> dict[str, Any]:
     """A report file, parsed and checked against ``schema/report.schema.json``."""
     try:
-        text = read_regular_text(path)
+        raw = read_regular(path)
+        refuse_costly(raw, str(path), REPORT_FIX)
+        text = raw.decode("utf-8")
+        del raw
         data = json.loads(text, parse_constant=no_constant)
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot read the report: {exc.strerror or exc}") from exc
