@@ -654,3 +654,19 @@ def test_promptfoo_context_files_whose_names_differ_only_in_case_are_refused(
     assert result.returncode == 2, result.stdout + result.stderr
     assert "two context documents are named leave.md (letter case aside)" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "squad"])
+def test_an_import_past_the_memory_budget_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    from goldcase import jsonmemory
+
+    monkeypatch.setattr(jsonmemory, "BUDGET", 8 * 1024**2)
+    source = tmp_path / f"set.{'jsonl' if fmt == 'jsonl' else 'json'}"
+    case = {"id": "una-001", "question": "Who?", "answerable": False, "tags": [[]] * 200_000}
+    source.write_text(json.dumps(case if fmt == "jsonl" else {"data": [case]}) + "\n")
+    result = run_cli("import", "--format", fmt, source, "--out", tmp_path / "set")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {source}: decoding its ")
+    assert not (tmp_path / "set").exists()

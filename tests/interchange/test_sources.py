@@ -393,3 +393,49 @@ def test_a_latency_no_clock_gives_is_read_as_none(repo: Path, tmp_path: Path, ti
     for path, fmt in ((output, "promptfoo"), (log, "inspect")):
         cases, _ = scored(repo, path, fmt)
         assert cases["ret-001"]["passed"]
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from goldcase import jsonmemory
+
+    monkeypatch.setattr(jsonmemory, "BUDGET", 8 * 1024**2)
+
+
+BULKY = {"golden_version": "3", "x": [[]] * 200_000}  # 600 KB that decode to about 13 MB
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_an_inspect_json_log_past_the_memory_budget_is_refused(repo: Path, tmp_path: Path) -> None:
+    path = json_log(tmp_path, [sample("ret-001", "30 days", metadata=BULKY)])
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert done.stderr.startswith(f"error: {path}: decoding its ")
+    assert "more than the 8 MiB goldcase allows; score a log or output of fewer samples" in (
+        done.stderr
+    )
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_an_eval_sample_past_the_memory_budget_is_refused(repo: Path, tmp_path: Path) -> None:
+    member = json.dumps(sample("ret-001", "30 days", metadata=BULKY)).encode()
+    path = eval_log(tmp_path, {"samples/ret-001_epoch_1.json": member})
+    done = run_cli("score", path, "--repo", repo, "--from", "inspect")
+    assert done.exit_code == 2
+    assert f"error: {path}:samples/ret-001_epoch_1.json: decoding its " in done.stderr
+
+
+@pytest.mark.usefixtures("small_budget")
+@pytest.mark.parametrize("jsonl", [False, True])
+def test_a_promptfoo_output_past_the_memory_budget_is_refused(
+    repo: Path, tmp_path: Path, jsonl: bool
+) -> None:
+    result = pf_result("ret-001", "30 days", namedScores={"x": [[]] * 200_000})
+    if jsonl:
+        path = tmp_path / "output.jsonl"
+        path.write_text(json.dumps(result) + "\n")
+    else:
+        path = pf_output(tmp_path, [result])
+    done = run_cli("score", path, "--repo", repo, "--from", "promptfoo")
+    assert done.exit_code == 2
+    assert done.stderr.startswith(f"error: {path}: decoding its ")

@@ -349,3 +349,60 @@ def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, field: str, messag
     assert done.exit_code == 2
     assert f"run.jsonl:2: {message}" in done.stderr
     assert BIG not in done.stderr
+
+
+def test_bad_lines_past_the_twentieth_are_counted_not_kept() -> None:
+    raw = b"[]\n" * 10_000
+    results, kept = parse_results(raw, "run.jsonl")
+    assert results == []
+    assert [p.line for p in kept] == [*range(1, 21), 21]
+    assert (
+        str(kept[-1])
+        == "run.jsonl:21: and 9,980 more lines from here on that are not valid results"
+    )
+    shown = InvalidInput(kept).message.split("\nerror: ")
+    assert shown[-1] == "9,980 more errors not shown (10,000 in all); nothing was scored"
+
+
+def test_a_line_of_many_unknown_fields_is_one_short_message() -> None:
+    line = json.dumps(
+        {"id": "E1", "outcome": "answer", "answer": "x"} | {f"k{i}": 0 for i in range(5000)}
+    )
+    (message,) = problems(line + "\n")
+    assert message.endswith("; and more")
+    assert message.count("unknown field") == 10
+
+
+def test_results_whose_decoding_would_pass_the_memory_budget_are_refused_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Valid lines, each with a meta of many small lists: scored before the bound; refused
+    now, naming the file and the fix, before any line is decoded."""
+    from goldcase import jsonmemory
+
+    monkeypatch.setattr(jsonmemory, "BUDGET", 8 * 1024**2)
+    root = write_repo(tmp_path / "r", six_cases())
+    bulky = [
+        {**line, "meta": {"x": [[]] * 40_000}} for line in six_results() if isinstance(line, dict)
+    ]
+    path = write_results(root / "results.jsonl", bulky)
+    assert 450_000 < path.stat().st_size < 1024**2
+    done = run_cli("score", path, "--repo", root)
+    assert done.exit_code == 2
+    assert done.stderr.startswith(f"error: {path}: decoding its ")
+    assert "more than the 8 MiB goldcase allows; split the results file" in done.stderr
+    assert done.stdout == ""
+
+
+def test_results_under_the_unscanned_size_are_scored_as_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from goldcase import jsonmemory
+
+    def scanned(raw: bytes) -> int:
+        raise AssertionError("an ordinary results file was scanned")
+
+    monkeypatch.setattr(jsonmemory, "estimate", scanned)
+    root = write_repo(tmp_path / "r", six_cases())
+    done = run_cli("score", write_results(root / "results.jsonl", six_results()), "--repo", root)
+    assert done.exit_code == 0, done.stderr

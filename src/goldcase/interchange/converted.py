@@ -19,6 +19,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
+from goldcase.jsonmemory import refuse_costly
 from goldcase.run.protocol import Answer, error_line, parse_response, to_answer
 from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
@@ -89,7 +90,14 @@ def _text(output: Any) -> str:
     return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
 
 
+TOO_COSTLY = "score a log or output of fewer samples (split the evaluation)"
+
+
 def parse_json(data: bytes, shown: str, what: str) -> Any:
+    """``data`` decoded as JSON; a ``GoldcaseError`` naming ``shown`` when it is not JSON,
+    holds half a surrogate pair, or could take more memory to decode than goldcase allows
+    (``jsonmemory``: refused before it is decoded)."""
+    refuse_costly(data, shown, TOO_COSTLY)
     try:
         value = json.loads(data)
     except (ValueError, RecursionError) as exc:

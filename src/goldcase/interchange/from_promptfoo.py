@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from goldcase.errors import GoldcaseError
-from goldcase.interchange.converted import MAX_BYTES, Converted, as_text, latency, parse_json
+from goldcase.interchange.converted import (
+    MAX_BYTES,
+    TOO_COSTLY,
+    Converted,
+    as_text,
+    latency,
+    parse_json,
+)
+from goldcase.jsonmemory import refuse_costly
 from goldcase.output import plain
 from goldcase.safeio import read_named
 from goldcase.text import clip
@@ -61,6 +69,7 @@ def read(path: Path, shown: str, patterns: Sequence[str]) -> Converted:
 
 def _results(raw: bytes, shown: str) -> list[dict[str, Any]]:
     """The result objects of a JSON output (``results.results``) or a JSONL one."""
+    refuse_costly(raw, shown, TOO_COSTLY)  # every line of a JSONL output is kept too
     try:
         data = as_text(json.loads(raw), raw, shown, WHAT)
     except ValueError:  # not one JSON value: a JSONL output, one result a line

@@ -17,7 +17,8 @@ from typing import Any
 from goldcase.authoring.formatting import CASE_KEYS
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet
-from goldcase.safeio import read_inside, read_regular_text
+from goldcase.jsonmemory import refuse_costly
+from goldcase.safeio import read_inside, read_regular, read_regular_text
 from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
 
 _DROP_WHEN_EMPTY = ("tags", "notes")
@@ -28,7 +29,10 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 def read_jsonl(path: Path, corpus: Path | None) -> ImportedSet:
     imported = ImportedSet("jsonl", str(path))
     try:
-        lines = read_regular_text(path, MAX_IMPORT_BYTES).splitlines()
+        raw = read_regular(path, MAX_IMPORT_BYTES)
+        refuse_costly(raw, str(path), "split the file and import the parts")
+        lines = raw.decode("utf-8").splitlines()
+        del raw
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     first: dict[str, int] = {}  # id (case-folded: file names) -> the line that holds it

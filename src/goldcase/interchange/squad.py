@@ -26,7 +26,8 @@ from msgspec import Struct
 from goldcase import progress
 from goldcase.errors import GoldcaseError
 from goldcase.interchange.build import ImportedSet, Names, cut, safe_name
-from goldcase.safeio import read_regular_text
+from goldcase.jsonmemory import refuse_costly
+from goldcase.safeio import read_regular
 from goldcase.sentences import Sentences
 from goldcase.text import clip
 
@@ -72,7 +73,9 @@ def _listed(value: Any) -> list[Any]:
 
 def _load(path: Path) -> list[Any]:
     try:
-        raw = json.loads(read_regular_text(path, 1024**3))
+        body = read_regular(path, 1024**3)
+        refuse_costly(body, str(path), "split its articles into several files and import each")
+        raw = json.loads(body.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path}: cannot read it: {exc}") from exc
     except json.JSONDecodeError as exc:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
+from goldcase.jsonmemory import refuse_costly
 from goldcase.loader import set_digest
 from goldcase.safeio import read_named
 from goldcase.schemas import load_schema, validator
@@ -36,7 +37,11 @@ def load_report(path: Path, shown: str | None = None, ctx: Context | None = None
     return data
 
 
+REPORT_FIX = "a report goldcase score --out writes is far smaller: give one it wrote"
+
+
 def _parse(raw: bytes, name: str) -> dict[str, Any]:
+    refuse_costly(raw, name, REPORT_FIX)
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=no_constant)
     except UnicodeDecodeError:

@@ -4,12 +4,15 @@ Each non-blank line is one JSON object that must match ``schema/results.schema.j
 are checked by the schema compiled into a Python function (``schemacheck``), because
 jsonschema is too slow for 100,000 lines; a line it refuses is handed to jsonschema for the
 message. Problems are collected, not raised one by one, so a user
-sees all of them (up to ``MAX_SHOWN``) in one go.
+sees all of them (up to ``MAX_SHOWN``) in one go; bad lines past the first ``MAX_SHOWN`` are
+counted, not explained or kept. A file whose decoding could take more memory than
+``jsonmemory.BUDGET`` is refused before it is decoded.
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
+from goldcase.jsonmemory import refuse_costly
 from goldcase.safeio import line_too_long, longest_line, read_named
 from goldcase.schemacheck import checker
 from goldcase.schemas import path_name, validator
@@ -45,17 +49,30 @@ class Problem(Struct, frozen=True):
         return f"{self.path}:{self.line}: {self.message}"
 
 
+class Unlisted(Problem, frozen=True):
+    """The bad lines of a file past its first ``MAX_SHOWN``: ``count`` of them, the first on
+    ``line``; counted, neither explained nor kept (a file of a million broken lines must not
+    be held as a million messages)."""
+
+    count: int
+
+
+def _weight(problem: Problem) -> int:
+    return problem.count if isinstance(problem, Unlisted) else 1
+
+
 class InvalidInput(GoldcaseError):
     """Validation failed: every problem is listed (at most ``MAX_SHOWN``), nothing is scored."""
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = list(problems)
         shown = [str(p) for p in self.problems[:MAX_SHOWN]]
-        hidden = len(self.problems) - len(shown)
+        total = sum(map(_weight, self.problems))
+        hidden = total - sum(map(_weight, self.problems[:MAX_SHOWN]))
         if hidden:
             shown.append(
-                f"{hidden} more error{'s' if hidden > 1 else ''} not shown "
-                f"({len(self.problems)} in all); nothing was scored"
+                f"{hidden:,} more error{'s' if hidden > 1 else ''} not shown "
+                f"({total:,} in all); nothing was scored"
             )
         # the CLI prefixes the first line with "error: "; the others get it here
         super().__init__("\nerror: ".join(shown))
@@ -112,7 +129,10 @@ def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
 
 
 def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
-    """Every line that is a valid result on its own, and a problem for every other line."""
+    """Every line that is a valid result on its own, and a problem for every other line (the
+    first ``MAX_SHOWN``, then one ``Unlisted``); a ``GoldcaseError`` before anything is
+    decoded when that could take more memory than goldcase allows (``jsonmemory``)."""
+    refuse_costly(raw, name, TOO_COSTLY)
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
     whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
@@ -121,12 +141,17 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
         valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_one(d)]
         if len(valid) == len(whole):
             return valid, []
+        del whole, valid  # read again line by line: two copies of the objects would be the peak
     text, problem = _decode(raw, name)
     if problem is not None:
         return [], [problem]
     return _parse_each(text, name)
 
 
+TOO_COSTLY = (
+    "split the results file and score the parts, or score fewer samples (a long answer costs "
+    "little; many small values, objects and lists on a line cost much)"
+)
 _NEWLINE_TO_COMMA = bytes.maketrans(b"\n", b",")
 
 
@@ -156,19 +181,28 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
 
 
 def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
-    """Line by line: blank lines skipped, and a problem for every line that is not valid."""
+    """Line by line: blank lines skipped, and a problem for each of the first ``MAX_SHOWN``
+    lines that are not valid; the rest counted in one ``Unlisted``."""
     results: list[Result] = []
     problems: list[Problem] = []
+    unlisted, first_unlisted = 0, 0
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         data = _decode_one(line)
-        if HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(data):
-            problems.append(Problem(name, number, HALF_SURROGATE))
-        elif valid_line(data):
+        halved = HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(data)
+        if not halved and valid_line(data):
             results.append(Result(number, data))
+            continue
+        data = None  # a bad line is decoded again for its message: one copy at a time
+        if len(problems) >= MAX_SHOWN:
+            unlisted, first_unlisted = unlisted + 1, first_unlisted or number
         else:
-            problems.append(Problem(name, number, _line_problem(line)))
+            message = HALF_SURROGATE if halved else _line_problem(line)
+            problems.append(Problem(name, number, message))
+    if unlisted:
+        more = f"and {unlisted:,} more lines from here on that are not valid results"
+        problems.append(Unlisted(name, first_unlisted, more, unlisted))
     return results, problems
 
 
@@ -293,17 +327,25 @@ def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
 
 
 def explain(data: Mapping[str, Any]) -> str:
-    """One message for everything wrong with a line, from the schema's own errors."""
-    errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
+    """One message for everything wrong with a line, from the schema's own errors (the first
+    ``MAX_ERRORS`` of them, and at most ``MAX_MESSAGES`` messages: a line of ten thousand
+    unknown fields is not ten thousand messages)."""
+    first = itertools.islice(validator(SCHEMA).iter_errors(data), MAX_ERRORS)
+    errors = sorted(first, key=lambda e: list(e.absolute_path))
     messages: list[str] = []
     for error in errors:
         for message in _messages(error):
             if message not in messages:
                 messages.append(message)
+            if len(messages) == MAX_MESSAGES:
+                return "; ".join(messages) + "; and more"
     if not messages:  # pragma: no cover - a NaN, which jsonschema takes for a number
         return "does not match results.schema.json"
     return "; ".join(messages)
 
+
+MAX_ERRORS = 100
+MAX_MESSAGES = 10
 
 _TYPE_NAMES = {
     "string": "a string",
