@@ -410,9 +410,9 @@ def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
     size = program_size(patterns)
     if size > MAX_PROGRAM:
         raise GoldcaseError(
-            f"{where}: the patterns compile to {size} RE2 instructions, over {MAX_PROGRAM} (the "
-            "time to search an answer grows with its length times this); shorten them or "
-            "lower their repeat counts ([a-z]{300} counts its class 300 times)"
+            f"{where}: the patterns compile to {size} RE2 instructions, over {MAX_PROGRAM} (at "
+            "worst the time to search an answer is its length times this size); shorten them, "
+            "lower their repeat counts ([a-z]{30} counts its class 30 times) or drop one"
         )
 
 

@@ -28,21 +28,33 @@ import re2
 
 from goldcase.errors import GoldcaseError
 
-# RE2 instructions of every pattern together. The time to search a text is linear in its
-# length; at worst (RE2's automaton outgrows its cache and it walks the program instead: a
-# pattern such as a[ab]{20}! on a text made to defeat it) it is also proportional to this
-# size, some ten nanoseconds a byte per instruction. The defaults take about 250.
-MAX_PROGRAM = 1000
+# RE2 instructions of every pattern together (scripts/bench_patterns.py measures the cost). The
+# time to search a text is linear in its length; at worst (RE2's automaton outgrows its cache
+# and it walks the program instead: a pattern such as a[ab]{20}! on a text made to defeat it)
+# it is also proportional to this size, some four nanoseconds a byte per instruction here,
+# about 1 s per MB of answer at this cap. The defaults take 243.
+MAX_PROGRAM = 300
+
+# The cache RE2's automaton may fill before it gives up for the program walk. Its default
+# (8 MiB) let a pattern that defeats it rebuild it on every answer, twice the program walk's
+# cost on answers of a few kilobytes; a small cache gives up at once, and a set of phrases
+# (the defaults) still fits in it and is searched at its full speed.
+_CACHE = 256 * 1024
 
 
-def _options() -> Any:
+def _options(cache: int | None = None) -> Any:
     options = re2.Options()
     options.case_sensitive = False
     options.log_errors = False  # a refused pattern is a message to the user, not a log line
+    # only whether a pattern matches counts: groups are not kept, so they cost no instructions
+    options.never_capture = True
+    if cache is not None:
+        options.max_mem = cache
     return options
 
 
-_OPTIONS = _options()
+_SIZING = _options()  # RE2's default memory: refuses only sets far over MAX_PROGRAM
+_SEARCH = _options(_CACHE)
 
 
 def alternation(patterns: Sequence[str]) -> str:
@@ -74,11 +86,11 @@ def compiled(patterns: Sequence[str]) -> Any:
         reason = f"over {MAX_PROGRAM} RE2 instructions"
     if reason is not None:
         raise GoldcaseError(f"cannot search with the patterns {list(patterns)!r}: {reason}")
-    return _compile(patterns)
+    return _compile(patterns, _SEARCH)
 
 
-def _compile(patterns: Sequence[str]) -> Any:
-    return re2.compile(alternation(patterns).encode("utf-8", "surrogatepass"), _OPTIONS)
+def _compile(patterns: Sequence[str], options: Any = _SIZING) -> Any:
+    return re2.compile(alternation(patterns).encode("utf-8", "surrogatepass"), options)
 
 
 def found(expression: Any, text: str) -> bool:
