@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -523,14 +524,84 @@ def test_a_filter_of_the_user_s_own_config_is_kept(
     assert not any(key.startswith("filter.upper.") for key in emptied)
 
 
-def test_a_config_without_filters_costs_no_git_process(tmp_path: Path) -> None:
-    """The config scan answers for almost every repository: no ``filter`` section, no
-    include, no ``git config`` asked and nothing added to git's command line."""
+@pytest.mark.parametrize(
+    "config",
+    [
+        "",
+        '[remote "origin"]\n\turl = https://example.com/filters.git\n'
+        "\tpartialclonefilter = blob:none\n",
+        "[uploadpack]\n\tallowFilter = true\n",
+    ],
+    ids=["plain", "partial-clone", "allow-filter"],
+)
+def test_a_config_without_filters_costs_no_git_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    """The config scan answers for almost every repository: a config whose section headers
+    name no filter and include nothing (the word may be in a key or a value) asks no
+    ``git config`` and adds nothing to git's command line."""
     root = git_set(tmp_path / "set")
+    (root / ".git" / "config").write_text((root / ".git" / "config").read_text() + config)
+
+    def no_process(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"git run: {args}")
+
+    monkeypatch.setattr(gitview.subprocess, "run", no_process)
     env = gitview.git_env(root)
     keys = [env[f"GIT_CONFIG_KEY_{i}"] for i in range(int(env["GIT_CONFIG_COUNT"]))]
     assert keys[-2:] == ["safe.bareRepository", "core.fsmonitor"]
     assert not any(key.startswith("filter.") for key in keys)
+
+
+def emptied(root: Path) -> set[str]:
+    """The filter settings goldcase's git commands in ``root`` run with emptied."""
+    env = gitview.git_env(root)
+    return {
+        env[f"GIT_CONFIG_KEY_{i}"]
+        for i in range(int(env["GIT_CONFIG_COUNT"]))
+        if env[f"GIT_CONFIG_KEY_{i}"].startswith("filter.") and env[f"GIT_CONFIG_VALUE_{i}"] == ""
+    }
+
+
+def test_git_lfs_installed_in_the_repository_is_kept(tmp_path: Path) -> None:
+    """``git lfs install --local`` (what actions/checkout runs with ``lfs: true``) writes
+    git-lfs's own commands into the repository's config: they are kept, as a filter of any
+    other command there is emptied."""
+    root = git_set(tmp_path / "set")
+    git(root, "config", "filter.lfs.clean", "git-lfs clean -- %f")
+    git(root, "config", "filter.lfs.smudge", "git-lfs smudge -- %f")
+    git(root, "config", "filter.lfs.process", "git-lfs filter-process")
+    git(root, "config", "filter.lfs.required", "true")
+    assert emptied(root) == set()
+    git(root, "config", "filter.lfs.process", f"echo ran >> {tmp_path / 'ran'}; false")
+    assert "filter.lfs.process" in emptied(root)
+
+
+def test_a_decoy_git_folder_does_not_hide_the_repository_s_filters(tmp_path: Path) -> None:
+    """A folder of the set holding a ``.git`` folder with only a ``config`` is no git
+    directory to git, which walks on up to the repository: goldcase looks where git looks,
+    so the repository's filter is emptied when git runs in that folder."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    plant_filter(root, marker, included=False)
+    write(root, "cases/golden/.git/config", "[core]\n\tbare = false\n")
+    assert gitview.find_git_dir(root / "cases" / "golden") == root / ".git"
+    assert "filter.keep.process" in emptied(root / "cases" / "golden")
+
+
+def test_a_git_file_naming_its_folder_in_bytes_that_are_not_utf8_is_followed(
+    tmp_path: Path,
+) -> None:
+    """A ``.git`` file names its git folder in any bytes, as git reads it: the folder is
+    found, and the filter its config defines is emptied."""
+    root = git_set(tmp_path / "set")
+    marker = tmp_path / "ran"
+    plant_filter(root, marker, included=False)
+    real = tmp_path / os.fsdecode(b"git\xff")
+    shutil.move(root / ".git", real)
+    (root / ".git").write_bytes(b"gitdir: " + os.fsencode(real) + b"\n")
+    assert gitview.find_git_dir(root) == real
+    assert "filter.keep.process" in emptied(root)
 
 
 # --- a repository that arrives with its own hooks ---
@@ -559,43 +630,36 @@ def test_a_hook_in_the_repository_s_own_git_folder_runs_nothing(
     assert not marker.exists()
 
 
-# --- a repository that arrives as a partial clone of a remote of its choosing ---
+# --- a partial clone, as a CI checkout with --filter=blob:none makes it ---
 
 
-def plant_promisor(root: Path, marker: Path) -> None:
-    """The repository made a partial clone whose promisor remote is a local path reached
-    through ``remote.origin.uploadpack``, a command appending to ``marker``, and the objects
-    of the files goldcase reads at HEAD removed: git fetches an object it lacks from that
-    remote when a command reads it."""
-    git(root, "config", "core.repositoryformatversion", "1")
-    git(root, "config", "extensions.partialClone", "origin")
-    git(root, "config", "remote.origin.url", str(root.parent))
-    git(root, "config", "remote.origin.promisor", "true")
-    git(root, "config", "remote.origin.uploadpack", f"echo ran >> {marker}; false")
-    for name in ("golden.lock", "golden.version", "cases/golden/ret-001.yaml"):
-        sha = git(root, "rev-parse", f"HEAD:{name}").stdout.strip()
-        (root / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
-
-
-@pytest.mark.parametrize("args", [("lock", "--check"), ("review", "--base", "HEAD")])
-def test_a_promisor_remote_in_the_repository_s_own_config_runs_nothing(
-    tmp_path: Path, args: tuple[str, ...]
-) -> None:
-    """A repository that arrives with its git folder (a tarball) can call itself a partial
-    clone of a remote reached through any command: goldcase's git fetches nothing, and a
-    file whose content git lacks is named, with how to fetch it."""
-    root = git_set(tmp_path / "set")
-    marker = tmp_path / "ran"
-    plant_promisor(root, marker)
-    git(root, "cat-file", "-p", "HEAD:golden.version", check=False)
-    assert marker.exists(), "git itself fetches through the command: the test would prove nothing"
-    marker.unlink()
-    done = goldcase(root, *args)
-    assert not marker.exists(), " ".join(args)
-    if args[0] == "review":
-        assert done.returncode == 2, done.stdout + done.stderr
-        assert "cases/golden/ret-001.yaml at HEAD" in done.stderr, done.stderr
-        assert "goldcase fetches nothing; fetch it with git show " in done.stderr, done.stderr
+def test_a_partial_clone_fetches_the_base_lock_and_the_gate_holds(tmp_path: Path) -> None:
+    """A branch that changes a golden case without moving golden.version, checked out as a
+    CI job does with ``--filter=blob:none``: the base's golden.lock is not in the clone
+    until git fetches it. goldcase's git fetches it, as every git command does, and the
+    gate refuses the branch as it does in a full clone (GC405), instead of reading the base
+    lock as absent and passing."""
+    origin = git_set(tmp_path / "origin")
+    git(origin, "config", "uploadpack.allowFilter", "true")
+    git(origin, "checkout", "-q", "-b", "feat")
+    write(origin, "cases/golden/ret-001.yaml", case_text("ret-001", answer="fourteen days"))
+    goldcase(origin, "lock")
+    write(origin, "golden.version", "1\n")
+    lock = json.loads((origin / "golden.lock").read_text())
+    lock["version"] = "1"
+    write(origin, "golden.lock", json.dumps(lock, indent=2) + "\n")
+    commit(origin, "a golden case changed, the version not moved")
+    full = goldcase(origin, "lock", "--check")
+    assert full.returncode == 1 and "GC405" in full.stdout, full.stdout + full.stderr
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", "--no-checkout", f"file://{origin}", "clone")
+    git(clone, "checkout", "-q", "feat")
+    base_lock = git(clone, "rev-parse", "origin/main:golden.lock").stdout.strip()
+    missing = git(clone, "rev-list", "--objects", "--missing=print", "origin/main").stdout
+    assert f"?{base_lock}" in missing, "the clone holds the base lock: the test would prove nothing"
+    done = goldcase(clone, "lock", "--check")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "GC405" in done.stdout, done.stdout
 
 
 # --- a git folder holding a FIFO or a link to /dev/zero where git reads a file first ---

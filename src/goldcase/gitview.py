@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -44,18 +45,36 @@ INHERITED = (
 
 def find_git_dir(path: Path) -> Path | None:
     """The ``.git`` folder of the work tree holding ``path``, found without asking git (so
-    without trusting the environment)."""
+    without trusting the environment) and as git finds it: a ``.git`` folder counts only
+    when it is a git directory (``HEAD``, ``objects/`` and ``refs/``, in the folder its
+    ``commondir`` names when it has one), so a decoy folder holding a ``config`` alone is
+    passed over as git passes it over; a ``.git`` file names its folder in any bytes."""
     path = path.resolve()
     for folder in (path, *path.parents):
         dot_git = folder / ".git"
         if dot_git.is_dir():
-            return dot_git
-        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            with contextlib.suppress(UnicodeDecodeError):
-                text = (_small_file(dot_git) or b"").decode("utf-8").strip()
-                if text.startswith("gitdir:"):
-                    return (folder / text[len("gitdir:") :].strip()).resolve()
+            if _is_git_directory(dot_git):
+                return dot_git
+        elif dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+            text = os.fsdecode(_small_file(dot_git) or b"").strip()
+            if text.startswith("gitdir:"):
+                return (folder / text[len("gitdir:") :].strip()).resolve()
     return None
+
+
+def _is_git_directory(folder: Path) -> bool:
+    """git's own test of a folder it may take for a repository's git folder."""
+    base = folder
+    common = os.fsdecode(_small_file(folder / "commondir") or b"").strip()
+    if common:
+        base = folder / common
+    # HEAD is there in any form: git reads it to decide, so a FIFO there is for
+    # ``unsafe_git_folder`` to refuse, not a reason to walk on
+    return (
+        os.path.lexists(folder / "HEAD")
+        and (base / "objects").is_dir()
+        and (base / "refs").is_dir()
+    )
 
 
 # git reads a gitfile, ``commondir`` and a config whole; it refuses a gitfile over 1 MiB.
@@ -156,18 +175,14 @@ def guard_git_config(env: dict[str, str]) -> dict[str, str]:
     ``core.fsmonitor`` too, and git runs it on every command that reads the index: goldcase's
     own git commands use no file-system monitor.
 
-    git also fetches nothing for goldcase: in a partial clone (``extensions.partialClone``,
-    a ``promisor`` remote) git fetches an object it lacks from the remote when a command
-    reads it (``cat-file``, a tree walk), and a repository that arrives with its git folder
-    names that remote and how to reach it: a local path with ``remote.<name>.uploadpack``,
-    ``ext::``, ``core.sshCommand``, a credential helper, each a command of its choosing.
-    ``GIT_NO_LAZY_FETCH`` stops the fetch (git 2.39.4 and later); ``GIT_ALLOW_PROTOCOL``
-    empty allows no transport, for a git that does not know it. An object the clone lacks
-    reads as absent."""
+    git still fetches what a partial clone lacks, as it does for every command of the
+    user's: goldcase's gate needs the base's ``golden.lock``, and a CI checkout with
+    ``--filter=blob:none`` has none until git fetches it. A repository that arrives with its
+    git folder (a tarball) can name that remote and how to reach it (a command of its
+    choosing), as it can for ``git log -p``: clone a stranger's repository, do not unpack
+    one (docs/robustness.md)."""
     for key, value in _GUARDS:
         _add_config(env, key, value)
-    env["GIT_NO_LAZY_FETCH"] = "1"
-    env["GIT_ALLOW_PROTOCOL"] = ""
     return env
 
 
@@ -190,28 +205,69 @@ def _repository_filters(path: Path, own: Path | None, env: dict[str, str]) -> li
     command and point every file at it in ``.gitattributes``: git runs that command whenever
     it reads a file's content into the index or compares it with the index (``git add``,
     ``ls-files --modified`` on a file whose times moved). Filters defined in the user's own
-    config (``git lfs install`` writes one there) are theirs and stay. Only a config that
-    names filters or includes another file costs the one ``git config`` asked here."""
+    config are theirs and stay, and so does a driver whose every command is git-lfs's own
+    (``git lfs install --local``, as actions/checkout runs it, writes those into the
+    repository's config). Only a config that names filters or includes another file costs
+    the ``git config`` asked here. A git too old to tell where a value comes from
+    (``--show-scope``, git 2.26) has every filter emptied; a config git cannot read in time
+    (an include that names a FIFO) runs no git at all."""
     if own is None or not _may_define_filters(own):
         return []
+    entries = _filter_config(path, env, "--show-scope")
+    if entries is None:
+        entries = _filter_config(path, env)
+        if entries is None:
+            raise UnsafeGitFolder(f"{plain(str(own))}: git cannot read its config to list filters")
+        return list(dict.fromkeys(_driver(key) for key, _ in entries))
+    local: dict[str, set[str]] = {}
+    for key, value in entries:
+        scope, _, key = key.partition("\0")
+        if scope in ("local", "worktree"):
+            commands = local.setdefault(_driver(key), set())
+            if key.rpartition(".")[2] in _COMMANDS:
+                commands.add(value)
+    return [driver for driver, commands in local.items() if not commands <= _GIT_LFS]
+
+
+_COMMANDS = ("clean", "smudge", "process")
+_GIT_LFS = frozenset({"git-lfs clean -- %f", "git-lfs smudge -- %f", "git-lfs filter-process"})
+
+
+def _filter_config(path: Path, env: dict[str, str], *options: str) -> list[tuple[str, str]] | None:
+    """``(key, value)`` of every ``filter.*`` setting git reads for the repository at
+    ``path`` (``--show-scope``: the key as ``scope\0key``); None when git cannot tell."""
     try:
         done = subprocess.run(
-            ["git", "config", "-z", "--show-scope", "--name-only", "--get-regexp", r"^filter\."],
+            ["git", "config", "-z", *options, "--get-regexp", r"^filter\."],
             cwd=path,
             env=env,
             stdin=subprocess.DEVNULL,
             capture_output=True,
-            timeout=120,
+            timeout=30,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
-        return []
+        return None
+    if done.returncode not in (0, 1):  # 1: no filter set anywhere
+        return None
     fields = os.fsdecode(done.stdout).split("\0")
-    names: dict[str, None] = {}
-    for scope, key in zip(fields[0::2], fields[1::2], strict=False):
-        if scope in ("local", "worktree") and key.count(".") >= 2:
-            names[key[len("filter.") : key.rindex(".")]] = None
-    return list(names)
+    if options:  # scope, then "key\nvalue"
+        pairs = zip(fields[0::2], fields[1::2], strict=False)
+        records = [f"{scope}\0{rest}" for scope, rest in pairs]
+    else:
+        records = [field for field in fields if field]
+    out = []
+    for record in records:
+        key, _, value = record.partition("\n")
+        if key.count(".") >= 2:
+            out.append((key, value))
+    return out
+
+
+def _driver(key: str) -> str:
+    """The driver a ``filter.<driver>.<name>`` key (scope first, when given) sets."""
+    key = key.rpartition("\0")[2]
+    return key[len("filter.") : key.rindex(".")]
 
 
 def _may_define_filters(own: Path) -> bool:
@@ -231,10 +287,14 @@ def _may_define_filters(own: Path) -> bool:
             data = _small_file(config)
             if data is None:  # over 1 MiB, or not a file: git is asked
                 return True
-            lowered = data.lower()
-            if b"filter" in lowered or b"include" in lowered:
+            if _FILTER_OR_INCLUDE.search(data):
                 return True
     return False
+
+
+# a section header naming filters, or an include (``[include]``, ``[includeIf "…"]``); git
+# takes ``[Filter "x"]`` and a header after another on one line alike
+_FILTER_OR_INCLUDE = re.compile(rb"\[\s*(?:filter|include)", re.IGNORECASE)
 
 
 def _without_filters(env: dict[str, str], drivers: list[str]) -> dict[str, str]:
@@ -685,7 +745,7 @@ def may_skip_worktree(path: Path) -> bool:
     if own is None:
         return True
     try:
-        index = Path(git_env(path).get("GIT_INDEX_FILE") or own / "index")
+        index = Path(_own_index(os.environ.get("GIT_INDEX_FILE"), own) or own / "index")
         fd = os.open(index, os.O_RDONLY | os.O_NONBLOCK)  # never blocks on a FIFO
         try:
             header = os.read(fd, len(_PLAIN_INDEX))
@@ -786,15 +846,14 @@ def files_at(path: Path, ref: str, names: list[str], limit: int, shown: str) -> 
 
 def _read_blob(blob: git.Blob, limit: int, shown: str, ref: str, blob_path: str) -> bytes:
     """The content of ``blob`` (``shown`` names it), refused over ``limit`` bytes by its
-    size before anything of it is read, or when git lacks it: a partial clone fetches an
-    object when it is read, and goldcase's git fetches nothing (``guard_git_config``)."""
+    size before anything of it is read, or when git lacks it and could not fetch it (a
+    partial clone whose remote cannot be reached)."""
     try:
         size = blob.size  # the object's header only
     except ValueError:  # GitPython's word for an object git does not have
         raise GoldcaseError(
-            f"{shown}: git does not have this file's content here (a partial clone), and "
-            f"goldcase fetches nothing; fetch it with git show {ref}:{plain(blob_path)} and "
-            "run again"
+            f"{shown}: git does not have this file's content here (a partial clone) and could "
+            f"not fetch it; fetch it with git show {ref}:{plain(blob_path)} and run again"
         ) from None
     if size > limit:
         raise GoldcaseError(
