@@ -3,7 +3,8 @@
 Every detector is a documented pattern followed by a check that rejects look-alikes, so that a
 hit means "this has the shape *and* the arithmetic of the real thing":
 
-- email ``[EMAIL]``: ``local@domain.tld``, the top-level domain letters only.
+- email ``[EMAIL]``: ``local@domain.tld``, the top-level domain letters only, the local part
+  64 characters at most (RFC 5321's limit).
 - phone ``[PHONE]``: seven or more digits with spaces, dots, dashes or brackets, that
   ``phonenumbers`` (offline metadata) finds possible, in one of three shapes: a UK national
   number (``020 7946 0958``, a leading 0 and 10 or 11 digits), a US number
@@ -27,6 +28,7 @@ seven digits, and each pattern is one compiled regular expression.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
@@ -65,8 +67,10 @@ class Match(Struct, frozen=True):
         return TOKENS[self.kind]
 
 
+# The local part is bounded (RFC 5321's 64 characters): unbounded, each letter after a "%" of a
+# long run of them started a scan to the run's end, so a line of "a%a%a%…" took its length squared.
 _EMAIL = lazy(
-    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
 _CARD = lazy(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
@@ -294,20 +298,37 @@ def find(text: str, keep: Collection[str] = ()) -> list[Match]:
         *_phones(text),
         *(_addresses(text) if capitals else ()),
     ]
-    found.sort(key=lambda m: (_ORDER.index(m.kind), m.start))
+    return [m for m in _without_overlaps(found) if m.value not in keep]
+
+
+def _without_overlaps(found: list[Match]) -> list[Match]:
+    """The matches, sorted by start, less each that overlaps one of an earlier kind (or an
+    earlier one of its kind): kind by kind, each merged into the kept ones in one sweep, as a
+    line can hold a hundred thousand matches."""
     kept: list[Match] = []
-    for m in found:
-        if all(m.end <= k.start or m.start >= k.end for k in kept):
-            kept.append(m)
-    return sorted((m for m in kept if m.value not in keep), key=lambda m: m.start)
+    for kind in _ORDER:
+        accepted: list[Match] = []
+        i = 0
+        for m in sorted((m for m in found if m.kind == kind), key=lambda m: m.start):
+            while i < len(kept) and kept[i].end <= m.start:  # kept ends grow with starts
+                i += 1
+            if (i < len(kept) and kept[i].start < m.end) or (
+                accepted and accepted[-1].end > m.start
+            ):
+                continue
+            accepted.append(m)
+        kept = list(heapq.merge(kept, accepted, key=lambda m: m.start))
+    return kept
 
 
 def redact(text: str, keep: Collection[str] = ()) -> str:
     """``text`` with each match (but those in ``keep``) replaced by its token."""
-    out = text
-    for m in sorted(find(text, keep), key=lambda m: -m.start):
-        out = out[: m.start] + m.token + out[m.end :]
-    return out
+    parts: list[str] = []
+    at = 0
+    for m in find(text, keep):
+        parts += (text[at : m.start], m.token)
+        at = m.end
+    return "".join([*parts, text[at:]])
 
 
 class Located(Struct, frozen=True):
