@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 
-from goldcase.figures import WORDS, Figure, figures, held
+from goldcase.figures import WORDS, Figure, Quoted, figures, held
 
 NEAR = 3000  # characters either side of a quote searched for confusable figures: about a page
 MAX_OFFERS = 8
@@ -123,12 +123,13 @@ def confusable(text: str, start: int, end: int) -> list[str]:
     quote = text[start:end]
     mine = _stated(quote)
     kinds = {_kind(quote, f) for f in mine}
+    holds = Quoted(mine)
     low, high = max(0, start - NEAR), min(len(text), end + NEAR)
     window = text[low:high]
     near = []
     for figure in _stated(window):
         at = low + figure.start
-        if start <= at < end or _kind(window, figure) not in kinds or held(figure, mine):
+        if start <= at < end or _kind(window, figure) not in kinds or held(figure, holds):
             continue
         distance = start - at if at < start else at - end
         near.append((distance, figure_text(window, figure)))
@@ -139,7 +140,7 @@ def confusable(text: str, start: int, end: int) -> list[str]:
 def premise(question: str, passage: str) -> list[str]:
     """The figures a false premise asks about that the contradicting passage does not hold
     (the 24 hours of "reset links last 24 hours, right?")."""
-    theirs = _stated(passage)
+    theirs = Quoted(_stated(passage))
     return _unique(figure_text(question, f) for f in _stated(question) if not held(f, theirs))[
         :MAX_OFFERS
     ]
