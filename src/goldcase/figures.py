@@ -27,7 +27,7 @@ a week"). "one" standing for a thing ("send a new one") is not a number.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -167,15 +167,15 @@ def figures(text: str) -> list[Figure]:
     numbers."""
     has = _Needs(text)
     found = [*_dates(text, has), *_clocks(text, has), *_article_units(text, has)]
-    taken = _Spans((figure.start, figure.end) for figure in found)
-    found.extend(figure for figure in _numbers(text) if not taken.covers(figure.start))
+    taken = Spans((figure.start, figure.end) for figure in found)
+    found.extend(figure for figure in _numbers(text) if not taken.meets(figure.start))
     found.extend(_implied_numbers(text, has))
     return sorted(found, key=lambda f: (f.start, f.end))
 
 
-class _Spans:
-    """Spans of a text, asked whether one covers an offset in logarithmic time: a text can
-    hold a hundred thousand dates and as many numbers."""
+class Spans:
+    """Spans of a text (figures), asked whether one meets an offset or a span in logarithmic
+    time: a text can hold a hundred thousand figures, and as many numbers or names to place."""
 
     __slots__ = ("_reach", "_starts")
 
@@ -184,10 +184,11 @@ class _Spans:
         self._starts = [start for start, _ in ordered]
         self._reach = list(accumulate((end for _, end in ordered), max, initial=0))[1:]
 
-    def covers(self, at: int) -> bool:
-        """Whether some span has ``start <= at < end``."""
-        i = bisect_right(self._starts, at)
-        return i > 0 and self._reach[i - 1] > at
+    def meets(self, start: int, end: int | None = None) -> bool:
+        """Whether some span shares a character with ``start:end`` (``end`` one past
+        ``start`` when not given)."""
+        i = bisect_left(self._starts, start + 1 if end is None else end)
+        return i > 0 and self._reach[i - 1] > start
 
 
 class _Needs:
