@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
+from functools import cached_property
 
 from msgspec import Struct
 
@@ -17,6 +18,7 @@ from goldcase.text import fold_space
 
 _END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
 _SPACE = re.compile(r"\s+")
+_BREAK = re.compile("\n")
 
 
 class InContext(Struct, frozen=True):
@@ -62,20 +64,35 @@ class Sentences:
         return fold_space(self.text[first:last])
 
     def context(self, start: int, end: int) -> InContext:
+        """The quote at ``start:end`` in its sentences, in time independent of the text's
+        length once the text's line breaks are known: a document holds many quotes."""
         first, last = self.bounds(start, end)
-        marks = [0, *self.ends, len(self.text)]
-        at_first = bisect_left(marks, first)
-        at_last = bisect_left(marks, last)
-        prev_first = marks[at_first - 1] if at_first > 0 else first
-        next_last = marks[at_last + 1] if at_last + 1 < len(marks) else last
+        at_first, at_last = self._mark_at(first), self._mark_at(last)
+        prev_first = self._mark(at_first - 1) if at_first > 0 else first
+        next_last = self._mark(at_last + 1) if at_last + 1 < len(self.ends) + 2 else last
         return InContext(
-            line=self.text.count("\n", 0, start) + 1,
+            line=bisect_left(self._breaks, start) + 1,
             before=fold_space(self.text[prev_first:first]),
             lead=fold_space(self.text[first:start]),
             quote=fold_space(self.text[start:end]),
             tail=fold_space(self.text[end:last]),
             after=fold_space(self.text[last:next_last]),
         )
+
+    # The marks are 0, the ends, and the text's length: read in place, not copied per quote.
+    def _mark_at(self, offset: int) -> int:
+        """Where ``offset`` would go among the marks (``bisect_left``)."""
+        return (offset > 0) + bisect_left(self.ends, offset) + (offset > len(self.text))
+
+    def _mark(self, index: int) -> int:
+        if index == 0:
+            return 0
+        return self.ends[index - 1] if index <= len(self.ends) else len(self.text)
+
+    @cached_property
+    def _breaks(self) -> array[int]:
+        """The offset of each line break, found once for every quote's line."""
+        return array("q", (m.start() for m in _BREAK.finditer(self.text)))
 
 
 def find_quote(text: str, quote: str) -> tuple[int, int] | None:
