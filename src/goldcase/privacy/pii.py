@@ -397,14 +397,31 @@ def stray_values(
     if not _may_fold(text):
         return []
     seen = {loc.match.value for loc in (scan_lines(text) if on_lines is None else on_lines)}
-    out: list[tuple[tuple[str | int, ...], Match]] = []
+    found: dict[str, list[Match]] = {}
+    unseen: list[tuple[tuple[str | int, ...], str, list[Match]]] = []
     for key_path, value in strings(data):
-        if "\n" not in value and value in text:
-            continue  # written on one line as it is: the line scan saw it
-        for m in find(value):
-            if m.value not in seen:
-                out.append((key_path, m))
-    return out
+        if value not in found:
+            found[value] = [m for m in find(value) if m.value not in seen]
+        if found[value]:
+            unseen.append((key_path, value, found[value]))
+    # a value written on one line as it is: the line scan saw it. All looked for in one pass:
+    # "value in text" for each was the file's length times its values (minutes for a file of
+    # escaped values)
+    written = _written(text, {value for _, value, _ in unseen if "\n" not in value})
+    return [(key_path, m) for key_path, value, ms in unseen if value not in written for m in ms]
+
+
+def _written(text: str, values: Collection[str]) -> set[str]:
+    """Those of ``values`` that ``text`` holds, found in one Aho-Corasick pass."""
+    if not values:
+        return set()
+    import ahocorasick  # only a file with a folded or escaped value holding personal data
+
+    automaton = ahocorasick.Automaton()
+    for value in values:
+        automaton.add_word(value, value)
+    automaton.make_automaton()
+    return {value for _, value in automaton.iter(text)}
 
 
 def published(texts: Iterable[str]) -> frozenset[str]:
