@@ -97,6 +97,16 @@ def test_prefix_of(case_id: str, prefix: str | None) -> None:
     assert prefix_of(case_id) == prefix
 
 
+@pytest.mark.parametrize(
+    ("case_id", "prefix"),
+    [("1" * 1_000_000 + "x", None), ("x" + "1" * 1_000_000 + "x2", "x" + "1" * 1_000_000 + "x")],
+)
+def test_a_megabyte_id_is_read_once(case_id: str, prefix: str | None) -> None:
+    """An id that fails the schema still counts towards the prefix ``goldcase new`` gives: one
+    of a megabyte of digits and a letter was tried at every split, each to its end (hours)."""
+    assert prefix_of(case_id) == prefix
+
+
 def test_create_exclusive_never_replaces_a_file(tmp_path: Path) -> None:
     target = tmp_path / "cases" / "a.yaml"
     assert create_exclusive(target, b"first\n")

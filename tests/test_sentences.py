@@ -78,10 +78,10 @@ def test_a_document_is_folded_once_for_all_its_quotes() -> None:
     from goldcase import sentences
 
     doc = "Refunds are paid\n\n  within fourteen days.   Exchanges take\tseven days. " * 200
-    sentences._folded.cache_clear()
+    sentences._spaced.cache_clear()
     quotes = ["within fourteen days.", "Exchanges take seven", "paid within", "not there"]
     found = [sentences.find_quote(doc, q) for q in quotes * 25]
-    assert sentences._folded.cache_info().misses == 1
+    assert sentences._spaced.cache_info().misses == 1
     assert found[0] == (doc.index("within"), doc.index("days.") + len("days."))
     assert found[1] == (doc.index("Exchanges"), doc.index("seven") + len("seven"))
     assert found[3] is None

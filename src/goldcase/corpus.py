@@ -21,6 +21,7 @@ from goldcase.safeio import (
     stat_signature,
     within,
 )
+from goldcase.sentences import Spaced
 from goldcase.text import fold_quote, fold_space
 
 MAX_DOC_BYTES = 64 * 1024 * 1024
@@ -48,6 +49,11 @@ class Document(Struct, dict=True):
     @cached_property
     def folded(self) -> str:
         return fold_quote(self.text)
+
+    @cached_property
+    def spaced(self) -> Spaced:
+        """The NFC text, its white space runs folded once, for placing many quotes in it."""
+        return Spaced(unicodedata.normalize("NFC", self.text))
 
     @cached_property
     def _line_starts(self) -> list[int]:

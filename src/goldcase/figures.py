@@ -27,9 +27,11 @@ a week"). "one" standing for a thing ("send a new one") is not a number.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from itertools import accumulate
 
 from msgspec import Struct
 
@@ -165,12 +167,28 @@ def figures(text: str) -> list[Figure]:
     numbers."""
     has = _Needs(text)
     found = [*_dates(text, has), *_clocks(text, has), *_article_units(text, has)]
-    taken = [(figure.start, figure.end) for figure in found]
-    for figure in _numbers(text):
-        if not any(s <= figure.start < e for s, e in taken):
-            found.append(figure)
+    taken = Spans((figure.start, figure.end) for figure in found)
+    found.extend(figure for figure in _numbers(text) if not taken.meets(figure.start))
     found.extend(_implied_numbers(text, has))
     return sorted(found, key=lambda f: (f.start, f.end))
+
+
+class Spans:
+    """Spans of a text (figures), asked whether one meets an offset or a span in logarithmic
+    time: a text can hold a hundred thousand figures, and as many numbers or names to place."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [start for start, _ in ordered]
+        self._reach = list(accumulate((end for _, end in ordered), max, initial=0))[1:]
+
+    def meets(self, start: int, end: int | None = None) -> bool:
+        """Whether some span shares a character with ``start:end`` (``end`` one past
+        ``start`` when not given)."""
+        i = bisect_left(self._starts, start + 1 if end is None else end)
+        return i > 0 and self._reach[i - 1] > start
 
 
 class _Needs:
@@ -192,30 +210,55 @@ class _Needs:
         return lower is None or any(word in lower for word in words)
 
 
-def held(figure: Figure, others: Iterable[Figure]) -> bool:
+def held(figure: Figure, others: Iterable[Figure] | Quoted) -> bool:
     """Whether ``others`` (a quote's figures) state ``figure``: the same date, the same time,
     the same number anywhere (a percentage as its share too), or for a duration the same
-    amount in another unit."""
-    others = list(others)
+    amount in another unit. Asking of many figures, pass ``Quoted(others)``, built once."""
+    quoted = others if isinstance(others, Quoted) else Quoted(others)
     if figure.kind == "date":
-        return any(o.kind == "date" and _same_date(figure.at, o.at) for o in others)
+        return figure.at is not None and any(key in quoted.dates for key in _date_asks(figure.at))
     if figure.kind == "time":
-        return any(o.kind == "time" and o.at == figure.at for o in others)
-    mine = figure.numbers()  # compared, not hashed: a fraction's hash is slow to compute
-    if any(number in mine for o in others for number in o.numbers()):
+        return figure.at in quoted.times
+    if any(number in quoted.numbers for number in figure.numbers()):
         return True
-    return figure.unit is not None and any(o.unit == figure.unit for o in others)
+    return figure.unit is not None and figure.unit in quoted.units
 
 
-def _same_date(
-    a: tuple[int | None, int, int | None] | None, b: tuple[int | None, int, int | None] | None
-) -> bool:
-    """Whether quote date ``b`` holds answer date ``a``: the same month, the same day when the
-    answer gives one (a quote's "1 September 1939" holds "September 1939", not the other way
-    round), the same year when both give one."""
-    if a is None or b is None or a[1] != b[1] or (a[2] is not None and a[2] != b[2]):
-        return False
-    return a[0] is None or b[0] is None or a[0] == b[0]
+_ANY = -1  # a day or year a date key leaves open
+
+
+class Quoted:
+    """A quote's figures as sets of what ``held`` looks for, so that each figure asked is a
+    few look-ups, not a pass over every figure quoted: a case can state a hundred thousand."""
+
+    __slots__ = ("dates", "numbers", "times", "units")
+
+    def __init__(self, others: Iterable[Figure]) -> None:
+        self.numbers: set[Fraction] = set()
+        self.units: set[tuple[str, Fraction]] = set()
+        self.times: set[tuple[int | None, int, int | None] | None] = set()
+        self.dates: set[tuple[int, int | None, int | None]] = set()
+        for other in others:
+            self.numbers.update(other.numbers())
+            if other.unit is not None:
+                self.units.add(other.unit)
+            if other.kind == "time":
+                self.times.add(other.at)
+            elif other.kind == "date" and other.at is not None:
+                year, month, day = other.at
+                for d in (day, _ANY):
+                    self.dates.update(((month, d, year), (month, d, _ANY)))
+
+
+def _date_asks(
+    a: tuple[int | None, int, int | None],
+) -> tuple[tuple[int, int | None, int | None], ...]:
+    """The keys of ``Quoted.dates`` that hold answer date ``a``: the same month, the same day
+    when the answer gives one (a quote's "1 September 1939" holds "September 1939", not the
+    other way round), the same year when both give one."""
+    year, month, day = a
+    days = _ANY if day is None else day
+    return ((month, days, _ANY),) if year is None else ((month, days, year), (month, days, None))
 
 
 def _numbers(text: str) -> Iterator[Figure]:
@@ -233,10 +276,10 @@ def _numbers(text: str) -> Iterator[Figure]:
 
 
 _CURRENCY = frozenset("£$€¥")
-_BEFORE_PRONOUN = lazy(
-    r"\b(?:a|an|the|new|this|that|which|each|every|any|no|another|same|other|only)\s+$",
-    re.IGNORECASE,
-)
+_PRONOUN_BEFORE = "a|an|the|new|this|that|which|each|every|any|no|another|same|other|only"
+_BEFORE_PRONOUN = lazy(rf"\b(?:{_PRONOUN_BEFORE})\s+$", re.IGNORECASE)
+_LONGEST_BEFORE = max(len(word) for word in _PRONOUN_BEFORE.split("|"))
+_SPACES = lazy(r"\s*")
 
 
 _ONE_IDIOM = lazy(
@@ -252,10 +295,17 @@ def _pronoun(text: str, match: re.Match[str]) -> bool:
         return True
     if match["words"].lower() != "one":
         return False
-    after = text[match.end() :].lstrip()
-    if not after[:1].isalpha() or _ONE_IDIOM.match(text, match.end()):
+    spaces = _SPACES.match(text, match.end())
+    after = spaces.end() if spaces else match.end()  # \s* always matches
+    if not text[after : after + 1].isalpha() or _ONE_IDIOM.match(text, match.end()):
         return True
-    return _BEFORE_PRONOUN.search(text, 0, match.start()) is not None
+    # the word before the white space that ends at the match: searched in that white space and
+    # the longest such word before it, not in the whole text before every "one" (quadratic)
+    word_end = match.start()
+    while word_end and text[word_end - 1].isspace():
+        word_end -= 1
+    since = max(0, word_end - _LONGEST_BEFORE)
+    return _BEFORE_PRONOUN.search(text, since, match.start()) is not None
 
 
 _PERCENT = lazy(r"\s?(?:%|per\s?cent\b)", re.IGNORECASE)

@@ -43,7 +43,9 @@ EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 TIME_CHARS = 5
 RANDOM_CHARS = 4
 DRAFT_PREFIX = "tr-"
-_TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$")
+# Only where a run of digits begins: "^(.*?)(\d+)$" tried every split of an id, each to its
+# end, so an id (of a case that fails the schema) of a megabyte of digits and a letter hung.
+_TRAILING_NUMBER = re.compile(r"(?<!\d)\d+$")
 
 
 def encode(number: int, width: int) -> str:
@@ -111,8 +113,9 @@ def prefix_of(case_id: str) -> str | None:
     ``ret-`` of ``ret-1h4kq9m2x``), else the text before a trailing number (``r`` of ``r12``)."""
     if "-" in case_id.rstrip("-"):
         return case_id[: case_id.rstrip("-").rindex("-") + 1]
-    match = _TRAILING_NUMBER.match(case_id)
-    return match[1] if match and match[1] else None
+    match = _TRAILING_NUMBER.search(case_id)
+    head = case_id[: match.start()] if match else ""
+    return head if head and "\n" not in head else None
 
 
 def slice_prefix(cases: Iterable[Case], slice_name: str | None, split: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from goldcase.authoring import new as new_module
 from goldcase.cli import cli
 from goldcase.ids import name_prefix
 from kit import REPO_ROOT, run_cli
@@ -340,3 +341,24 @@ def test_probes_are_written_and_one_that_does_not_hold_is_a_warning(make_repo: M
     )
     found = run_cli("check", "--repo", root, "--select", "probes")
     assert found.stdout.splitlines()[0].startswith(f"cases/golden/{case_id}.yaml:14:29: GC601 ")
+
+
+def test_the_nearest_document_is_looked_for_with_the_quote_s_start(
+    make_repo: Maker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each document was compared with the whole quote: its length times the square of the
+    quote's. Now with the start the closest passage is searched with (2,000 characters at
+    most, fewer in a large document; docs/check.md)."""
+    root = make_repo({})
+    given: list[int] = []
+    real = new_module.fuzz.partial_ratio
+
+    def recording(quote: str, text: str) -> float:
+        given.append(len(quote))
+        return real(quote, text)
+
+    monkeypatch.setattr(new_module.fuzz, "partial_ratio", recording)
+    quote = "Parcels we could not deliver are kept at the depot " * 200
+    code, _, err = new(root, "--question", "q?", "--expected-answer", "7 days", "--quote", quote)
+    assert code == 2 and "closest passage" in err
+    assert given and max(given) == 2000

@@ -37,6 +37,20 @@ def test_gc501_slice_under_its_floor_points_at_the_config(make_repo: Repo) -> No
     )
 
 
+def test_gc501_finds_its_table_past_a_long_line_that_looks_like_a_header(
+    make_repo: Repo,
+) -> None:
+    """A line of "[a", spaces and no "]" (here in a TOML string) was tried as a table header at
+    each end of its name, with a scan of the spaces after it: 4 MB took hours."""
+    root = make_repo(healthy())
+    (root / "goldcase.toml").write_text(
+        'ambiguous_slices = ["""\n[a' + " " * 4_000_000 + 'x\n"""]\n[slices.returns]\nfloor = 25\n',
+        encoding="utf-8",
+    )
+    found = findings(root)
+    assert brief(found) == [("goldcase.toml", 4, 1, "GC501", "warning")]
+
+
 def test_gc501_points_at_the_slice_table_and_uses_its_floor(make_repo: Repo) -> None:
     root = make_repo(healthy())
     (root / "goldcase.toml").write_text(

@@ -4,6 +4,7 @@ for again in the same corpus, and any change to the corpus looks again (docs/che
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.corpus import Corpus
 from goldcase.engine import run_checks
+from goldcase.figures import Figure
 from kit import cache_folder, case_text, golden_set, write
 
 QUOTE = "A customer has 14 days from delivery to request a credit"
@@ -102,3 +104,29 @@ def test_an_answer_no_figure_reader_expects_is_judged(tmp_path: Path, answer: st
     write(tmp_path, "cases/golden/ret-001.yaml", case_text("ret-001", answer=f'"{answer}"'))
     codes = _codes(tmp_path)
     assert codes == ([] if "ſ" in answer else [("ret-001.yaml", "GC208")])
+
+
+def test_each_figure_of_a_long_answer_and_quote_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GC208 compared each figure the answer states with every figure its quotes state: 2,000
+    against 2,000 was four million comparisons, a case of a megabyte minutes. Now the quotes'
+    figures are gathered once, and each figure's numbers are read once."""
+    golden_set(tmp_path)
+    answer = ", ".join(str(i) for i in range(1, 2001))
+    quote = ", ".join(str(i) for i in range(3001, 5001))
+    write(
+        tmp_path,
+        "cases/golden/ret-001.yaml",
+        case_text("ret-001", answer=f'"{answer}"', quote=f'"{quote}"'),
+    )
+    calls = []
+    real = Figure.numbers
+
+    def counting(self: Figure) -> tuple[Fraction, ...]:
+        calls.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Figure, "numbers", counting)
+    assert ("ret-001.yaml", "GC208") in _codes(tmp_path)
+    assert 4000 <= len(calls) <= 4100, len(calls)

@@ -9,6 +9,7 @@ import pytest
 
 from goldcase.corpus import Corpus, Document, load_corpus
 from goldcase.errors import GoldcaseError
+from goldcase.labelpage import documents
 from goldcase.labelpage.documents import (
     MAX_QUOTE,
     Index,
@@ -181,3 +182,29 @@ def test_terms_fold_case_words_and_stems() -> None:
         "£",
         "29",
     ]
+
+
+def test_many_quotes_in_one_document_read_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Placing each quote of an item counted the document's UTF-16 offsets twice and split it
+    into sentences again: 200 quotes in a 240 kB document read it 600 times. Now once."""
+    text = "A sentence. " * 20_000
+    found = corpus(tmp_path, {"a.md": text})
+    built: list[str] = []
+
+    class CountingOffsets(documents.Offsets):
+        def __init__(self, text: str) -> None:
+            built.append("offsets")
+            super().__init__(text)
+
+    class CountingSentences(documents.Sentences):
+        def __init__(self, text: str) -> None:
+            built.append("sentences")
+            super().__init__(text)
+
+    monkeypatch.setattr(documents, "Offsets", CountingOffsets)
+    monkeypatch.setattr(documents, "Sentences", CountingSentences)
+    placed = [locate(found, "a.md", "A sentence. A sentence.") for _ in range(200)]
+    assert all(p["found"] for p in placed)
+    assert sorted(built) == ["offsets", "sentences"]

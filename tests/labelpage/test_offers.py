@@ -4,8 +4,11 @@ figures."""
 
 from __future__ import annotations
 
+from typing import SupportsIndex
+
 import pytest
 
+from goldcase.labelpage import offers
 from goldcase.labelpage.offers import confusable, for_answer, names, premise, spellings
 
 PRICES = (
@@ -100,3 +103,46 @@ def test_a_false_premise_offers_the_figure_the_passage_contradicts() -> None:
     passage = "A password reset link is valid for 60 minutes and works only once."
     assert premise("password reset links last 24 hours right?", passage) == ["24 hours"]
     assert premise("so a reset link lasts an hour?", passage) == []  # no figure it contradicts
+
+
+class _Counted(str):
+    """A text that counts the characters its slices copy."""
+
+    copied = 0
+
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
+        part = str.__getitem__(self, key)
+        _Counted.copied += len(part)
+        return part
+
+
+def test_the_line_before_each_figure_is_read_back_a_few_characters() -> None:
+    """Whether a number is a clause number ("section 4", "10.1 If") copied the whole line
+    before it: a line of 250,000 numbers took over a minute. Now the characters copied grow
+    with the text, not with its square."""
+    text = _Counted("7 x " * 20_000)
+    _Counted.copied = 0
+    figures, _ = for_answer([text])
+    assert figures == ["7"]
+    assert _Counted.copied <= 20 * len(text)
+
+
+def test_a_name_is_told_from_a_sentence_start_by_what_stands_just_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether a capitalised word only starts a sentence was searched for in the whole text
+    before it: 40 kB of "Foo. " took 5 s, a megabyte hours. Now in the white space before the
+    word and one character more."""
+    spans: list[int] = []
+    real = offers._SENTENCE_START
+
+    class Recording:
+        def search(self, text: str, pos: int = 0, endpos: int | None = None) -> object:
+            spans.append((len(text) if endpos is None else endpos) - pos)
+            return real.search(text, pos, len(text) if endpos is None else endpos)
+
+    monkeypatch.setattr(offers, "_SENTENCE_START", Recording())
+    assert names("Foo. " * 5000 + "Daventry Bar") == ["Daventry Bar"]
+    assert len(spans) == 5000
+    assert max(spans) <= len(". ")
+    assert names("12. Gold") == []  # a numbered line: the whole text before it is read

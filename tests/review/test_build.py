@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from goldcase.review import build
 from kit import DATA, run_cli
 
 EXPECTED = DATA / "review"
@@ -396,3 +397,29 @@ def test_a_committed_file_too_large_to_read_is_refused_naming_it(history: Path) 
         "67,108,865 bytes, more than the 67,108,864 goldcase reads of a file of the set; "
         "goldcase check says what is wrong with it\n"
     )
+
+
+def test_each_document_is_split_into_sentences_once_for_all_quotes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each quote of each changed case split its whole document into sentences again, and
+    folded its white space again: 50 cases of 20 quotes in a 240 kB document read it a
+    thousand times. Now once."""
+    text = "A sentence. " * 20_000
+    support = [{"doc": "a.md", "quote": "A sentence."}] * 20
+    cases = {
+        f"c{i}": (f"cases/golden/c{i}.yaml", "golden", {"id": f"c{i}", "support": support})
+        for i in range(50)
+    }
+    split: list[int] = []
+
+    class Counting(build.Sentences):
+        def __init__(self, text: str) -> None:
+            split.append(len(text))
+            super().__init__(text)
+
+    monkeypatch.setattr(build, "Sentences", Counting)
+    changes = build.compare(build.State({}, {}, "1"), build.State(cases, {"a.md": text}, "1"))
+    assert len(changes) == 50
+    assert all(q.found is not None for c in changes for q in c.quotes)
+    assert split == [len(text)]

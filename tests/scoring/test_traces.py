@@ -4,6 +4,7 @@ exception; E2's support is the exception."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,32 @@ def test_a_span_is_placed_in_time_linear_in_the_document(tmp_path: Path) -> None
     span = {"doc": "a.md", "start": 999_990, "end": 1_000_001}
     trace = trace_case(case, {"retrieved": [span]}, load_corpus(tmp_path / "corpus", tmp_path))
     assert trace is not None and trace.quotes[0].rank == 1
+
+
+def test_each_chunk_and_the_document_are_read_once_for_all_quotes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case of 300 quotes against a line of 300 chunks folded every chunk again for each
+    quote, and normalised the whole document for each (quotes times the line's and the
+    document's size). Now the characters normalised grow with the case, line and document."""
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "a.md").write_text("word " * 20_000 + "end")
+    quotes = [{"doc": "a.md", "quote": f"missing {i}"} for i in range(300)]
+    case = Case("cases/golden/A.yaml", "golden", {**E2.data, "support": quotes})
+    chunks = [{"doc": "a.md", "text": f"chunk {i} " + "word " * 200} for i in range(300)]
+    corpus = load_corpus(tmp_path / "corpus", tmp_path)
+    normalised = [0]
+    real = unicodedata.normalize
+
+    def counting(form: Any, text: str) -> str:
+        normalised[0] += len(text)
+        return real(form, text)
+
+    monkeypatch.setattr(unicodedata, "normalize", counting)
+    trace = trace_case(case, {"retrieved": chunks}, corpus)
+    assert trace is not None and all(q.rank is None for q in trace.quotes)
+    read = 100_003 + sum(len(c["text"]) for c in chunks) + sum(len(q["quote"]) for q in quotes)
+    assert normalised[0] <= 2 * read
 
 
 def test_no_trace_is_unknown(corpus: Corpus) -> None:

@@ -346,6 +346,15 @@ def test_next_version(before: str, after: str) -> None:
     assert next_version(before) == after
 
 
+def test_a_megabyte_version_is_read_once() -> None:
+    """A version of a megabyte of digits and a letter was tried at every split, each to its
+    end (hours); a number too long to count on from is refused, not a traceback."""
+    with pytest.raises(GoldcaseError, match="does not end in a number"):
+        next_version("1" * 1_000_000 + "x")
+    with pytest.raises(GoldcaseError, match="ends in a number of 5,000 digits"):
+        next_version("v" + "1" * 5000)
+
+
 def test_version_without_a_trailing_number_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GoldcaseError, match="does not end in a number"):
         next_version("beta")

@@ -26,7 +26,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.ids import slice_prefix, write_new_case
 from goldcase.loader import load_case_file, parse_case
 from goldcase.model import Case, Split
-from goldcase.quotes import not_found
+from goldcase.quotes import not_found, searched
 from goldcase.scoring.probes import grade_probes, why_failed
 from goldcase.text import clip, fold_quote
 
@@ -122,10 +122,13 @@ def _find_document(corpus: Corpus, quote: str, folded: str) -> str:
 
 
 def _nearest_document(corpus: Corpus, folded: str) -> str | None:
+    """The document most like the quote, compared with its start as the closest passage is
+    looked for (``quotes.searched``): the whole quote took each document's length times the
+    square of the quote's."""
     best, best_score = None, 0.0
     for name, document in sorted(corpus.documents.items()):
         if document.problem is None and document.folded:
-            score = fuzz.partial_ratio(folded, document.folded)
+            score = fuzz.partial_ratio(searched(folded, document.folded), document.folded)
             if score > best_score:
                 best, best_score = name, score
     return best

@@ -236,7 +236,16 @@ def _time_split(golden: list[Case], dev: list[Case], ctx: Context) -> Iterator[F
         )
 
 
-_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(?:#.*)?$")
+# The name inside is trimmed after the match: "\[\s*([^\]]+?)\s*\]" tried each end of the name
+# with a scan of the white space after it, so a line of "[a", spaces and no "]" (in a TOML
+# string) took its length squared.
+_HEADER = re.compile(r"^\s*\[([^\]]*)\]\s*(?:#.*)?$")
+
+
+def _header_name(inside: str) -> str:
+    """What stands between a table header's brackets, less the white space around it (its
+    last character when it is all white space)."""
+    return inside.strip() or inside[-1]
 
 
 def _config_line(ctx: Context, table: str) -> tuple[str, int, int] | None:
@@ -254,8 +263,8 @@ def _config_line(ctx: Context, table: str) -> tuple[str, int, int] | None:
     current = ""
     for number, text in enumerate(lines, start=1):
         header = _HEADER.match(text)
-        if header:
-            current = header.group(1).replace(" ", "")
+        if header and header.group(1):
+            current = _header_name(header.group(1)).replace(" ", "")
             if current in wanted:
                 return ctx.rel(source), number, 1
         elif current in _table_names(parent) and re.match(

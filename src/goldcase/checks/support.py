@@ -51,7 +51,7 @@ import ahocorasick
 from msgspec import Struct
 
 from goldcase.cache import findings_from, findings_to
-from goldcase.figures import Figure, figures, held
+from goldcase.figures import Figure, Quoted, figures, held
 from goldcase.loader import Locator
 from goldcase.model import Case, Finding, Severity
 from goldcase.quotes import not_found
@@ -151,13 +151,15 @@ def _consistency(ctx: Context, case: Case) -> Iterator[Finding]:
     if not quotes or CALCULATED in case.tags:
         return
     quoted: list[Figure] | None = None
+    holds = Quoted(())
     for key_path, text in _stated(case):
         stated = [f for f in _figures(text) if not f.implied]
         if not stated:
             continue
         if quoted is None:  # the quotes' figures, read once the answer states one
             quoted = [f for quote in quotes for f in _figures(quote)]
-        missing = [f for f in stated if not held(f, quoted)]
+            holds = Quoted(quoted)
+        missing = [f for f in stated if not held(f, holds)]
         if missing:
             states = " and ".join(f'"{clip(f.text, 40)}"' for f in missing)
             shown = [f'"{clip(f.text, 40)}"' for f in quoted if not f.implied][:3]

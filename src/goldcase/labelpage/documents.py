@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import threading
 from bisect import bisect_left
 from functools import cached_property
 from typing import Any
@@ -23,7 +24,7 @@ from msgspec import Struct
 
 from goldcase.corpus import Corpus, Document
 from goldcase.errors import GoldcaseError
-from goldcase.sentences import Sentences, find_quote
+from goldcase.sentences import Sentences, Spaced
 from goldcase.text import fold_quote, fold_space
 
 MAX_SHOWN = 4 * 1024 * 1024  # characters of a document the page shows; a policy is far less
@@ -71,6 +72,36 @@ class Offsets:
                 "the selection cuts a character in two; select a little more or a little less"
             )
         return offset - before
+
+
+class _Read:
+    """What placing quotes in one document needs, built once for all of them: its UTF-16
+    offsets, its white space folded, its sentences (each was rebuilt for every quote, so an
+    item of many quotes in a large document took their number times its size)."""
+
+    def __init__(self, text: str) -> None:
+        self.offsets = Offsets(text)
+        self.spaced = Spaced(text)
+        self._text = text
+
+    @cached_property
+    def sentences(self) -> Sentences:
+        return Sentences(self._text)
+
+
+_READ: dict[int, tuple[Document, _Read]] = {}  # by id: the entry keeps its document alive
+_READ_KEPT = 8
+_READ_LOCK = threading.Lock()  # the server answers requests on threads
+
+
+def _read(document: Document) -> _Read:
+    with _READ_LOCK:
+        entry = _READ.get(id(document))
+        if entry is None or entry[0] is not document:
+            while len(_READ) >= _READ_KEPT:
+                _READ.pop(next(iter(_READ)))
+            entry = _READ[id(document)] = (document, _Read(document.text))
+        return entry[1]
 
 
 def digest(document: Document) -> str:
@@ -158,7 +189,8 @@ def cut(document: Document, start16: Any, end16: Any, seen: Any = None) -> Cut:
         )
     if not (isinstance(start16, int) and isinstance(end16, int)) or isinstance(start16, bool):
         raise GoldcaseError("a quote needs a start and an end offset (whole numbers)")
-    offsets = Offsets(document.text)
+    read = _read(document)
+    offsets = read.offsets
     start, end = offsets.from16(start16), offsets.from16(end16)
     text = document.text
     while start < end and text[start].isspace():
@@ -175,7 +207,7 @@ def cut(document: Document, start16: Any, end16: Any, seen: Any = None) -> Cut:
     quote = fold_space(text[start:end])
     if fold_quote(quote) not in document.folded:  # a cut inside a combining sequence
         raise GoldcaseError("the selection splits an accented letter; select whole words")
-    context = Sentences(text).context(start, end)
+    context = read.sentences.context(start, end)
     return Cut(
         document.name,
         quote,
@@ -199,10 +231,11 @@ def locate(corpus: Corpus, doc: str, quote: str) -> dict[str, Any]:
     missing = {"doc": doc, "quote": quote, "start": None, "end": None, "context": None}
     if document is None or document.problem is not None or len(document.raw) > MAX_SHOWN:
         return missing | {"found": False}
-    span = find_quote(document.text, quote)
+    read = _read(document)
+    span = read.spaced.find(quote)
     if span is None or fold_quote(quote) != fold_quote(document.text[span[0] : span[1]]):
         return missing | {"found": False}
-    offsets = Offsets(document.text)
+    offsets = read.offsets
     try:
         found = cut(document, offsets.to16(span[0]), offsets.to16(span[1]))
     except GoldcaseError:  # longer than the page cuts: shown, not placed

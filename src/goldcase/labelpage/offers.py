@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 
-from goldcase.figures import WORDS, Figure, figures, held
+from goldcase.figures import WORDS, Figure, Quoted, Spans, figures, held
 
 NEAR = 3000  # characters either side of a quote searched for confusable figures: about a page
 MAX_OFFERS = 8
@@ -30,6 +30,7 @@ _COMMON = frozenset(
 )
 _NUMBER_WORD = {value: word for word, value in WORDS.items()}
 _NEXT_WORD = re.compile(r"[\s-]*([A-Za-z]+)")
+_NUMBERED = re.compile(r"[\s#\d.]*")
 
 
 def figure_text(text: str, figure: Figure) -> str:
@@ -67,13 +68,21 @@ def _bare(text: str, figure: Figure) -> bool:
 
 def _clause(text: str, figure: Figure) -> bool:
     """A clause or section number: "10.1 If ...", "## 10. Price match", "section 4"."""
-    line_start = text.rfind("\n", 0, figure.start) + 1
-    before = text[line_start : figure.start].strip(" \t#")
-    if before.lower().endswith(("section", "§", "clause")):
+    # the line before the figure, less " \t#" at its end, read back as far as "section" is
+    # long: a copy of the whole line before each figure of a long line was quadratic
+    end = figure.start
+    while end and text[end - 1] in " \t#":
+        end -= 1
+    tail = text[max(0, end - len(_CLAUSE_LONGEST)) : end]
+    if tail[tail.rfind("\n") + 1 :].lower().endswith(_CLAUSE_WORDS):
         return True
     after = text[figure.end : figure.end + 3]
     numbered = "." in figure.text or after.startswith(".") or after.strip()[:1].isupper()
-    return before == "" and numbered
+    return (end == 0 or text[end - 1] == "\n") and numbered
+
+
+_CLAUSE_WORDS = ("section", "§", "clause")
+_CLAUSE_LONGEST = max(_CLAUSE_WORDS, key=len)
 
 
 def _word_after(text: str, figure: Figure) -> str:
@@ -85,18 +94,31 @@ def names(text: str) -> list[str]:
     """Capitalised names (Gold, Brightwater Rewards, Daventry): a run of capitalised words,
     less a single one that only starts a sentence (or a clause) and any part of a figure
     (the March of 1 March)."""
-    taken = [(f.start, f.end) for f in figures(text)]
+    taken = Spans((f.start, f.end) for f in figures(text))
+    numbered = _NUMBERED.match(text)
+    lead = numbered.end() if numbered else 0
     out = []
     for match in _NAME.finditer(text):
         words = match[0].split()
-        if any(s < match.end() and match.start() < e for s, e in taken):
+        if taken.meets(match.start(), match.end()):
             continue
-        if len(words) == 1 and (
-            words[0] in _COMMON or _SENTENCE_START.search(text[: match.start()])
-        ):
+        if len(words) == 1 and (words[0] in _COMMON or _starts_sentence(text, match.start(), lead)):
             continue
         out.append(match[0])
     return out
+
+
+def _starts_sentence(text: str, at: int, lead: int) -> bool:
+    """Whether ``text[:at]`` ends as ``_SENTENCE_START`` says, read back over the white space
+    and "#" before ``at`` and one character more, not the whole text before each name; all of
+    it when it is white space, "#", digits and dots alone (``lead``: how far they run), as
+    before a name on a numbered first line."""
+    start = at
+    while start and (text[start - 1].isspace() or text[start - 1] == "#"):
+        start -= 1
+    if at <= lead:
+        start = 0
+    return _SENTENCE_START.search(text, max(0, start - 1), at) is not None
 
 
 def for_answer(quotes: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -123,12 +145,13 @@ def confusable(text: str, start: int, end: int) -> list[str]:
     quote = text[start:end]
     mine = _stated(quote)
     kinds = {_kind(quote, f) for f in mine}
+    holds = Quoted(mine)
     low, high = max(0, start - NEAR), min(len(text), end + NEAR)
     window = text[low:high]
     near = []
     for figure in _stated(window):
         at = low + figure.start
-        if start <= at < end or _kind(window, figure) not in kinds or held(figure, mine):
+        if start <= at < end or _kind(window, figure) not in kinds or held(figure, holds):
             continue
         distance = start - at if at < start else at - end
         near.append((distance, figure_text(window, figure)))
@@ -139,7 +162,7 @@ def confusable(text: str, start: int, end: int) -> list[str]:
 def premise(question: str, passage: str) -> list[str]:
     """The figures a false premise asks about that the contradicting passage does not hold
     (the 24 hours of "reset links last 24 hours, right?")."""
-    theirs = _stated(passage)
+    theirs = Quoted(_stated(passage))
     return _unique(figure_text(question, f) for f in _stated(question) if not held(f, theirs))[
         :MAX_OFFERS
     ]

@@ -25,10 +25,12 @@ import hashlib
 import json
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import ahocorasick
 import yaml
 from msgspec import Struct
 
@@ -390,8 +392,9 @@ def _json_examples(text: str) -> tuple[list[Example], tuple[int, int, str] | Non
     except (ValueError, RecursionError) as exc:  # ValueError: a number too long to read
         line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
         return [], (line, col, f"JSON syntax: {_json_error(exc)}; searched as text only")
-    locate = _Locator(text)
-    return [Example(locate(item), item) for item in string_values(value)], None
+    items = list(string_values(value))
+    locate = _Locator(text, items)
+    return [Example(locate(item), item) for item in items], None
 
 
 def _json_error(exc: Exception) -> str:
@@ -403,17 +406,39 @@ def _json_error(exc: Exception) -> str:
 
 class _Locator:
     """Line of each JSON string value (the json module keeps no positions): the k-th lookup
-    of one value finds its k-th occurrence in the text."""
+    of one value finds its k-th occurrence in the text. Every value's encodings are found in
+    one Aho-Corasick pass and the line breaks once: a search from the top and a count of the
+    lines above for each value took the file's length times its values (an 870 kB list of
+    80,000 strings, 30 s; a 64 MiB prompt file, days)."""
 
-    def __init__(self, text: str) -> None:
-        self._text = text
+    def __init__(self, text: str, values: Iterable[str]) -> None:
         self._next: dict[str, int] = {}
+        self._breaks = [m.start() for m in _BREAK.finditer(text)]
+        encodings = {e for value in set(values) for e in _encodings(value)}
+        self._at: dict[str, list[int]] = {}
+        if encodings:
+            automaton = ahocorasick.Automaton()
+            for encoded in encodings:
+                automaton.add_word(encoded, encoded)
+            automaton.make_automaton()
+            for last, encoded in automaton.iter(text):
+                self._at.setdefault(encoded, []).append(last + 1 - len(encoded))
 
     def __call__(self, value: str) -> int:
         start = self._next.get(value, 0)
-        for encoded in (json.dumps(value, ensure_ascii=False), json.dumps(value)):
-            at = self._text.find(encoded, start)
-            if at >= 0:
+        for encoded in _encodings(value):
+            starts = self._at.get(encoded, [])
+            # the first occurrence from ``start`` on, as ``text.find(encoded, start)``
+            i = bisect_left(starts, start)
+            if i < len(starts):
+                at = starts[i]
                 self._next[value] = at + len(encoded)
-                return self._text.count("\n", 0, at) + 1
+                return bisect_left(self._breaks, at) + 1
         return 1
+
+
+_BREAK = re.compile("\n")
+
+
+def _encodings(value: str) -> tuple[str, str]:
+    return json.dumps(value, ensure_ascii=False), json.dumps(value)

@@ -3,7 +3,8 @@
 Every detector is a documented pattern followed by a check that rejects look-alikes, so that a
 hit means "this has the shape *and* the arithmetic of the real thing":
 
-- email ``[EMAIL]``: ``local@domain.tld``, the top-level domain letters only.
+- email ``[EMAIL]``: ``local@domain.tld``, the top-level domain letters only, the local part
+  64 characters at most (RFC 5321's limit).
 - phone ``[PHONE]``: seven or more digits with spaces, dots, dashes or brackets, that
   ``phonenumbers`` (offline metadata) finds possible, in one of three shapes: a UK national
   number (``020 7946 0958``, a leading 0 and 10 or 11 digits), a US number
@@ -27,6 +28,7 @@ seven digits, and each pattern is one compiled regular expression.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
@@ -65,8 +67,10 @@ class Match(Struct, frozen=True):
         return TOKENS[self.kind]
 
 
+# The local part is bounded (RFC 5321's 64 characters): unbounded, each letter after a "%" of a
+# long run of them started a scan to the run's end, so a line of "a%a%a%…" took its length squared.
 _EMAIL = lazy(
-    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
 _CARD = lazy(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
@@ -294,20 +298,37 @@ def find(text: str, keep: Collection[str] = ()) -> list[Match]:
         *_phones(text),
         *(_addresses(text) if capitals else ()),
     ]
-    found.sort(key=lambda m: (_ORDER.index(m.kind), m.start))
+    return [m for m in _without_overlaps(found) if m.value not in keep]
+
+
+def _without_overlaps(found: list[Match]) -> list[Match]:
+    """The matches, sorted by start, less each that overlaps one of an earlier kind (or an
+    earlier one of its kind): kind by kind, each merged into the kept ones in one sweep, as a
+    line can hold a hundred thousand matches."""
     kept: list[Match] = []
-    for m in found:
-        if all(m.end <= k.start or m.start >= k.end for k in kept):
-            kept.append(m)
-    return sorted((m for m in kept if m.value not in keep), key=lambda m: m.start)
+    for kind in _ORDER:
+        accepted: list[Match] = []
+        i = 0
+        for m in sorted((m for m in found if m.kind == kind), key=lambda m: m.start):
+            while i < len(kept) and kept[i].end <= m.start:  # kept ends grow with starts
+                i += 1
+            if (i < len(kept) and kept[i].start < m.end) or (
+                accepted and accepted[-1].end > m.start
+            ):
+                continue
+            accepted.append(m)
+        kept = list(heapq.merge(kept, accepted, key=lambda m: m.start))
+    return kept
 
 
 def redact(text: str, keep: Collection[str] = ()) -> str:
     """``text`` with each match (but those in ``keep``) replaced by its token."""
-    out = text
-    for m in sorted(find(text, keep), key=lambda m: -m.start):
-        out = out[: m.start] + m.token + out[m.end :]
-    return out
+    parts: list[str] = []
+    at = 0
+    for m in find(text, keep):
+        parts += (text[at : m.start], m.token)
+        at = m.end
+    return "".join([*parts, text[at:]])
 
 
 class Located(Struct, frozen=True):
@@ -376,14 +397,31 @@ def stray_values(
     if not _may_fold(text):
         return []
     seen = {loc.match.value for loc in (scan_lines(text) if on_lines is None else on_lines)}
-    out: list[tuple[tuple[str | int, ...], Match]] = []
+    found: dict[str, list[Match]] = {}
+    unseen: list[tuple[tuple[str | int, ...], str, list[Match]]] = []
     for key_path, value in strings(data):
-        if "\n" not in value and value in text:
-            continue  # written on one line as it is: the line scan saw it
-        for m in find(value):
-            if m.value not in seen:
-                out.append((key_path, m))
-    return out
+        if value not in found:
+            found[value] = [m for m in find(value) if m.value not in seen]
+        if found[value]:
+            unseen.append((key_path, value, found[value]))
+    # a value written on one line as it is: the line scan saw it. All looked for in one pass:
+    # "value in text" for each was the file's length times its values (minutes for a file of
+    # escaped values)
+    written = _written(text, {value for _, value, _ in unseen if "\n" not in value})
+    return [(key_path, m) for key_path, value, ms in unseen if value not in written for m in ms]
+
+
+def _written(text: str, values: Collection[str]) -> set[str]:
+    """Those of ``values`` that ``text`` holds, found in one Aho-Corasick pass."""
+    if not values:
+        return set()
+    import ahocorasick  # only a file with a folded or escaped value holding personal data
+
+    automaton = ahocorasick.Automaton()
+    for value in values:
+        automaton.add_word(value, value)
+    automaton.make_automaton()
+    return {value for _, value in automaton.iter(text)}
 
 
 def published(texts: Iterable[str]) -> frozenset[str]:

@@ -30,7 +30,7 @@ from goldcase.model import Case, Finding
 from goldcase.safeio import read_inside, shown_path
 from goldcase.schemacheck import checker
 from goldcase.scoring.probes import Probe, grade_probes
-from goldcase.sentences import InContext, Sentences, find_quote
+from goldcase.sentences import InContext, Sentences, Spaced
 from goldcase.writer import write_new_folder
 
 STATUSES = ("added", "changed", "moved", "removed")
@@ -237,13 +237,15 @@ def compare(old: State, new: State, findings: Iterable[Finding] = ()) -> list[Ca
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
     out: list[CaseChange] = []
+    placing: dict[int, _Placing] = {}
     for case_id in sorted(set(old.cases) | set(new.cases)):
         change = _change(case_id, old.cases.get(case_id), new.cases.get(case_id))
         if change is None:
             continue
         side = new if change.status != "removed" else old
         data = (new.cases.get(case_id) or old.cases[case_id])[2]
-        change.quotes = [_quote(side.documents, s) for s in _support(data)]
+        placed = placing.setdefault(id(side), _Placing(side.documents))
+        change.quotes = [placed.quote(s) for s in _support(data)]
         change.findings = sorted(by_path.get(change.path, [])) if change.status != "removed" else []
         change.probes = _probes(new.cases[case_id]) if change.status != "removed" else []
         out.append(change)
@@ -341,10 +343,25 @@ def _support(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def _quote(documents: Mapping[str, str], entry: tuple[str, str]) -> QuoteView:
-    doc, quote = entry
-    text = documents.get(doc)
-    span = find_quote(text, quote) if text is not None else None
-    if text is None or span is None:
-        return QuoteView(doc, quote, None)
-    return QuoteView(doc, quote, Sentences(text).context(*span))
+class _Placing:
+    """Quotes placed in one side's documents: each document's white space folded and its
+    sentences found once, for every quote of every case (not again for each quote)."""
+
+    def __init__(self, documents: Mapping[str, str]) -> None:
+        self._documents = documents
+        self._spaced: dict[str, Spaced] = {}
+        self._sentences: dict[str, Sentences] = {}
+
+    def quote(self, entry: tuple[str, str]) -> QuoteView:
+        doc, quote = entry
+        text = self._documents.get(doc)
+        if text is None:
+            return QuoteView(doc, quote, None)
+        if doc not in self._spaced:
+            self._spaced[doc] = Spaced(text)
+        span = self._spaced[doc].find(quote)
+        if span is None:
+            return QuoteView(doc, quote, None)
+        if doc not in self._sentences:
+            self._sentences[doc] = Sentences(text)
+        return QuoteView(doc, quote, self._sentences[doc].context(*span))

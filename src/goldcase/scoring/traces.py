@@ -26,7 +26,6 @@ Stages of a failing answerable case:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -34,7 +33,6 @@ from msgspec import Struct
 
 from goldcase.corpus import Corpus
 from goldcase.model import Case
-from goldcase.sentences import find_quote
 from goldcase.text import clip, fold_quote
 
 KS = (1, 3, 5, 10)
@@ -84,19 +82,36 @@ def tool_errors(data: Mapping[str, Any] | None) -> list[dict[str, str]]:
 
 
 def quote_span(corpus: Corpus, doc: str, folded_quote: str) -> tuple[int, int] | None:
-    """Where the quote stands in the document's NFC text (first occurrence)."""
+    """Where the quote stands in the document's NFC text (first occurrence). The document is
+    normalised and its white space folded once, however many quotes are placed in it."""
     document = corpus.documents.get(doc)
     if document is None or document.problem is not None or not folded_quote:
         return None
-    return find_quote(unicodedata.normalize("NFC", document.text), folded_quote)
+    return document.spaced.find(folded_quote)
 
 
-def _holds(chunk: Any, doc: str, folded_quote: str, span: tuple[int, int] | None) -> bool:
+class _Folded:
+    """Each chunk's text folded the first time a quote asks, then kept: a case's quotes all
+    search the same chunks."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, str] = {}
+
+    def __call__(self, chunk: Mapping[str, Any], text: str) -> str:
+        folded = self._texts.get(id(chunk))
+        if folded is None:
+            folded = self._texts[id(chunk)] = fold_quote(text)
+        return folded
+
+
+def _holds(
+    chunk: Any, doc: str, folded_quote: str, span: tuple[int, int] | None, fold: _Folded
+) -> bool:
     if not isinstance(chunk, Mapping) or chunk.get("doc") != doc:
         return False
     text = chunk.get("text")
     if isinstance(text, str):
-        return folded_quote in fold_quote(text)
+        return folded_quote in fold(chunk, text)
     start, end = chunk.get("start"), chunk.get("end")
     if span is None or not isinstance(start, int) or not isinstance(end, int):
         return False
@@ -115,14 +130,19 @@ def trace_case(case: Case, data: Mapping[str, Any], corpus: Corpus) -> CaseTrace
     context = _chunks(data, "context")
     retrieved = _chunks(data, "retrieved") if isinstance(data.get("retrieved"), list) else context
     quotes = []
+    fold = _Folded()  # the chunks live until the case is traced: their ids stay theirs
     for support in case.support:
         folded = fold_quote(support.quote)
         span = quote_span(corpus, support.doc, folded)
         rank = next(
-            (i for i, chunk in enumerate(retrieved, 1) if _holds(chunk, support.doc, folded, span)),
+            (
+                i
+                for i, chunk in enumerate(retrieved, 1)
+                if _holds(chunk, support.doc, folded, span, fold)
+            ),
             None,
         )
-        in_context = any(_holds(chunk, support.doc, folded, span) for chunk in context)
+        in_context = any(_holds(chunk, support.doc, folded, span, fold) for chunk in context)
         quotes.append(QuoteTrace(support.doc, rank, in_context))
     return CaseTrace(case.id, case.slice, tuple(quotes))
 

@@ -28,21 +28,30 @@ def read_version(config: Config) -> str | None:
     return lines[0]
 
 
-_TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$", re.DOTALL)
+# Searched where a run of digits begins: "^(.*?)(\d+)$" tried every split of the version, each
+# to its end, so a version of a megabyte of digits and a letter hung.
+_TRAILING_NUMBER = re.compile(r"(?<!\d)\d+$")
 _NUMBERS = re.compile(r"(\d+)")
 
 
 def next_version(version: str) -> str:
     """The version after ``version``: its trailing number plus one, zero padding kept
     (``1`` → ``2``, ``2026.3`` → ``2026.4``, ``v009`` → ``v010``)."""
-    match = _TRAILING_NUMBER.match(version)
+    match = _TRAILING_NUMBER.search(version)
     if match is None:
         raise GoldcaseError(
             f"golden.version holds {version!r}, which does not end in a number, so goldcase "
             "cannot bump it; write a version that ends in one (1, 2026.3, v7) and run goldcase lock"
         )
-    prefix, digits = match.groups()
-    return prefix + str(int(digits) + 1).zfill(len(digits))
+    prefix, digits = version[: match.start()], match[0]
+    try:
+        number = int(digits)
+    except ValueError:  # more digits than Python reads as an int (4,300)
+        raise GoldcaseError(
+            f"golden.version ends in a number of {len(digits):,} digits, too long to count on "
+            "from; write a shorter version and run goldcase lock"
+        ) from None
+    return prefix + str(number + 1).zfill(len(digits))
 
 
 def version_key(version: str) -> tuple[str | int, ...]:
