@@ -31,9 +31,10 @@ from goldcase.errors import GoldcaseError
 # RE2 instructions of every pattern together (scripts/bench_patterns.py measures the cost). The
 # time to search a text is linear in its length; at worst (RE2's automaton outgrows its cache
 # and it walks the program instead: a pattern such as a[ab]{20}! on a text made to defeat it)
-# it is also proportional to this size, some four nanoseconds a byte per instruction here,
-# about 1 s per MB of answer at this cap. The defaults take 243.
-MAX_PROGRAM = 300
+# it is also proportional to this size: about 2.5 s per MB of answer at this cap, 4 to 8 s at
+# 1000. The defaults take 243, which leaves room for five or six phrases of the user's own
+# (300, the first cap tried, refused the defaults and two ordinary phrases).
+MAX_PROGRAM = 600
 
 # The cache RE2's automaton may fill before it gives up for the program walk. Its default
 # (8 MiB) let a pattern that defeats it rebuild it on every answer, twice the program walk's
