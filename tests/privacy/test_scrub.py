@@ -210,3 +210,22 @@ def test_a_link_named_on_the_command_line_that_leads_out_is_refused(tmp_path: Pa
     assert "alice@example.com" not in result.stdout + result.stderr
     assert outside.read_text(encoding="utf-8") == text
     assert (repo / "cases" / "dev" / "zz.yaml").is_symlink()
+
+
+def test_a_file_in_a_linked_folder_that_leads_out_is_refused(tmp_path: Path) -> None:
+    """A file named on its own in a folder that is a link leading out of the repository is
+    refused as a link to a file outside is (exit 2): scrub would rewrite the file outside."""
+    from kit import goldcase
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    text = "id: x-001\nquestion: call me on alice@example.com\nanswerable: false\n"
+    (outside / "x.yaml").write_text(text, encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / "cases" / "dev").mkdir(parents=True)
+    (repo / "goldcase.toml").write_text("", encoding="utf-8")
+    (repo / "cases" / "dev" / "linked").symlink_to(outside)
+    result = goldcase(repo, "scrub", "cases/dev/linked/x.yaml", "--yes")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("error: cases/dev/linked/x.yaml: a link that leads outside ")
+    assert (outside / "x.yaml").read_text(encoding="utf-8") == text

@@ -20,7 +20,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from goldcase.config import find_root, load_config
+from goldcase.config import CONFIG_NAME, find_root, load_config
 from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
@@ -81,15 +81,14 @@ def _inside(folder: Path, item: Path) -> Path:
 
 
 def _named(path: Path) -> Path:
-    """A file named on the command line. A link must lead inside the golden-set repository
-    holding it (else inside its own folder): scrub shows and rewrites the file it leads to."""
-    if not path.is_symlink():
-        return path
-    folder = Path(os.path.abspath(path.parent))
-    try:
-        base = find_root(folder)
-    except GoldcaseError:
-        base = folder
+    """A file named on the command line. It must resolve inside the golden-set repository
+    holding it (else inside its own folder), through a link or a linked folder on its way:
+    scrub shows and rewrites the file it resolves to."""
+    absolute = Path(os.path.abspath(path))  # its folders as written, no link followed
+    base = next(
+        (f for f in absolute.parents if (f / CONFIG_NAME).is_file() or (f / ".git").exists()),
+        absolute.parent,
+    )
     if not is_inside(base, os.path.relpath(os.path.realpath(path), os.path.realpath(base))):
         raise GoldcaseError(
             f"{shown_path(path.as_posix())}: a link that leads outside "

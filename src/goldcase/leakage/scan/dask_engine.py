@@ -28,14 +28,23 @@ CLOSE_SECONDS = 30
 
 def _distributed() -> Any:
     try:
-        import cryptography  # noqa: F401  # the local cluster's certificates (goldcase[dask])
         import dask  # noqa: F401  # optional (goldcase[dask]), and 1 s to import
         import distributed
     except ImportError:
         raise GoldcaseError(
-            f"the dask engine needs dask, distributed and cryptography: {extra_hint('dask')}"
+            f"the dask engine needs dask and distributed: {extra_hint('dask')}"
         ) from None
     return distributed
+
+
+def _certificates() -> None:
+    """The local cluster's certificates need cryptography (goldcase[dask])."""
+    try:
+        import cryptography  # noqa: F401  # optional (goldcase[dask])
+    except ImportError:
+        raise GoldcaseError(
+            f"the dask engine's local cluster needs cryptography: {extra_hint('dask')}"
+        ) from None
 
 
 def run_dask(
@@ -54,6 +63,7 @@ def run_dask(
 @contextmanager
 def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[Any]:
     if scheduler is None:
+        _certificates()
         # A scheduler takes any task from anyone who reaches its port, and 127.0.0.1 is every
         # local user's: TLS with certificates made for this cluster alone (security=True)
         # lets in only this process and its workers. No dashboard: goldcase shows none.
