@@ -229,6 +229,20 @@ def test_the_lead_regex_of_earlier_exports_reads_back(pattern: str, word: str) -
     assert lead_of(pattern) == word
 
 
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"^\W*" + "[ab]" * 40 + "X",  # forty classes, then not the lead's ending
+        r"^\W*[ab\x(?![\w])",  # a "[" that opens no class: no export wrote it
+        r"^\W*[aA]]\(?![\w])",  # the ending escaped: not a lead regex
+    ],
+)
+def test_a_regex_no_export_wrote_has_no_lead(pattern: str) -> None:
+    """Each piece of a lead regex has one reading (a "[" opens a class, a "\\" an escape):
+    forty classes before a wrong ending had taken 2^40 tries of the other readings."""
+    assert lead_of(pattern) is None
+
+
 def test_inspect_dataset_lines(repo: Path) -> None:
     lines = [json.loads(x) for x in export(repo, "--format", "inspect").splitlines()]
     assert [sorted(line) for line in lines] == [["id", "input", "metadata", "target"]] * 2

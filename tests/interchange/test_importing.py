@@ -670,3 +670,24 @@ def test_an_import_past_the_memory_budget_is_refused(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {source}: decoding its ")
     assert not (tmp_path / "set").exists()
+
+
+def test_the_unit_note_reads_the_start_of_a_long_expected_answer(tmp_path: Path) -> None:
+    """The unit note (docs/import.md) reads the first 1,000 characters of the question and the
+    expected answer: a stranger's answer of 400,000 characters of ``1,1,1,…`` followed by no
+    unit had the search try every digit against the rest of the run, some 10^10 steps; the
+    note still comes for an answer that gives its number at the start."""
+    runs = "1," * 200_000
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text(
+        "tests:\n"
+        "  - vars: {question: How many weeks of notice?}\n"
+        f"    assert: [{{type: equals, value: '{runs}!'}}]\n"
+        "  - vars: {question: How many weeks of notice?}\n"
+        f"    assert: [{{type: equals, value: '4 months, {runs}'}}]\n",
+        encoding="utf-8",
+    )
+    imported = read_promptfoo(config)
+    assert [len(c["expected_answer"]) for c in imported.cases] == [len(runs) + 1, len(runs) + 10]
+    unit_notes = [note for note in imported.notes if "asks for weeks" in note]
+    assert len(unit_notes) == 1 and "'4 months'" in unit_notes[0]

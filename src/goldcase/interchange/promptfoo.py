@@ -48,7 +48,11 @@ CLAIMS = ("factuality", "context-recall")
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # as a corpus document
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\?.)+?)\(\?!\[\\w\]\)$")
+# The word of an earlier export's lead regex: letters as two-letter classes ([yY]), anything
+# else escaped or plain. Each piece has one reading (a "[" opens a class, a "\\" an escape), so
+# a failing pattern costs its length: with "[" also readable as a plain character, forty
+# classes before a wrong ending took 2^40 tries.
+_LEAD = re.compile(r"^\^\\W\*((?:\[(.)(.)\]|\\.|[^\[\\])+?)\(\?!\[\\w\]\)$")
 
 
 def read_promptfoo(path: Path) -> ImportedSet:
@@ -302,13 +306,16 @@ def _finish(case: dict[str, Any]) -> dict[str, Any]:
 
 _ASKS_UNIT = re.compile(r"\bhow (?:many|much) ([a-z]+)", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(r"\b\d[\d,.]*\s+([a-z]+)", re.IGNORECASE)
+# the start of a question or expected answer the unit note reads: the note is a hint, and the
+# search backtracks over each run of digits and commas from every digit in it
+_UNIT_TEXT = 1000
 
 
 def _unit_mismatch(case: dict[str, Any], imported: ImportedSet) -> None:
     """A question that asks for one unit ("how many weeks") whose expected answer gives a number
     in another ("4 months") is worth a second look: say so."""
-    asked = _ASKS_UNIT.search(str(case.get("question", "")))
-    given = _NUMBER_UNIT.search(str(case.get("expected_answer", "")))
+    asked = _ASKS_UNIT.search(str(case.get("question", ""))[:_UNIT_TEXT])
+    given = _NUMBER_UNIT.search(str(case.get("expected_answer", ""))[:_UNIT_TEXT])
     if asked and given and _singular(asked[1]) != _singular(given[1]):
         imported.notes.append(
             f"{case['id']}: the question asks for {asked[1].lower()}, the expected answer "
