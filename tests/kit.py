@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 import pytest
 from click.testing import CliRunner
@@ -317,3 +317,25 @@ def listed_aside(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Callable[[], 
     monkeypatch.setattr(engine, "case_entries", recorded)
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
     return lambda: {int(p.name.rsplit("-", 1)[1]) for p in folder.glob("listed-by-*")}
+
+
+class CountingText(str):
+    """A text that counts the characters every slice of it copies (set ``copied`` to 0
+    first): how a test holds a search to time linear in its text without timing it."""
+
+    copied = 0
+
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
+        piece = str.__getitem__(self, key)
+        CountingText.copied += len(piece)
+        return piece
+
+
+def plant_unreadable(path: Path, kind: str) -> None:
+    """``path`` replaced by a FIFO (``kind`` "fifo": a read waits for ever) or a link to
+    ``/dev/zero`` ("zero": a read never ends)."""
+    path.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")

@@ -13,7 +13,17 @@ import pytest
 
 from goldcase import gitview
 from goldcase.errors import GoldcaseError
-from kit import GOLDCASE, case_text, commit, env, git, git_set, goldcase, write
+from kit import (
+    GOLDCASE,
+    case_text,
+    commit,
+    env,
+    git,
+    git_set,
+    goldcase,
+    plant_unreadable,
+    write,
+)
 
 
 def repo_with_version(root: Path, version: str = "7") -> Path:
@@ -681,12 +691,7 @@ def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
     own look at ``commondir``) waited forever, or read ``commondir`` until memory ran out.
     goldcase runs no git there; the repository is not one it can ask git about."""
     root = git_set(tmp_path / "set")
-    planted = root / ".git" / name
-    planted.unlink(missing_ok=True)
-    if kind == "fifo":
-        os.mkfifo(planted)
-    else:
-        planted.symlink_to("/dev/zero")
+    plant_unreadable(root / ".git" / name, kind)
     done = subprocess.run(
         [str(GOLDCASE), *args],
         cwd=root,

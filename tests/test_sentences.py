@@ -3,22 +3,10 @@
 
 from __future__ import annotations
 
-from typing import SupportsIndex
-
 import pytest
 
 from goldcase.sentences import Sentences, find_quote
-
-
-class CountingText(str):
-    """A text that counts the characters every slice of it copies."""
-
-    copied = 0
-
-    def __getitem__(self, key: SupportsIndex | slice) -> str:
-        piece = str.__getitem__(self, key)
-        CountingText.copied += len(piece)
-        return piece
+from kit import CountingText
 
 
 @pytest.mark.parametrize(

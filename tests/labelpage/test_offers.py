@@ -4,12 +4,11 @@ figures."""
 
 from __future__ import annotations
 
-from typing import SupportsIndex
-
 import pytest
 
 from goldcase.labelpage import offers
 from goldcase.labelpage.offers import confusable, for_answer, names, premise, spellings
+from kit import CountingText
 
 PRICES = (
     "## 10. Price match\n\n"
@@ -105,26 +104,15 @@ def test_a_false_premise_offers_the_figure_the_passage_contradicts() -> None:
     assert premise("so a reset link lasts an hour?", passage) == []  # no figure it contradicts
 
 
-class _Counted(str):
-    """A text that counts the characters its slices copy."""
-
-    copied = 0
-
-    def __getitem__(self, key: SupportsIndex | slice) -> str:
-        part = str.__getitem__(self, key)
-        _Counted.copied += len(part)
-        return part
-
-
 def test_the_line_before_each_figure_is_read_back_a_few_characters() -> None:
     """Whether a number is a clause number ("section 4", "10.1 If") copied the whole line
     before it: a line of 250,000 numbers took over a minute. Now the characters copied grow
     with the text, not with its square."""
-    text = _Counted("7 x " * 20_000)
-    _Counted.copied = 0
+    text = CountingText("7 x " * 20_000)
+    CountingText.copied = 0
     figures, _ = for_answer([text])
     assert figures == ["7"]
-    assert _Counted.copied <= 20 * len(text)
+    assert CountingText.copied <= 20 * len(text)
 
 
 def test_a_name_is_told_from_a_sentence_start_by_what_stands_just_before_it(

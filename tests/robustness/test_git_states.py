@@ -4,7 +4,6 @@ every one, never a traceback."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kit import plant_unreadable
 from robustness.kit import GOLDCASE, canonical, commit, env, git, make_set, run
 
 
@@ -229,12 +229,7 @@ def test_git_dir_of_another_repository(tmp_path: Path) -> None:
 def test_a_git_folder_holding_a_fifo_or_a_link_to_dev_zero(tmp_path: Path, name: str) -> None:
     for kind in ("fifo", "zero"):
         root = golden_repo(tmp_path / kind)
-        planted = root / ".git" / name
-        planted.unlink(missing_ok=True)
-        if kind == "fifo":
-            os.mkfifo(planted)
-        else:
-            planted.symlink_to("/dev/zero")
+        plant_unreadable(root / ".git" / name, kind)
         check, lock, review = three(root)
         assert (check.code, lock.code, review.code) == (0, 0, 2), review.stderr
         assert review.stderr.startswith(f"error: {root} is not inside a git repository")
