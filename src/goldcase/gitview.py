@@ -151,9 +151,12 @@ def git_env(path: Path) -> dict[str, str]:
     own = find_git_dir(path)
     unsafe = None if own is None else unsafe_git_folder(own)
     if unsafe is not None:
+        bound = "" if unsafe.name == "config" else " of at most 1 MiB"
         raise UnsafeGitFolder(
-            f"{plain(str(unsafe))} is not a regular file of at most 1 MiB: git would hang or "
-            "exhaust memory reading it, so goldcase runs no git here; remove it"
+            f"{plain(str(unsafe))} is not a regular file{bound}: "
+            "git would wait on it for ever or read it until memory ran out, so goldcase runs no "
+            "git in this repository; replace it with the regular file git expects (or clone the "
+            "repository again)"
         )
     index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
@@ -378,12 +381,18 @@ class Pending:
 
 
 def started(path: Path, *args: str) -> Pending:
-    """``git args`` started in the folder ``path``, not waited for."""
+    """``git args`` started in the folder ``path``, not waited for. A git folder git would
+    hang in, or read without end, is a ``GoldcaseError`` naming the file: the command
+    cannot ask git what it needs, and says why rather than taking it for no repository."""
+    try:
+        env = git_env(path)
+    except UnsafeGitFolder as exc:
+        raise GoldcaseError(str(exc)) from None
     try:
         proc = subprocess.Popen(
             ["git", *args],
             cwd=path,
-            env=git_env(path),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

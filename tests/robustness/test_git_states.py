@@ -231,5 +231,9 @@ def test_a_git_folder_holding_a_fifo_or_a_link_to_dev_zero(tmp_path: Path, name:
         root = golden_repo(tmp_path / kind)
         plant_unreadable(root / ".git" / name, kind)
         check, lock, review = three(root)
-        assert (check.code, lock.code, review.code) == (0, 0, 2), review.stderr
-        assert review.stderr.startswith(f"error: {root} is not inside a git repository")
+        assert (check.code, lock.code, review.code) == (0, 2, 2), lock.stderr + review.stderr
+        for refused in (lock, review):
+            assert refused.stderr.startswith(
+                f"error: {root / '.git' / name} is not a regular file"
+            ), refused.stderr
+            assert "goldcase runs no git in this repository" in refused.stderr
