@@ -34,6 +34,7 @@ from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
+import ahocorasick
 from msgspec import Struct
 
 from goldcase.dialect import lazy
@@ -415,8 +416,6 @@ def _written(text: str, values: Collection[str]) -> set[str]:
     """Those of ``values`` that ``text`` holds, found in one Aho-Corasick pass."""
     if not values:
         return set()
-    import ahocorasick  # only a file with a folded or escaped value holding personal data
-
     automaton = ahocorasick.Automaton()
     for value in values:
         automaton.add_word(value, value)
