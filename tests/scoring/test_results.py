@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
-from goldcase.scoring.results import InvalidInput, parse_results, read_raw, valid_line
+from goldcase.scoring.results import InvalidInput, Unlisted, parse_results, read_raw, valid_line
 from kit import run_cli
 from scoring.kit import (
     case_yaml,
@@ -406,3 +406,20 @@ def test_results_under_the_unscanned_size_are_scored_as_ever(
     root = write_repo(tmp_path / "r", six_cases())
     done = run_cli("score", write_results(root / "results.jsonl", six_results()), "--repo", root)
     assert done.exit_code == 0, done.stderr
+
+
+def test_lines_of_unknown_ids_past_twenty_are_counted_not_kept(tmp_path: Path) -> None:
+    """A run scored against another set has a line of an unknown id for each of its cases:
+    the first twenty are listed (docs/score.md), the rest counted in one entry, not held as
+    one message each."""
+    root = write_repo(tmp_path / "r", six_cases())
+    lines = [*six_results(), *({"id": f"X{n}", "outcome": "abstain"} for n in range(500))]
+    with pytest.raises(InvalidInput) as caught:
+        score_lines(root, lines)
+    problems = caught.value.problems
+    assert len(problems) == 21
+    assert [p.line for p in problems[:20]] == list(range(7, 27))
+    assert problems[0].message.startswith("unknown case id 'X0'; no case under cases/ has it")
+    assert isinstance(problems[20], Unlisted) and problems[20].count == 480
+    shown = caught.value.message.split("\nerror: ")
+    assert shown[-1] == "480 more errors not shown (500 in all); nothing was scored"

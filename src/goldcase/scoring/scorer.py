@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import heapq
 import itertools
 import math
 import operator
@@ -30,9 +31,11 @@ from goldcase.scoring.diagnostics import ceiling, diagnostics
 from goldcase.scoring.outcomes import CaseGrader, Graded
 from goldcase.scoring.report import SHOWN_FAILURES, build_report
 from goldcase.scoring.results import (
+    MAX_SHOWN,
     InvalidInput,
     Problem,
     Result,
+    Unlisted,
     index_results,
     parse_lines,
     read_raw,
@@ -154,21 +157,27 @@ def _id_line(ctx: Context, rel: str) -> int:
 
 
 def unknown_ids(by_id: dict[str, list[Result]], known: set[str], name: str) -> list[Problem]:
-    """A problem for every line whose id no case has."""
+    """A problem for each of the first ``MAX_SHOWN`` lines whose id no case has, the rest
+    counted in one ``Unlisted`` (a run scored against another set can have a million)."""
     unknown = by_id.keys() - known  # in C; the lines are then visited only when there is one
     if not unknown:
         return []
-    return [
+    lines = ((r.line, case_id) for case_id in unknown for r in by_id[case_id])
+    first = heapq.nsmallest(MAX_SHOWN + 1, lines)
+    listed: list[Problem] = [
         Problem(
             name,
-            result.line,
+            line,
             f"unknown case id {case_id!r}; no case under cases/ has it "
             "(was the run made on another set, or the case renamed?)",
         )
-        for case_id, lines in by_id.items()
-        if case_id in unknown
-        for result in lines
+        for line, case_id in first[:MAX_SHOWN]
     ]
+    rest = sum(len(by_id[case_id]) for case_id in unknown) - len(listed)
+    if rest:
+        more = f"and {rest:,} more lines from here on with a case id no case has"
+        listed.append(Unlisted(name, first[MAX_SHOWN][0], more, rest))
+    return listed
 
 
 def score(
