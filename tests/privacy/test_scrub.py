@@ -192,29 +192,17 @@ def test_a_link_inside_the_folder_stays_a_link(tmp_path: Path) -> None:
     assert "[EMAIL]" in target.read_text(encoding="utf-8")
 
 
-def test_a_link_named_on_the_command_line_that_leads_out_is_refused(tmp_path: Path) -> None:
-    """Named on its own, a case file that is a link leading out of the repository is
-    refused too (exit 2): scrub would show the file it leads to and rewrite it."""
-    from kit import goldcase
-
-    outside = tmp_path / "outside.yaml"
-    text = "id: x-001\nquestion: call me on alice@example.com\nanswerable: false\n"
-    outside.write_text(text, encoding="utf-8")
-    repo = tmp_path / "repo"
-    (repo / "cases" / "dev").mkdir(parents=True)
-    (repo / "goldcase.toml").write_text("", encoding="utf-8")
-    (repo / "cases" / "dev" / "zz.yaml").symlink_to(outside)
-    result = goldcase(repo, "scrub", "cases/dev/zz.yaml", "--yes")
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert result.stderr.startswith("error: cases/dev/zz.yaml: a link that leads outside ")
-    assert "alice@example.com" not in result.stdout + result.stderr
-    assert outside.read_text(encoding="utf-8") == text
-    assert (repo / "cases" / "dev" / "zz.yaml").is_symlink()
-
-
-def test_a_file_in_a_linked_folder_that_leads_out_is_refused(tmp_path: Path) -> None:
-    """A file named on its own in a folder that is a link leading out of the repository is
-    refused as a link to a file outside is (exit 2): scrub would rewrite the file outside."""
+@pytest.mark.parametrize(
+    ("linked", "named"),
+    [("cases/dev/zz.yaml", "cases/dev/zz.yaml"), ("cases/dev/linked", "cases/dev/linked/x.yaml")],
+    ids=["the-file-a-link", "its-folder-a-link"],
+)
+def test_a_named_file_that_resolves_out_of_the_repository_is_refused(
+    tmp_path: Path, linked: str, named: str
+) -> None:
+    """Named on its own, a case file that is a link leading out of the repository, or that
+    sits in a linked folder leading out, is refused (exit 2): scrub would show the file it
+    resolves to and rewrite it."""
     from kit import goldcase
 
     outside = tmp_path / "elsewhere"
@@ -224,8 +212,12 @@ def test_a_file_in_a_linked_folder_that_leads_out_is_refused(tmp_path: Path) -> 
     repo = tmp_path / "repo"
     (repo / "cases" / "dev").mkdir(parents=True)
     (repo / "goldcase.toml").write_text("", encoding="utf-8")
-    (repo / "cases" / "dev" / "linked").symlink_to(outside)
-    result = goldcase(repo, "scrub", "cases/dev/linked/x.yaml", "--yes")
+    target = outside / "x.yaml" if linked == named else outside
+    (repo / linked).symlink_to(target)
+    result = goldcase(repo, "scrub", named, "--yes")
     assert result.returncode == 2, result.stdout + result.stderr
-    assert result.stderr.startswith("error: cases/dev/linked/x.yaml: a link that leads outside ")
+    assert result.stderr.startswith(f"error: {named}: a link that leads outside ")
+    assert "alice@example.com" not in result.stdout + result.stderr
     assert (outside / "x.yaml").read_text(encoding="utf-8") == text
+    assert (repo / linked).is_symlink()
+
