@@ -221,3 +221,19 @@ def test_a_named_file_that_resolves_out_of_the_repository_is_refused(
     assert (outside / "x.yaml").read_text(encoding="utf-8") == text
     assert (repo / linked).is_symlink()
 
+
+def test_a_refused_name_holding_a_line_break_is_printed_escaped(tmp_path: Path) -> None:
+    """A branch's file named with a line break, linked out of the repository: the refusal
+    names it on one line, its control characters escaped, as every message names a file."""
+    from kit import goldcase
+
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("id: x-001\nquestion: q\nanswerable: false\n", encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / "cases" / "dev").mkdir(parents=True)
+    (repo / "goldcase.toml").write_text("", encoding="utf-8")
+    (repo / "cases" / "dev" / "a\nb.yaml").symlink_to(outside)
+    result = goldcase(repo, "scrub", "cases/dev/a\nb.yaml", "--yes")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("error: cases/dev/a\\nb.yaml: a link that leads outside ")
+    assert result.stderr.count("\n") == 1

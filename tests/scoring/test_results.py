@@ -423,3 +423,16 @@ def test_lines_of_unknown_ids_past_twenty_are_counted_not_kept(tmp_path: Path) -
     assert isinstance(problems[20], Unlisted) and problems[20].count == 480
     shown = caught.value.message.split("\nerror: ")
     assert shown[-1] == "480 more errors not shown (500 in all); nothing was scored"
+
+
+def test_an_unknown_id_is_quoted_escaped_and_cut(tmp_path: Path) -> None:
+    """A stranger's id is quoted as every value from a results line is (docs/score.md): its
+    control characters escaped, cut at 80 characters; a 5,000-character id was printed whole."""
+    root = write_repo(tmp_path / "r", six_cases())
+    lines = [*six_results(), {"id": "x\n\x1b[2J" + "y" * 5000, "outcome": "abstain"}]
+    with pytest.raises(InvalidInput) as caught:
+        score_lines(root, lines)
+    message = caught.value.message
+    assert "\x1b" not in message and "\n" not in message
+    assert "unknown case id 'x\\n\\x1b[2Jyyy" in message
+    assert len(message) < 300

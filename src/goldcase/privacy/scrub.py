@@ -24,6 +24,7 @@ from goldcase.config import CONFIG_NAME, find_root, load_config
 from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
+from goldcase.output import plain
 from goldcase.privacy import pii
 from goldcase.safeio import is_inside, not_a_file, read_regular, shown_path
 from goldcase.writer import dump_round_trip, load_round_trip, rewrite_text
@@ -72,9 +73,9 @@ def _inside(folder: Path, item: Path) -> Path:
     """``item``, found under ``folder``; a link that leads out of it is refused: scrub would
     show the file it leads to and write it back in the link's place."""
     if item.is_symlink() and not is_inside(folder, item.relative_to(folder)):
-        where = shown_path(folder.as_posix())
+        where = plain(shown_path(folder.as_posix()))
         raise GoldcaseError(
-            f"{shown_path(item.as_posix())}: a link that leads outside {where}; scrub reads "
+            f"{plain(shown_path(item.as_posix()))}: a link that leads outside {where}; scrub reads "
             "only the files in the folders it is given: name the file it leads to if it is meant"
         )
     return item
@@ -91,8 +92,8 @@ def _named(path: Path) -> Path:
     )
     if not is_inside(base, os.path.relpath(os.path.realpath(path), os.path.realpath(base))):
         raise GoldcaseError(
-            f"{shown_path(path.as_posix())}: a link that leads outside "
-            f"{shown_path(base.as_posix())}; name the file it leads to if it is meant"
+            f"{plain(shown_path(path.as_posix()))}: a link that leads outside "
+            f"{plain(shown_path(base.as_posix()))}; name the file it leads to if it is meant"
         )
     return path
 

@@ -42,6 +42,7 @@ from goldcase.scoring.results import (
 )
 from goldcase.scoring.split import select as select_half
 from goldcase.scoring.view import ScoredSet
+from goldcase.text import clip
 from goldcase.versioning.locking import read_on_disk
 
 SPLITS = ("golden", "dev", "calibration", "eval", "all")
@@ -168,7 +169,7 @@ def unknown_ids(by_id: dict[str, list[Result]], known: set[str], name: str) -> l
         Problem(
             name,
             line,
-            f"unknown case id {case_id!r}; no case under cases/ has it "
+            f"unknown case id {clip(repr(case_id))}; no case under cases/ has it "
             "(was the run made on another set, or the case renamed?)",
         )
         for line, case_id in first[:MAX_SHOWN]
