@@ -252,6 +252,28 @@ def test_a_set_that_cannot_be_scored_gets_no_view(
     assert not _view_file(root).exists()
 
 
+def test_a_case_file_whose_name_is_not_utf8_stops_the_score_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder named in bytes that are not UTF-8 (a cloned repository can hold one) is a
+    GC113 problem of its case, listed like any other; the score used to end in an internal
+    error while keying the view."""
+    root = _repo(tmp_path)
+    folder = os.path.join(os.fsencode(root / "cases" / "golden"), b"\xff")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"r-009.yaml"), "wb") as fh:
+        fh.write(case_yaml("r-009").encode())
+    _age_cases(root)
+    loads = _loads(monkeypatch)
+    for _ in range(2):
+        with pytest.raises(InvalidInput) as refused:
+            _score(root)
+        assert "cases/golden/\\xff/r-009.yaml:" in str(refused.value)
+        assert "GC113" in str(refused.value)
+    assert loads == [1, 1]
+    assert not _view_file(root).exists()
+
+
 def _key(root: Path) -> str:
     ctx = open_context(root)
     key = view.stat_key(ctx, case_entries(ctx))

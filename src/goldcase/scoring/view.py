@@ -53,12 +53,17 @@ class ScoredSet(Struct):
 
 def stat_key(ctx: Context, entries: Entries) -> str | None:
     """The view's key for these case files; None when one is a link (whose own times say
-    nothing of what it points to) or is not a plain file."""
+    nothing of what it points to) or is not a plain file, or when a path is not UTF-8 (such
+    a file is a GC113 problem, and the set gets no view)."""
     if None in map(_SIGNATURE, entries):  # in C: 100,000 entries are looked at twice a run
+        return None
+    try:  # a path decoded with surrogate escapes cannot be encoded: found here, in C
+        listed = _ENCODER.encode(entries)
+    except UnicodeEncodeError:
         return None
     h = hashlib.blake2b(digest_size=16)
     h.update(Path(ctx.config.cases).as_posix().encode())
-    h.update(_ENCODER.encode(entries))
+    h.update(listed)
     return h.hexdigest()
 
 
