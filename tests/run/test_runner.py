@@ -257,6 +257,28 @@ def test_a_file_it_did_not_write_is_left_alone(
     assert out.read_text(encoding="utf-8") == content
 
 
+def test_a_file_of_many_lines_it_did_not_write_lists_twenty_and_counts_the_rest(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A results file of another set, or of a stranger, can hold a million such lines: the
+    first twenty are explained (a long id quoted cut), the rest counted, and the file kept."""
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    long_id = "x" * 500 + "\n"
+    content = "".join(
+        json.dumps({"id": f"{long_id}{n}", "trial": 1, "outcome": "abstain"}) + "\n"
+        for n in range(5_000)
+    )
+    out.write_text(content, encoding="utf-8")
+    refused = run_goldcase(repo, out, env)
+    assert refused.exit_code == 2
+    assert refused.stderr.count("is not in the split being run") == 20
+    assert "x" * 100 not in refused.stderr
+    assert "4,980 more errors not shown (5,000 in all)" in refused.stderr
+    assert out.read_text(encoding="utf-8") == content
+
+
 def test_a_file_without_a_manifest_another_system_or_another_set_is_refused(
     repo: Path, tmp_path: Path
 ) -> None:

@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
-from goldcase.scoring.results import InvalidInput, Unlisted, parse_results, read_raw, valid_line
+from goldcase.scoring.results import (
+    InvalidInput,
+    Result,
+    Unlisted,
+    index_results,
+    parse_results,
+    read_raw,
+    valid_line,
+)
 from kit import run_cli
 from scoring.kit import (
     case_yaml,
@@ -362,6 +370,60 @@ def test_bad_lines_past_the_twentieth_are_counted_not_kept() -> None:
     )
     shown = InvalidInput(kept).message.split("\nerror: ")
     assert shown[-1] == "9,980 more errors not shown (10,000 in all); nothing was scored"
+
+
+class _CountedTrial(int):
+    """A trial number that counts how often it is compared or hashed."""
+
+    looks = 0
+
+    def __eq__(self, other: object) -> bool:
+        _CountedTrial.looks += 1
+        return int.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        _CountedTrial.looks += 1
+        return int.__hash__(self)
+
+
+def test_a_repeated_trial_among_many_is_found_in_one_look_a_line() -> None:
+    """30,000 trials of a case and one repeated: each line was compared with every line kept
+    before it (450 million looks, minutes at 300,000 lines); now one look-up a line."""
+    lines = [Result(n, {"id": "a", "outcome": "abstain", "trial": n}) for n in range(1, 30_001)]
+    lines.append(Result(30_001, {"id": "a", "outcome": "abstain", "trial": 5}))
+    for result in lines:
+        result.trial = _CountedTrial(result.trial or 0)
+    _CountedTrial.looks = 0
+    by_id, found = index_results(lines, "run.jsonl")
+    assert _CountedTrial.looks <= 4 * len(lines)
+    assert len(by_id["a"]) == 30_000
+    assert [str(p) for p in found] == [
+        "run.jsonl:30001: second result for case 'a' trial 5 (first on line 5); give each "
+        "trial of a case its own number"
+    ]
+
+
+def test_repeated_lines_past_the_twentieth_are_counted_not_kept() -> None:
+    """A million copies of one line would be a million messages held: the first twenty are
+    explained, in line order whatever case they repeat, and the rest counted."""
+    raw = b"".join(
+        b'{"id": "%s", "outcome": "abstain"}\n' % case_id
+        for _ in range(500)
+        for case_id in (b"b", b"a")
+    )
+    results, kept = parse_results(raw, "run.jsonl")
+    assert len(results) == 1000
+    assert [p.line for p in kept] == [*range(3, 23), 23]
+    assert str(kept[0]) == (
+        "run.jsonl:3: second result for case 'b' (first on line 1); keep one line per case, "
+        "or number repeated runs with trial"
+    )
+    assert isinstance(kept[-1], Unlisted)
+    assert str(kept[-1]) == (
+        "run.jsonl:23: and 978 more lines from here on that repeat a case or one of its trials"
+    )
+    shown = InvalidInput(kept).message.split("\nerror: ")
+    assert shown[-1] == "978 more errors not shown (998 in all); nothing was scored"
 
 
 def test_a_line_of_many_unknown_fields_is_one_short_message() -> None:

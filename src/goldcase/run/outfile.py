@@ -10,6 +10,7 @@ file. The ``(id, trial)`` pairs found are not asked again.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Collection
@@ -19,7 +20,15 @@ from msgspec import Struct, field
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import read_regular
-from goldcase.scoring.results import InvalidInput, Problem, parse_results
+from goldcase.scoring.results import (
+    MAX_SHOWN,
+    InvalidInput,
+    Problem,
+    Result,
+    Unlisted,
+    parse_results,
+)
+from goldcase.text import clip
 
 
 class Resumed(Struct):
@@ -37,13 +46,7 @@ def resume(path: Path, known: Collection[str], shown: str) -> Resumed:
         return Resumed()
     whole = raw.rfind(b"\n") + 1
     results, problems = parse_results(raw[:whole], shown)
-    for result in results:
-        if result.id not in known:
-            problems.append(
-                Problem(shown, result.line, f"case {result.id!r} is not in the split being run")
-            )
-        elif result.trial is None:
-            problems.append(Problem(shown, result.line, "no trial number"))
+    problems += _strays(results, known, shown)
     if problems:
         problems.sort(key=lambda p: p.line)
         raise GoldcaseError(
@@ -53,6 +56,27 @@ def resume(path: Path, known: Collection[str], shown: str) -> Resumed:
     if whole < len(raw):
         _cut(path, whole, shown)
     return Resumed({(r.id, r.trial or 1) for r in results}, len(raw) - whole)
+
+
+def _strays(results: list[Result], known: Collection[str], shown: str) -> list[Problem]:
+    """A problem for each of the first ``MAX_SHOWN`` valid lines this run could not have
+    written (a case not in the split, no trial number), the rest counted in one
+    ``Unlisted``: a file of another set can have a million."""
+    problems: list[Problem] = []
+    strays = (r for r in results if r.trial is None or r.id not in known)
+    for result in itertools.islice(strays, MAX_SHOWN):
+        why = (
+            f"case {clip(repr(result.id))} is not in the split being run"
+            if result.id not in known
+            else "no trial number"
+        )
+        problems.append(Problem(shown, result.line, why))
+    first = next(strays, None)
+    if first is not None:
+        rest = 1 + sum(1 for _ in strays)
+        more = f"and {rest:,} more lines from here on of a case not in the split or no trial"
+        problems.append(Unlisted(shown, first.line, more, rest))
+    return problems
 
 
 def _read(path: Path, shown: str) -> bytes | None:

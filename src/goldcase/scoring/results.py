@@ -12,6 +12,7 @@ counted, not explained or kept. A file whose decoding could take more memory tha
 from __future__ import annotations
 
 import difflib
+import heapq
 import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -271,7 +272,8 @@ def index_results(
     results: Sequence[Result], name: str
 ) -> tuple[dict[str, list[Result]], list[Problem]]:
     """Result lines by case id (in file order), and the lines that repeat a case (or one
-    trial of it) or mix lines with and without a trial number. Repeated lines are left out."""
+    trial of it) or mix lines with and without a trial number: the first ``MAX_SHOWN`` of
+    them by line, the rest counted in one ``Unlisted``. Repeated lines are left out."""
     by_id: dict[str, list[Result]] = {}
     for result in results:
         lines = by_id.get(result.id)
@@ -279,11 +281,27 @@ def index_results(
             by_id[result.id] = [result]
         else:
             lines.append(result)
-    problems: list[Problem] = []
+    repeats: list[_Repeat] = []
+    count = 0
     for case_id, lines in by_id.items():
         if len(lines) > 1 and not _distinct_trials(lines):
-            by_id[case_id] = _drop_repeats(lines, name, problems)
+            by_id[case_id], dropped = _drop_repeats(lines)
+            count += len(dropped)
+            # the first MAX_SHOWN + 1 by line, so the first one counted is known
+            repeats = heapq.nsmallest(MAX_SHOWN + 1, itertools.chain(repeats, dropped))
+    problems = [Problem(name, repeat[0], _repeat_problem(*repeat[1:])) for repeat in repeats]
+    if count > MAX_SHOWN:
+        del problems[MAX_SHOWN:]
+        rest = count - MAX_SHOWN
+        more = f"and {rest:,} more lines from here on that repeat a case or one of its trials"
+        problems.append(Unlisted(name, repeats[MAX_SHOWN][0], more, rest))
     return by_id, problems
+
+
+# a line left out: its number, the line, and the earlier line it repeats (the case's first
+# line when it mixes lines with and without a trial number); lines are unique, so tuples
+# compare on the number alone
+_Repeat = tuple[int, Result, Result, bool]
 
 
 def _distinct_trials(lines: Sequence[Result]) -> bool:
@@ -291,36 +309,42 @@ def _distinct_trials(lines: Sequence[Result]) -> bool:
     return None not in trials and len(trials) == len(lines)
 
 
-def _drop_repeats(lines: Sequence[Result], name: str, problems: list[Problem]) -> list[Result]:
-    kept: list[Result] = [lines[0]]
-    for result in lines[1:]:
-        problem = _repeat_problem(result, kept)
-        if problem is None:
-            kept.append(result)
+def _drop_repeats(lines: Sequence[Result]) -> tuple[list[Result], list[_Repeat]]:
+    """The lines kept (the first of each trial, all with or all without a trial number, as
+    the case's first line), and those left out: one look-up a line, however many trials."""
+    first = lines[0]
+    numbered = first.trial is not None
+    seen: dict[int | None, Result] = {first.trial: first}
+    kept: list[Result] = [first]
+    dropped: list[_Repeat] = []
+    for result in itertools.islice(lines, 1, None):
+        trial = result.trial
+        earlier = seen.get(trial)
+        if earlier is not None:
+            dropped.append((result.line, result, earlier, True))
+        elif (trial is not None) != numbered:
+            dropped.append((result.line, result, first, False))
         else:
-            problems.append(Problem(name, result.line, problem))
-    return kept
+            seen[trial] = result
+            kept.append(result)
+    return kept, dropped
 
 
-def _repeat_problem(result: Result, earlier: Sequence[Result]) -> str | None:
+def _repeat_problem(result: Result, earlier: Result, same_trial: bool) -> str:
     trial = result.trial
-    for other in earlier:
-        if other.trial == trial:
-            numbered = "" if trial is None else f" trial {clip(str(trial))}"
-            what = f"case {clip(repr(result.id))}{numbered}"
-            fix = (
-                "keep one line per case, or number repeated runs with trial"
-                if trial is None
-                else "give each trial of a case its own number"
-            )
-            return f"second result for {what} (first on line {other.line}); {fix}"
-    first = earlier[0]
-    if (first.trial is None) != (trial is None):
-        return (
-            f"case {clip(repr(result.id))} has lines with and without trial (line {first.line}); "
-            "give every line of a repeated case a trial number"
+    if same_trial:
+        numbered = "" if trial is None else f" trial {clip(str(trial))}"
+        what = f"case {clip(repr(result.id))}{numbered}"
+        fix = (
+            "keep one line per case, or number repeated runs with trial"
+            if trial is None
+            else "give each trial of a case its own number"
         )
-    return None
+        return f"second result for {what} (first on line {earlier.line}); {fix}"
+    return (
+        f"case {clip(repr(result.id))} has lines with and without trial (line {earlier.line}); "
+        "give every line of a repeated case a trial number"
+    )
 
 
 # --- messages for lines the schema's predicate refused -------------------------------------
