@@ -705,3 +705,62 @@ def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
     assert done.returncode in (0, 1, 2), done.stdout + done.stderr
     with pytest.raises(gitview.UnsafeGitFolder, match=name):
         gitview.git_env(root)
+
+
+def _branch_ref(root: Path) -> str:
+    head = (root / ".git" / "HEAD").read_text(encoding="utf-8")
+    return head.removeprefix("ref:").strip()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".git/packed-refs",
+        ".git/shallow",
+        ".git/info/attributes",
+        ".git/info/exclude",
+        ".git/info/grafts",
+        ".git/objects/info/alternates",
+        "the branch",
+        ".gitattributes",
+    ],
+)
+@pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock")])
+def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
+    tmp_path: Path, args: tuple[str, ...], name: str, kind: str
+) -> None:
+    """A FIFO where ``show``, ``merge-base``, ``rev-parse``, ``diff``, ``ls-files`` or ``add``
+    read (measured with git 2.39: each hung at one of these) kept the command waiting until
+    goldcase's two-minute bound on git; goldcase now runs no git there and says which file."""
+    root = git_set(tmp_path / "set")
+    rel = f".git/{_branch_ref(root)}" if name == "the branch" else name
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    plant_unreadable(root / rel, kind)
+    done = subprocess.run(
+        [str(GOLDCASE), *args],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_capped,
+    )
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    with pytest.raises(gitview.UnsafeGitFolder, match=Path(rel).name):
+        gitview.git_env(root)
+
+
+def test_a_gitattributes_folder_down_to_the_set_is_looked_at_and_a_folder_passes(
+    tmp_path: Path,
+) -> None:
+    """The set in a folder of the repository: git reads each folder's `.gitattributes` from
+    the top down to the files it stages; a folder named `.gitattributes` is passed over."""
+    root = git_set(tmp_path / "set")
+    deep = root / "evals" / "golden"
+    deep.mkdir(parents=True)
+    (root / "evals" / ".gitattributes").mkdir()
+    assert gitview.unsafe_git_folder(root / ".git", deep) is None
+    os.mkfifo(deep / ".gitattributes")
+    assert gitview.unsafe_git_folder(root / ".git", deep) == root / "evals/golden/.gitattributes"

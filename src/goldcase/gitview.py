@@ -110,17 +110,32 @@ def _small_file(path: Path) -> bytes | None:
 # command, and ``commondir`` linked to /dev/zero has git take memory until the machine has
 # none. Each name is paired with whether git reads it whole (a config it reads line by line).
 _READ_FIRST = (("HEAD", True), ("commondir", True), ("config", False))
+# What goldcase's own git commands read (`show`, `merge-base`, `rev-parse`, `for-each-ref`,
+# `diff`, `add`, `ls-files`), in the common git folder: a FIFO at any of them hangs one of
+# those commands, as does one at the branch HEAD names or at a `.gitattributes` of the work
+# tree's folders down to the set (`git add` of the version and lock). Any size is git's.
+_READ_TOO = (
+    "packed-refs",
+    "shallow",
+    "info/attributes",
+    "info/exclude",
+    "info/grafts",
+    "objects/info/alternates",
+)
 
 
 class UnsafeGitFolder(OSError):
     """A git folder that would hang git or exhaust memory (``unsafe_git_folder``)."""
 
 
-def unsafe_git_folder(own: Path) -> Path | None:
+def unsafe_git_folder(own: Path, path: Path | None = None) -> Path | None:
     """The file of the git folder ``own`` (as a tarball brings it), or of the folder its
     ``commondir`` names, that git would wait on forever or read without end: one of
     ``_READ_FIRST`` that is there and is not a regular file (a FIFO, a device, a link to
-    ``/dev/zero``), or is one over 1 MiB that git reads whole. One ``stat`` each."""
+    ``/dev/zero``), or is one over 1 MiB that git reads whole; one of ``_READ_TOO``, the
+    branch ``HEAD`` names, or (``own`` a work tree's ``.git`` folder) a ``.gitattributes``
+    from the work tree's top down to ``path``, that is a FIFO, a device or a socket. One
+    ``stat`` each."""
     folders = [own]
     if os.path.lexists(own / "commondir"):
         with contextlib.suppress(UnicodeDecodeError):
@@ -129,13 +144,40 @@ def unsafe_git_folder(own: Path) -> Path | None:
                 folders.append(own / common)
     for folder in folders:
         for name, whole in _READ_FIRST:
-            try:
-                info = os.stat(folder / name)
-            except OSError:
-                continue
-            if not stat.S_ISREG(info.st_mode) or (whole and info.st_size > _GIT_FILE):
+            if _not_regular(folder / name, _GIT_FILE if whole else None):
                 return folder / name
-    return None
+    also = [folders[-1] / name for name in _READ_TOO]
+    branch = (_small_file(own / "HEAD") or b"").partition(b"ref:")[2].strip()
+    if branch.startswith(b"refs/"):
+        also.append(folders[-1] / os.fsdecode(branch))
+    if own.name == ".git" and path is not None:
+        top = own.parent
+        also.append(top / ".gitattributes")
+        with contextlib.suppress(ValueError):
+            below = path.resolve().relative_to(top.resolve())
+            also += [top / below.parents[i] / ".gitattributes" for i in range(len(below.parts) - 1)]
+            also.append(top / below / ".gitattributes")
+    return next((file for file in also if _special(file)), None)
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` (followed through links) is a FIFO, a device or a socket: a file git
+    would wait on, or read without end (a folder it passes over)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _not_regular(path: Path, limit: int | None) -> bool:
+    """Whether ``path`` is there and is not a regular file (followed through links), or is
+    one over ``limit`` bytes."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit)
 
 
 def git_env(path: Path) -> dict[str, str]:
@@ -149,9 +191,9 @@ def git_env(path: Path) -> dict[str, str]:
     # take that folder for the top of the work tree. git finds the repository again from
     # ``path``; only the index being committed is kept.
     own = find_git_dir(path)
-    unsafe = None if own is None else unsafe_git_folder(own)
+    unsafe = None if own is None else unsafe_git_folder(own, path)
     if unsafe is not None:
-        bound = "" if unsafe.name == "config" else " of at most 1 MiB"
+        bound = " of at most 1 MiB" if unsafe.name in ("HEAD", "commondir") else ""
         raise UnsafeGitFolder(
             f"{plain(str(unsafe))} is not a regular file{bound}: "
             "git would wait on it for ever or read it until memory ran out, so goldcase runs no "
