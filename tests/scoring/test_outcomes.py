@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from goldcase.model import Case
 from goldcase.schemas import validator
-from goldcase.scoring.outcomes import accepts_correction, text_failures
+from goldcase.scoring.outcomes import CaseGrader, accepts_correction, text_failures
 from goldcase.scoring.report import render_markdown, render_text
+from goldcase.scoring.results import Result
 from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
 
 CORRECTION = {"lead": "no", "contains": [["£25", "25 pounds"]], "not_contains": ["£50"]}
@@ -143,3 +146,81 @@ def test_text_failures_leave_out_what_needs_a_system() -> None:
     only_cites = _case({"expected_answer": "14 days", "expect": {"cites": "x"}})
     assert text_failures(only_cites, "You have two weeks.") == ("expected_answer",)
     assert text_failures(_case({"answerable": False}), "anything") == ("answered",)
+
+
+# --- a case's trials graded together, equal answers checked once --------------------------
+
+_WORDS = st.sampled_from(["30 days", "§ 4", "P-1"])
+_CITATION = st.fixed_dictionaries({}, optional={"id": _WORDS, "text": _WORDS})
+_LINE = st.fixed_dictionaries(
+    {"outcome": st.sampled_from(["answer", "answer", "answer", "abstain", "error"])},
+    optional={
+        "answer": _WORDS,
+        "scope": _WORDS,
+        "fact": _WORDS,
+        "citations": st.lists(_CITATION, max_size=2),
+        "confidence": st.sampled_from([0.1, 0.6, 0.9]),
+    },
+)
+_EXPECT = st.fixed_dictionaries(
+    {},
+    optional={
+        "contains": st.lists(_WORDS, min_size=1, max_size=2),
+        "not_contains": _WORDS,
+        "lead": _WORDS,
+        "cites": _WORDS,
+        "cites_id": _WORDS,
+        "scope": _WORDS,
+        "fact": _WORDS,
+    },
+)
+
+
+_FIELDS = ("outcome", "answer", "scope", "fact", "citations", "confidence")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    expect=_EXPECT,
+    base=_LINE,
+    changes=st.lists(st.tuples(st.sampled_from(_FIELDS), _LINE), min_size=1, max_size=7),
+    threshold=st.sampled_from([None, 0.5]),
+)
+@example(  # two citations of one id, the text cited differing
+    expect={"cites": "§ 4"},
+    base={"outcome": "answer", "answer": "30 days", "citations": [{"id": "P-1", "text": "§ 4"}]},
+    changes=[("citations", {"citations": [{"id": "P-1", "text": "30 days"}]})],
+    threshold=None,
+)
+@example(  # two citations of one text, the id differing
+    expect={"cites_id": "P-1"},
+    base={"outcome": "answer", "answer": "30 days", "citations": [{"id": "P-1", "text": "§ 4"}]},
+    changes=[("citations", {"citations": [{"id": "§ 4", "text": "§ 4"}]})],
+    threshold=None,
+)
+def test_trials_graded_together_fail_as_each_alone(
+    expect: dict[str, Any],
+    base: dict[str, Any],
+    changes: list[tuple[str, dict[str, Any]]],
+    threshold: float | None,
+) -> None:
+    """docs/score.md: a case of several trials passes when every trial passes, counts its
+    passing trials, and shows its first failing trial. Trials whose answers are equal in what
+    the checks read are checked once; each must still fail what it fails alone. Each trial
+    after the first differs from it in one field (another value, or none), so that trials
+    equal in all but one field are common."""
+    lines = [base]
+    for name, other in changes:
+        line = {k: v for k, v in base.items() if k != name}
+        if name in other:
+            line[name] = other[name]
+        lines.append(line)
+    case = _case({"expected_answer": "30 days", "expect": expect})
+    trials = [Result(n, {"id": "x", "trial": n, **line}) for n, line in enumerate(lines, 1)]
+    alone = [CaseGrader(case).verdict(result, threshold) for result in trials]
+    assert CaseGrader(case).verdicts(trials, threshold) == alone
+    graded = CaseGrader(case).grade(trials, threshold)
+    assert graded.passes == sum(not failed for _, failed in alone)
+    shown = next((i for i, (_, failed) in enumerate(alone) if failed), 0)
+    assert graded.shown == shown
+    assert (graded.outcome, graded.failed) == alone[shown]

@@ -80,6 +80,23 @@ _ANSWERED = ("answered",)
 _ABSTAINED = ("abstained",)
 
 
+# Everything of a result line that the checks read (``expect.Checks.failed``): the answer,
+# scope and fact, and each citation's id and text. Two lines equal in these fail the same
+# checks, whatever their confidence, trial, latency or trace.
+Answered = tuple[Any, Any, Any, tuple[tuple[Any, Any], ...] | None]
+
+
+def answered(data: Mapping[str, Any]) -> Answered:
+    """The part of a result line its checks read, as a key (see ``Answered``)."""
+    cited = data.get("citations")
+    return (
+        data.get("answer"),
+        data.get("scope"),
+        data.get("fact"),
+        None if not cited else tuple([(c.get("id"), c.get("text")) for c in cited]),
+    )
+
+
 def _trial_order(result: Result) -> int:
     return result.trial or 0
 
@@ -106,6 +123,7 @@ class CaseGrader:
         "_case",
         "_checks",
         "_corrects",
+        "_seen",
         "answerable",
         "case_id",
         "expected_answer",
@@ -121,6 +139,7 @@ class CaseGrader:
         self.expected_answer = case.expected_answer
         self._checks: Checks | None = None
         self._corrects: bool | None = None
+        self._seen: dict[Answered, Failed] | None = None
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
@@ -142,6 +161,17 @@ class CaseGrader:
             return outcome, () if outcome == "abstain" else _ANSWERED
         return outcome, _ABSTAINED
 
+    def verdicts(
+        self, trials: Sequence[Result], threshold: float | None
+    ) -> list[tuple[str, Failed]]:
+        """``verdict`` of each of a case's trials: an answer equal to an earlier trial's in
+        everything the checks read (``answered``) is not checked again."""
+        self._seen = {}
+        try:
+            return [self.verdict(result, threshold) for result in trials]
+        finally:
+            self._seen = None
+
     def _accepts_correction(self) -> bool:
         """``accepts_correction`` of the case, found on its first answer."""
         corrects = self._corrects
@@ -150,11 +180,20 @@ class CaseGrader:
         return corrects
 
     def _check(self, data: Mapping[str, Any]) -> Failed:
-        """The failed checks of an answer, the case's checks prepared on its first one."""
+        """The failed checks of an answer, the case's checks prepared on its first one; while
+        a case's trials are graded (``_seen`` set), an answer equal to an earlier trial's in
+        everything the checks read is not checked again."""
         checks = self._checks
         if checks is None:
             checks = self._checks = Checks(self._case.expect, self.expected_answer)
-        return checks.failed(data)
+        seen = self._seen
+        if seen is None:
+            return checks.failed(data)
+        key = answered(data)
+        failed = seen.get(key)
+        if failed is None:
+            failed = seen[key] = checks.failed(data)
+        return failed
 
     def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
         if result is None:
@@ -187,7 +226,7 @@ class CaseGrader:
             graded = self.graded(result, outcome, failed)
         else:
             ordered = in_trial_order(trials)
-            verdicts = [self.verdict(result, threshold) for result in ordered]
+            verdicts = self.verdicts(ordered, threshold)
             shown = next((i for i, (_, failed) in enumerate(verdicts) if failed), 0)
             result = ordered[shown]
             graded = self.graded(result, *verdicts[shown])
