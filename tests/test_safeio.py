@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import (
@@ -15,6 +17,7 @@ from goldcase.safeio import (
     Outside,
     TooLarge,
     is_inside,
+    longest_line,
     open_regular,
     read_inside,
     read_named,
@@ -93,3 +96,27 @@ def test_a_name_holding_git_is_still_inside(tmp_path: Path) -> None:
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "x.git").write_text("ok\n")
     assert read_inside(tmp_path, ".github/x.git") == b"ok\n"
+
+
+def _first_long_line_by_lines(raw: bytes, limit: int) -> tuple[int, int] | None:
+    """The first line longer than ``limit``, found by reading each line in turn."""
+    start = 0
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        if len(line) > limit:
+            return number, start
+        start += len(line) + 1
+    return None
+
+
+@given(
+    raw=st.lists(st.sampled_from([b"\n", b"a", b"bb", b"cccc", b"\n\n"]), max_size=60).map(
+        b"".join
+    ),
+    limit=st.integers(min_value=0, max_value=9),
+)
+def test_longest_line_finds_the_first_line_over_the_limit_as_reading_each_line_does(
+    raw: bytes, limit: int
+) -> None:
+    """``longest_line`` steps from window to window, not line to line; it must name the same
+    line and byte as reading the lines one by one."""
+    assert longest_line(raw, limit) == _first_long_line_by_lines(raw, limit)
