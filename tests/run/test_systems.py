@@ -187,3 +187,60 @@ def test_a_response_that_never_ends_is_cut_at_the_timeout(tmp_path: Path) -> Non
     assert done.exit_code == 0, done.stderr
     errors = {line["error"] for line in by_id(out).values()}
     assert errors == {"no response within 1 s"}
+
+
+class TrickledError(Trickle):
+    """Answers a status that is no answer (``status``), then trickles its body as ``Trickle``
+    does, and records how many of its 300 bytes went out before the client hung up."""
+
+    status: ClassVar[int]
+    sent: ClassVar[list[int]]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(self.status)
+        self.send_header("Content-Length", "1000000")
+        self.end_headers()
+        stop = threading.Event()
+        for count in range(300):
+            try:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+            except OSError:  # the client gave up: what the run should do
+                self.sent.append(count)
+                return
+            stop.wait(0.1)
+        self.sent.append(300)
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (503, "HTTP 503 Service Unavailable"),
+        (302, "HTTP 302: redirected to elsewhere; give the final URL"),
+    ],
+)
+def test_an_error_whose_body_never_ends_is_cut_at_the_timeout(
+    tmp_path: Path, status: int, error: str
+) -> None:
+    """The body of an error is read for its message: it was read without a deadline, each
+    request lasting as long as the server kept trickling, whatever --timeout said (30 s here,
+    for ever from a server that never stops). Now the status is the error once the deadline
+    passes, and the connection is closed: the server's writes fail long before its last."""
+    sent: list[int] = []
+    handler = type("Handler", (TrickledError,), {"status": status, "sent": sent})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = False  # so that its close waits for its handlers to count
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+        repo = make_set(tmp_path / "repo")
+        out = tmp_path / "run.jsonl"
+        args = ("--http", url, "--timeout", "1", "--retries", "0", "--jobs", "4")
+        done = run_goldcase(repo, out, {}, *args)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert done.exit_code == 0, done.stderr
+    assert {line["error"] for line in by_id(out).values()} == {error}
+    assert len(sent) == len(IDS) and max(sent) < 300, sent
