@@ -180,23 +180,45 @@ def test_a_body_needs_its_length(server: LabelServer) -> None:
     assert answer.startswith(b"HTTP/1.0 411")
 
 
-@pytest.mark.parametrize("length", [b"\xb2", b"\xb9\xb2", b"-1", b"+2", b" 2x"])
-def test_a_length_that_is_not_ascii_digits_is_refused(server: LabelServer, length: bytes) -> None:
-    """Headers are read as Latin-1, where the superscripts are digits to ``str.isdigit`` and
-    not to ``int``: the request ended without an answer and a traceback on the terminal."""
+def raw_post(server: LabelServer, length: bytes, body: bytes = b"{}") -> bytes:
+    """The whole answer to a POST whose Content-Length is ``length``, as the server wrote it."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=60) as raw:
         raw.sendall(
             f"POST /api/state HTTP/1.0\r\nHost: 127.0.0.1:{server.port}\r\n"
             f"Cookie: goldcase_label_{server.port}={TOKEN}\r\n"
             "Content-Type: application/json\r\nContent-Length: ".encode()
             + length
-            + b"\r\n\r\n{}"
+            + b"\r\n\r\n"
+            + body
         )
         answer = b""
         while chunk := raw.recv(4096):
             answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("length", [b"\xb2", b"\xb9\xb2", b"-1", b"+2", b" 2x"])
+def test_a_length_that_is_not_ascii_digits_is_refused(server: LabelServer, length: bytes) -> None:
+    """Headers are read as Latin-1, where the superscripts are digits to ``str.isdigit`` and
+    not to ``int``: the request ended without an answer and a traceback on the terminal."""
+    answer = raw_post(server, length)
     assert answer.startswith(b"HTTP/1.0 411")
     assert answer.endswith(b'{"error": "a request body needs its Content-Length"}')
+
+
+@pytest.mark.parametrize("digits", [4301, 60_000])
+def test_a_length_of_thousands_of_digits_is_over_the_cap(server: LabelServer, digits: int) -> None:
+    """``int`` refuses a number of over 4,300 digits: the request ended without an answer and
+    a traceback on the terminal."""
+    answer = raw_post(server, b"9" * digits)
+    assert answer.startswith(b"HTTP/1.0 413")
+    assert answer.endswith(b'{"error": "at most 1,048,576 bytes"}')
+
+
+def test_a_length_written_with_thousands_of_leading_zeros_is_its_number(
+    server: LabelServer,
+) -> None:
+    assert raw_post(server, b"0" * 5000 + b"2").startswith(b"HTTP/1.0 200")
 
 
 @pytest.mark.parametrize(

@@ -224,12 +224,13 @@ class Handler(BaseHTTPRequestHandler):
         if length is None or not (length.isascii() and length.isdigit()):  # "²" is a digit
             self._error(HTTPStatus.LENGTH_REQUIRED, "a request body needs its Content-Length")
             return None
-        if int(length) > MAX_BODY:
+        digits = length.lstrip("0") or "0"  # int() refuses over 4,300 digits: compare first
+        if len(digits) > len(str(MAX_BODY)) or int(digits) > MAX_BODY:
             self.close_connection = True  # the body is not read
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"at most {MAX_BODY:,} bytes")
             return None
         try:
-            data = json.loads(self.rfile.read(int(length)).decode("utf-8"))
+            data = json.loads(self.rfile.read(int(digits)).decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             self._error(HTTPStatus.BAD_REQUEST, "the body is not JSON")
             return None
