@@ -34,7 +34,6 @@ from goldcase.labelpage import documents, edits, items, offers, views
 from goldcase.model import CaseSet, Finding, Split
 from goldcase.safeio import inside
 from goldcase.traffic.promote import promote
-from goldcase.versioning.locking import serialised
 
 Operation = Callable[["App", dict[str, Any]], dict[str, Any]]
 
@@ -252,10 +251,9 @@ def promote_drafts(app: App, body: dict[str, Any]) -> dict[str, Any]:
     for key in keys:
         items.path_of(app.ctx, app.source, key)  # each one a draft of the inbox
     split = _split(body.get("to"))
-    # under the lock a save takes: another server's save lands before the drafts are read, or
-    # finds them gone; never written into a draft about to be removed
-    with serialised(app.ctx.config):
-        outcome = promote(app.ctx, [str(k) for k in keys], split)
+    # under the lock a save takes (promote holds it): another server's save lands before the
+    # drafts are read, or finds them gone; never written into a draft about to be removed
+    outcome = promote(app.ctx, [str(k) for k in keys], split)
     return {
         "to": split,
         "promoted": [{"draft": d, "case": c} for d, c in outcome.promoted],
