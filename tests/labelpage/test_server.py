@@ -8,7 +8,10 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import struct
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -287,3 +290,31 @@ def test_no_request_is_logged(server: LabelServer, capsys: pytest.CaptureFixture
     captured = capsys.readouterr()
     assert TOKEN not in captured.out + captured.err
     assert captured.err == ""
+
+
+def handlers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+
+
+def test_a_client_that_hangs_up_prints_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tab closed while a large document is on its way (the connection reset after the
+    first bytes of the answer): the standard library printed a traceback on the labeller's
+    terminal for each."""
+    root = build(tmp_path / "repo")
+    (root / "corpus" / "big.md").write_text("# Big\n\n" + "A sentence. " * 300_000)
+    body = json.dumps({"name": "big.md"}).encode()
+    with serving(root, token=TOKEN) as running:
+        with socket.create_connection(("127.0.0.1", running.port), timeout=60) as raw:
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            raw.sendall(
+                f"POST /api/document HTTP/1.0\r\nHost: 127.0.0.1:{running.port}\r\n"
+                f"Cookie: goldcase_label_{running.port}={TOKEN}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            raw.recv(100)
+        for thread in handlers():
+            thread.join(timeout=60)
+    assert capsys.readouterr().err == ""

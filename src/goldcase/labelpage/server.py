@@ -15,7 +15,7 @@
   (no path from the request reaches the file system); ``Content-Security-Policy:
   default-src 'none'`` with only what the page needs from itself.
 - **No token in a log.** Requests are not logged; an unexpected error prints its type and
-  message, never a request line.
+  message, never a request line nor a traceback; a client that hangs up prints nothing.
 """
 
 from __future__ import annotations
@@ -121,6 +121,14 @@ class LabelServer(ThreadingHTTPServer):
         super().__init__((HOST, port), Handler)
         self.app = app
         self.gate = Gate(token or secrets.token_urlsafe(24), self.server_address[1])
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line for what a request raised outside an operation (those are answered 500),
+        none for a client that hung up before its answer was written (a tab closed while a
+        large document loads): the standard library printed a traceback for each."""
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            print(f"goldcase label serve: {type(exc).__name__}: {exc}", file=sys.stderr)
 
     @property
     def port(self) -> int:
