@@ -134,6 +134,26 @@ def test_python_imports_the_function_from_the_current_folder(
     assert {r["id"] for r in requests(tmp_path)} == set(IDS)
 
 
+def test_python_that_exits_or_raises_the_unprintable_is_an_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function that calls sys.exit, or raises an exception whose own __str__ fails, left
+    its call without an answer: the run stopped with an internal error (IndexError)."""
+    repo = make_set(tmp_path / "repo")
+    monkeypatch.syspath_prepend(str(FAKE.parent))
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {"ret-001": "crash", "ret-002": "unprintable"})
+    args = ("--python", "fake_system:answer", "--retries", "0")
+    done = run_goldcase(repo, out, env, *args)
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-001"]["error"] == "SystemExit: 3"
+    assert written["ret-002"]["error"] == (
+        "Unprintable: (its message cannot be shown: its __str__ failed)"
+    )
+    assert written["ret-003"]["outcome"] == "answer"
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
