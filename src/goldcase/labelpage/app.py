@@ -169,9 +169,11 @@ def offer(app: App, body: dict[str, Any]) -> dict[str, Any]:
     if premise is not None and isinstance(question, str):
         near.extend(offers.premise(question[:2000], texts[-1]))
     for c in cuts:
-        text = corpus.documents[c.doc].text
-        offsets = documents.Offsets(text)
-        near.extend(offers.confusable(text, offsets.from16(c.start), offsets.from16(c.end)))
+        document = corpus.documents[c.doc]
+        offsets = documents.offsets_of(document)  # built once a document, not once a quote
+        near.extend(
+            offers.confusable(document.text, offsets.from16(c.start), offsets.from16(c.end))
+        )
     return {
         "figures": [{"text": f, "spellings": offers.spellings(f)} for f in figures],
         "names": named,

@@ -104,6 +104,11 @@ def _read(document: Document) -> _Read:
         return entry[1]
 
 
+def offsets_of(document: Document) -> Offsets:
+    """The UTF-16 offsets of ``document``, built once for all the quotes placed in it."""
+    return _read(document).offsets
+
+
 def digest(document: Document) -> str:
     """Names the version of a document the page showed: a quote selected in one version is
     refused in another."""
