@@ -315,7 +315,7 @@ class Index:
 
     def _result(self, passage: Passage, score: float, weight: dict[str, float]) -> dict[str, Any]:
         document = self.corpus.documents[passage.doc]
-        offsets = Offsets(document.text)
+        offsets = offsets_of(document)  # once a document, not once a result
         text = document.text[passage.start : passage.end]
         return {
             "doc": passage.doc,
