@@ -481,6 +481,19 @@ def test_a_hostile_manifest_prints_no_control_character_nor_line(
     assert key != "golden_version" or "\\x1b]0;title\\x07\\n::stop-commands::" in shown[0].stderr
 
 
+def test_a_system_s_error_prints_no_terminal_escape(repo: Path, tmp_path: Path) -> None:
+    """The run's summary names the commonest error reasons, the system's own text: an error
+    holding an OSC sequence (a window title here; a forged link or a clipboard write in
+    terminals that obey them) was printed raw."""
+    out = tmp_path / "run.jsonl"
+    reason = "\x1b]0;pwned\x07\x1b[2Jthe index is gone\u2028"
+    done = run_goldcase(repo, out, script(tmp_path, {"ret-001": f"error:{reason}"}))
+    assert done.exit_code == 0, done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr, done.stderr
+    assert "1 × \\x1b]0;pwned\\x07\\x1b[2Jthe index is gone" in done.stderr
+    assert by_id(out)["ret-001"]["error"] == "\x1b]0;pwned\x07\x1b[2Jthe index is gone"
+
+
 def test_an_out_that_is_a_link_is_refused_and_nothing_written_where_it_leads(
     repo: Path, tmp_path: Path
 ) -> None:
