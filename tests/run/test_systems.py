@@ -112,6 +112,59 @@ def test_an_unreachable_endpoint_is_an_error_on_each_case(tmp_path: Path) -> Non
     assert by_id(out)["ret-001"]["error"].startswith("cannot reach the system")
 
 
+class NotHttp(BaseHTTPRequestHandler):
+    """Reads the request, then answers ``answer``'s bytes as they are, whatever HTTP says."""
+
+    answer: ClassVar[bytes]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.wfile.write(self.answer)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        (b"garbage\r\n\r\n", "BadStatusLine: garbage"),
+        (
+            b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n",
+            "HTTPException: got more than 100 headers",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nX: " + b"y" * 70_000 + b"\r\n\r\n",
+            "LineTooLong: got more than 65536 bytes when reading header line",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "IncompleteRead: IncompleteRead(0 bytes read)",
+        ),
+    ],
+    ids=["status-line", "headers", "header-line", "chunks"],
+)
+def test_an_answer_that_is_not_http_is_an_error_line(
+    tmp_path: Path, answer: bytes, error: str
+) -> None:
+    """http.client refuses these with an HTTPException, which is no OSError: the first such
+    answer stopped the whole run with an internal error."""
+    handler = type("Handler", (NotHttp,), {"answer": answer})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+        repo = make_set(tmp_path / "repo")
+        out = tmp_path / "run.jsonl"
+        done = run_goldcase(repo, out, {}, "--http", url, "--retries", "0")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert done.exit_code == 0, done.stderr
+    errors = {line["error"] for line in by_id(out).values()}
+    assert errors == {f"malformed response: {error}"}
+
+
 def test_python_imports_the_function_from_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

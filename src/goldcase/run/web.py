@@ -10,6 +10,7 @@ file in the repository, so a token is never committed and a repository cannot se
 
 from __future__ import annotations
 
+import http.client
 import json
 import math
 import re
@@ -94,6 +95,8 @@ class HttpSession:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             return Reply(error=f"cannot reach the system: {clip(str(reason), 200)}", retryable=True)
+        except http.client.HTTPException as exc:  # not HTTP: a status line, headers, chunks
+            return Reply(error=f"malformed response: {type(exc).__name__}: {clip(str(exc), 200)}")
         if len(data) > MAX_BODY:
             return Reply(error=f"malformed response: a body longer than {MAX_BODY:,} bytes")
         try:
@@ -136,8 +139,8 @@ def _status(exc: urllib.error.HTTPError, deadline: float) -> Reply:
     try:
         detail = _body(exc, deadline, 2000).decode("utf-8", "replace")
         with_body = f": {clip(detail, 200)}" if detail.strip() else ""
-    except OSError:  # TimeoutError among them: the status is the answer
-        pass
+    except (OSError, http.client.HTTPException):  # a timeout, a body cut short: the status
+        pass  # is the answer
     if 300 <= code < 400:
         where = exc.headers.get("Location", "elsewhere")
         return Reply(error=f"HTTP {code}: redirected to {clip(where, 200)}; give the final URL")
