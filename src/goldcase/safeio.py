@@ -183,20 +183,23 @@ def under(root: Path, path: Path) -> str | None:
     return None
 
 
-def refuse_linked_output(root: Path, out: Path, command: str) -> None:
-    """Refuse an output file named on the command line that would be read or written through
-    a link: a link at its name (a repository can commit one leading anywhere), or, under the
-    repository ``root``, a linked folder leading out of it. ``command`` writes the file."""
+def refuse_linked_output(
+    root: Path, out: Path, command: str, *, option: str = "--out", what: str = "file"
+) -> None:
+    """Refuse an output file (or folder: ``what``) named on the command line (``option``)
+    that would be read or written through a link: a link at its name (a repository can
+    commit one leading anywhere), or, under the repository ``root``, a linked folder leading
+    out of it. ``command`` writes it."""
     if os.path.islink(out):
         raise GoldcaseError(
-            f"{out}: is a link (to {os.readlink(out)}); {command} writes the file itself, "
-            "never through a link: remove the link, or name another file with --out"
+            f"{out}: is a link (to {os.readlink(out)}); {command} writes the {what} itself, "
+            f"never through a link: remove the link, or name another {what} with {option}"
         )
     rel = under(root, out)
     if rel is not None and not is_inside(root, rel):
         raise GoldcaseError(
             f"{out}: a linked folder leads outside the repository; {command} never "
-            "writes through a link: name a file in a real folder with --out"
+            f"writes through a link: name a {what} in a real folder with {option}"
         )
 
 

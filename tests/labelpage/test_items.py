@@ -76,3 +76,15 @@ def test_a_labellers_folder(tmp_path: Path) -> None:
         "second",
         root / "labels" / "second",
     )
+
+
+def test_a_labellers_folder_linked_out_of_the_repository_is_refused(tmp_path: Path) -> None:
+    """The page listed the stems of the YAML files wherever the link led (each then refused
+    as outside): the names of a stranger's choice of the labeller's own folders."""
+    outside = tmp_path / "outside"
+    write(outside, "prod-cluster.yaml", "id: x\n")
+    root = build(tmp_path / "repo")
+    (root / "labels").mkdir()
+    os.symlink(outside, root / "labels" / "second")
+    with pytest.raises(GoldcaseError, match="labels/second is a link that leads outside"):
+        source_for(context(root), "second")

@@ -8,7 +8,10 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import struct
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,23 +183,45 @@ def test_a_body_needs_its_length(server: LabelServer) -> None:
     assert answer.startswith(b"HTTP/1.0 411")
 
 
-@pytest.mark.parametrize("length", [b"\xb2", b"\xb9\xb2", b"-1", b"+2", b" 2x"])
-def test_a_length_that_is_not_ascii_digits_is_refused(server: LabelServer, length: bytes) -> None:
-    """Headers are read as Latin-1, where the superscripts are digits to ``str.isdigit`` and
-    not to ``int``: the request ended without an answer and a traceback on the terminal."""
+def raw_post(server: LabelServer, length: bytes, body: bytes = b"{}") -> bytes:
+    """The whole answer to a POST whose Content-Length is ``length``, as the server wrote it."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=60) as raw:
         raw.sendall(
             f"POST /api/state HTTP/1.0\r\nHost: 127.0.0.1:{server.port}\r\n"
             f"Cookie: goldcase_label_{server.port}={TOKEN}\r\n"
             "Content-Type: application/json\r\nContent-Length: ".encode()
             + length
-            + b"\r\n\r\n{}"
+            + b"\r\n\r\n"
+            + body
         )
         answer = b""
         while chunk := raw.recv(4096):
             answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("length", [b"\xb2", b"\xb9\xb2", b"-1", b"+2", b" 2x"])
+def test_a_length_that_is_not_ascii_digits_is_refused(server: LabelServer, length: bytes) -> None:
+    """Headers are read as Latin-1, where the superscripts are digits to ``str.isdigit`` and
+    not to ``int``: the request ended without an answer and a traceback on the terminal."""
+    answer = raw_post(server, length)
     assert answer.startswith(b"HTTP/1.0 411")
     assert answer.endswith(b'{"error": "a request body needs its Content-Length"}')
+
+
+@pytest.mark.parametrize("digits", [4301, 60_000])
+def test_a_length_of_thousands_of_digits_is_over_the_cap(server: LabelServer, digits: int) -> None:
+    """``int`` refuses a number of over 4,300 digits: the request ended without an answer and
+    a traceback on the terminal."""
+    answer = raw_post(server, b"9" * digits)
+    assert answer.startswith(b"HTTP/1.0 413")
+    assert answer.endswith(b'{"error": "at most 1,048,576 bytes"}')
+
+
+def test_a_length_written_with_thousands_of_leading_zeros_is_its_number(
+    server: LabelServer,
+) -> None:
+    assert raw_post(server, b"0" * 5000 + b"2").startswith(b"HTTP/1.0 200")
 
 
 @pytest.mark.parametrize(
@@ -265,3 +290,31 @@ def test_no_request_is_logged(server: LabelServer, capsys: pytest.CaptureFixture
     captured = capsys.readouterr()
     assert TOKEN not in captured.out + captured.err
     assert captured.err == ""
+
+
+def handlers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+
+
+def test_a_client_that_hangs_up_prints_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tab closed while a large document is on its way (the connection reset after the
+    first bytes of the answer): the standard library printed a traceback on the labeller's
+    terminal for each."""
+    root = build(tmp_path / "repo")
+    (root / "corpus" / "big.md").write_text("# Big\n\n" + "A sentence. " * 300_000)
+    body = json.dumps({"name": "big.md"}).encode()
+    with serving(root, token=TOKEN) as running:
+        with socket.create_connection(("127.0.0.1", running.port), timeout=60) as raw:
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            raw.sendall(
+                f"POST /api/document HTTP/1.0\r\nHost: 127.0.0.1:{running.port}\r\n"
+                f"Cookie: goldcase_label_{running.port}={TOKEN}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            raw.recv(100)
+        for thread in handlers():
+            thread.join(timeout=60)
+    assert capsys.readouterr().err == ""

@@ -91,11 +91,20 @@ def respond(request: dict[str, Any]) -> Any:
     raise SystemExit(f"unknown action {action!r}")
 
 
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
 def answer(request: dict[str, Any]) -> Any:
-    """The ``--python fake_system:answer`` entry point."""
+    """The ``--python fake_system:answer`` entry point (``raise``: a ``ValueError``;
+    ``unprintable``: an exception whose ``__str__`` fails; ``crash`` is ``sys.exit(3)``)."""
     _record(json.dumps(request))
-    if _script().get(str(request.get("id"))) == "raise":
+    action = _script().get(str(request.get("id")))
+    if action == "raise":
         raise ValueError("the index is gone")
+    if action == "unprintable":
+        raise Unprintable
     return respond(request)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -159,6 +160,31 @@ def test_a_worker_that_hangs_is_stopped_at_the_timeout_and_replaced(
     written = by_id(out)
     assert written["ret-001"]["error"] == "no response within 0.5 s"
     assert written["ret-002"]["outcome"] == "answer"  # asked of a new worker
+
+
+def test_a_request_longer_than_a_pipe_holds_to_a_worker_that_reads_nothing_times_out(
+    tmp_path: Path,
+) -> None:
+    """A pipe holds 64 KiB: a question of 260 kB (a case file may hold a megabyte) written to
+    a worker that never reads its input blocked goldcase run for ever, whatever --timeout
+    said. The run is a child process under a timeout far above what it needs."""
+    question = "how long " + "is it really " * 20_000
+    extra = {"cases/golden/big-001.yaml": f"id: big-001\nquestion: {question}\n"
+             "answerable: false\nslice: out-of-scope\n"}  # fmt: skip
+    repo = make_set(tmp_path / "repo", extra)
+    out = tmp_path / "run.jsonl"
+    deaf = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(150)'"
+    args = ["run", "--repo", repo, "--out", out, "--cmd", deaf, "--timeout", "1", "--retries", "0"]
+    done = subprocess.run(
+        [sys.executable, "-m", "goldcase", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    errors = {case_id: line["error"] for case_id, line in by_id(out).items()}
+    assert errors == dict.fromkeys(["big-001", *IDS], "no response within 1 s")
 
 
 def test_a_worker_that_answers_twice_is_replaced_before_the_next_request(
@@ -475,6 +501,19 @@ def test_a_hostile_manifest_prints_no_control_character_nor_line(
         assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text
     assert shown[1].exit_code == 2
     assert key != "golden_version" or "\\x1b]0;title\\x07\\n::stop-commands::" in shown[0].stderr
+
+
+def test_a_system_s_error_prints_no_terminal_escape(repo: Path, tmp_path: Path) -> None:
+    """The run's summary names the commonest error reasons, the system's own text: an error
+    holding an OSC sequence (a window title here; a forged link or a clipboard write in
+    terminals that obey them) was printed raw."""
+    out = tmp_path / "run.jsonl"
+    reason = "\x1b]0;pwned\x07\x1b[2Jthe index is gone\u2028"
+    done = run_goldcase(repo, out, script(tmp_path, {"ret-001": f"error:{reason}"}))
+    assert done.exit_code == 0, done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr, done.stderr
+    assert "1 × \\x1b]0;pwned\\x07\\x1b[2Jthe index is gone" in done.stderr
+    assert by_id(out)["ret-001"]["error"] == "\x1b]0;pwned\x07\x1b[2Jthe index is gone"
 
 
 def test_an_out_that_is_a_link_is_refused_and_nothing_written_where_it_leads(

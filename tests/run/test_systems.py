@@ -112,6 +112,59 @@ def test_an_unreachable_endpoint_is_an_error_on_each_case(tmp_path: Path) -> Non
     assert by_id(out)["ret-001"]["error"].startswith("cannot reach the system")
 
 
+class NotHttp(BaseHTTPRequestHandler):
+    """Reads the request, then answers ``answer``'s bytes as they are, whatever HTTP says."""
+
+    answer: ClassVar[bytes]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.wfile.write(self.answer)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        (b"garbage\r\n\r\n", "BadStatusLine: garbage"),
+        (
+            b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n",
+            "HTTPException: got more than 100 headers",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nX: " + b"y" * 70_000 + b"\r\n\r\n",
+            "LineTooLong: got more than 65536 bytes when reading header line",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "IncompleteRead: IncompleteRead(0 bytes read)",
+        ),
+    ],
+    ids=["status-line", "headers", "header-line", "chunks"],
+)
+def test_an_answer_that_is_not_http_is_an_error_line(
+    tmp_path: Path, answer: bytes, error: str
+) -> None:
+    """http.client refuses these with an HTTPException, which is no OSError: the first such
+    answer stopped the whole run with an internal error."""
+    handler = type("Handler", (NotHttp,), {"answer": answer})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+        repo = make_set(tmp_path / "repo")
+        out = tmp_path / "run.jsonl"
+        done = run_goldcase(repo, out, {}, "--http", url, "--retries", "0")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert done.exit_code == 0, done.stderr
+    errors = {line["error"] for line in by_id(out).values()}
+    assert errors == {f"malformed response: {error}"}
+
+
 def test_python_imports_the_function_from_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,6 +185,26 @@ def test_python_imports_the_function_from_the_current_folder(
     assert written["ret-003"]["error"] == "malformed response: expected a JSON object, got str"
     assert written["oos-001"]["outcome"] == "abstain"
     assert {r["id"] for r in requests(tmp_path)} == set(IDS)
+
+
+def test_python_that_exits_or_raises_the_unprintable_is_an_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function that calls sys.exit, or raises an exception whose own __str__ fails, left
+    its call without an answer: the run stopped with an internal error (IndexError)."""
+    repo = make_set(tmp_path / "repo")
+    monkeypatch.syspath_prepend(str(FAKE.parent))
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {"ret-001": "crash", "ret-002": "unprintable"})
+    args = ("--python", "fake_system:answer", "--retries", "0")
+    done = run_goldcase(repo, out, env, *args)
+    assert done.exit_code == 0, done.stderr
+    written = by_id(out)
+    assert written["ret-001"]["error"] == "SystemExit: 3"
+    assert written["ret-002"]["error"] == (
+        "Unprintable: (its message cannot be shown: its __str__ failed)"
+    )
+    assert written["ret-003"]["outcome"] == "answer"
 
 
 @pytest.mark.parametrize(
@@ -187,3 +260,60 @@ def test_a_response_that_never_ends_is_cut_at_the_timeout(tmp_path: Path) -> Non
     assert done.exit_code == 0, done.stderr
     errors = {line["error"] for line in by_id(out).values()}
     assert errors == {"no response within 1 s"}
+
+
+class TrickledError(Trickle):
+    """Answers a status that is no answer (``status``), then trickles its body as ``Trickle``
+    does, and records how many of its 300 bytes went out before the client hung up."""
+
+    status: ClassVar[int]
+    sent: ClassVar[list[int]]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(self.status)
+        self.send_header("Content-Length", "1000000")
+        self.end_headers()
+        stop = threading.Event()
+        for count in range(300):
+            try:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+            except OSError:  # the client gave up: what the run should do
+                self.sent.append(count)
+                return
+            stop.wait(0.1)
+        self.sent.append(300)
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (503, "HTTP 503 Service Unavailable"),
+        (302, "HTTP 302: redirected to elsewhere; give the final URL"),
+    ],
+)
+def test_an_error_whose_body_never_ends_is_cut_at_the_timeout(
+    tmp_path: Path, status: int, error: str
+) -> None:
+    """The body of an error is read for its message: it was read without a deadline, each
+    request lasting as long as the server kept trickling, whatever --timeout said (30 s here,
+    for ever from a server that never stops). Now the status is the error once the deadline
+    passes, and the connection is closed: the server's writes fail long before its last."""
+    sent: list[int] = []
+    handler = type("Handler", (TrickledError,), {"status": status, "sent": sent})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = False  # so that its close waits for its handlers to count
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
+        repo = make_set(tmp_path / "repo")
+        out = tmp_path / "run.jsonl"
+        args = ("--http", url, "--timeout", "1", "--retries", "0", "--jobs", "4")
+        done = run_goldcase(repo, out, {}, *args)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert done.exit_code == 0, done.stderr
+    assert {line["error"] for line in by_id(out).values()} == {error}
+    assert len(sent) == len(IDS) and max(sent) < 300, sent

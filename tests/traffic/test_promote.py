@@ -3,16 +3,20 @@ every check of its destination; all the drafts named, or none; refusals at the d
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
 
+from goldcase.config import load_config
+from goldcase.versioning.locking import serialised
 from kit import run_cli
 from traffic.kit import (
     DEV_QUESTION,
@@ -312,3 +316,27 @@ def test_a_draft_that_is_a_fifo_is_refused(repo: Path) -> None:
         "error: cases/inbox/tr-0000000ab.yaml: cannot read it: not a regular file "
         "(a FIFO, socket or device)"
     ]
+
+
+def test_a_save_made_while_promote_runs_is_in_the_case_or_refused(repo: Path) -> None:
+    """The labelling page saves a draft under the repository's lock (docs/label.md); held
+    here, as a save in progress holds it, while ``goldcase promote`` starts, and the draft
+    saved meanwhile. promote read the draft without the lock, wrote the case and removed the
+    draft: the save answered 200 was lost, or (written after the removal) brought the draft
+    back beside its case. Now promote waits for the lock, and the case holds the save."""
+    draft = inbox(repo)[0]
+    draft_id = label(draft)
+    command = [sys.executable, "-m", "goldcase", "promote", draft_id, "--to", "golden"]
+    with serialised(load_config(repo)):  # a save: read the draft, then write it
+        saved = draft.read_text(encoding="utf-8").replace(
+            "labelled_by: support-lead", "labelled_by: support-lead-saved", 1
+        )
+        promoting = subprocess.Popen(command, cwd=repo, stdout=subprocess.PIPE, text=True)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            promoting.wait(timeout=5)  # an unguarded promote is done by then
+        draft.write_text(saved, encoding="utf-8")
+    out, _ = promoting.communicate(timeout=120)
+    assert promoting.returncode == 0, out
+    [case] = [repo / line.split(" -> ")[1] for line in out.splitlines() if " -> " in line]
+    assert "labelled_by: support-lead-saved" in case.read_text(encoding="utf-8")
+    assert not draft.exists()

@@ -278,3 +278,25 @@ def test_a_time_out_of_any_calendar_is_a_bad_line(make_repo: Repo) -> None:
     assert "traces/week.jsonl:1: " in err and "traces/week.jsonl:2: " in err
     assert "internal error" not in err
     assert len(drafts(root)) == 1
+
+
+@pytest.mark.parametrize("inbox", ["staging", "staging/week-10"], ids=["link", "under-a-link"])
+def test_an_inbox_through_a_link_out_of_the_repository_is_refused(
+    make_repo: Repo, tmp_path: Path, inbox: str
+) -> None:
+    """--inbox names a folder of the repository that a pull request committed as a link
+    leading out of it: the drafts were written wherever it led (and the drafts there read)."""
+    root = make_repo(set_files())
+    outside = tmp_path / "elsewhere"
+    (outside / "week-10").mkdir(parents=True)
+    (root / "staging").symlink_to(outside)
+    log_of(root, week(2, 2))
+    code, _, err = triage(root, "--n", "2", "--inbox", inbox)
+    assert code == 2
+    refusal = {
+        "staging": f"staging: is a link (to {outside}); goldcase triage writes the folder itself",
+        "staging/week-10": "staging/week-10: a linked folder leads outside the repository",
+    }
+    assert err.startswith(f"error: {refusal[inbox]}"), err
+    assert err.rstrip().endswith("with --inbox"), err
+    assert [p.name for p in outside.rglob("*.yaml")] == []

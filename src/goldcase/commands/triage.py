@@ -9,6 +9,7 @@ import click
 
 from goldcase.authoring.editor_schema import write_copies
 from goldcase.commands.common import format_option, open_context, repo_option
+from goldcase.safeio import refuse_linked_output
 from goldcase.traffic import report
 from goldcase.traffic.triage import Options, triage
 
@@ -48,6 +49,8 @@ def command(
     the labelling time. Bad lines are listed on stderr with their numbers. Exit status: 0
     drawn, 2 could not run."""
     ctx = open_context(repo, cache=False)
+    if inbox is not None:  # read and written: never through a link a repository committed
+        refuse_linked_output(ctx.root, inbox, "goldcase triage", option="--inbox", what="folder")
     config = ctx.config.triage
     options = Options(
         n=n if n is not None else config.n,

@@ -34,7 +34,6 @@ from goldcase.labelpage import documents, edits, items, offers, views
 from goldcase.model import CaseSet, Finding, Split
 from goldcase.safeio import inside
 from goldcase.traffic.promote import promote
-from goldcase.versioning.locking import serialised
 
 Operation = Callable[["App", dict[str, Any]], dict[str, Any]]
 
@@ -170,9 +169,11 @@ def offer(app: App, body: dict[str, Any]) -> dict[str, Any]:
     if premise is not None and isinstance(question, str):
         near.extend(offers.premise(question[:2000], texts[-1]))
     for c in cuts:
-        text = corpus.documents[c.doc].text
-        offsets = documents.Offsets(text)
-        near.extend(offers.confusable(text, offsets.from16(c.start), offsets.from16(c.end)))
+        document = corpus.documents[c.doc]
+        offsets = documents.offsets_of(document)  # built once a document, not once a quote
+        near.extend(
+            offers.confusable(document.text, offsets.from16(c.start), offsets.from16(c.end))
+        )
     return {
         "figures": [{"text": f, "spellings": offers.spellings(f)} for f in figures],
         "names": named,
@@ -252,10 +253,9 @@ def promote_drafts(app: App, body: dict[str, Any]) -> dict[str, Any]:
     for key in keys:
         items.path_of(app.ctx, app.source, key)  # each one a draft of the inbox
     split = _split(body.get("to"))
-    # under the lock a save takes: another server's save lands before the drafts are read, or
-    # finds them gone; never written into a draft about to be removed
-    with serialised(app.ctx.config):
-        outcome = promote(app.ctx, [str(k) for k in keys], split)
+    # under the lock a save takes (promote holds it): another server's save lands before the
+    # drafts are read, or finds them gone; never written into a draft about to be removed
+    outcome = promote(app.ctx, [str(k) for k in keys], split)
     return {
         "to": split,
         "promoted": [{"draft": d, "case": c} for d, c in outcome.promoted],

@@ -104,6 +104,11 @@ def _read(document: Document) -> _Read:
         return entry[1]
 
 
+def offsets_of(document: Document) -> Offsets:
+    """The UTF-16 offsets of ``document``, built once for all the quotes placed in it."""
+    return _read(document).offsets
+
+
 def digest(document: Document) -> str:
     """Names the version of a document the page showed: a quote selected in one version is
     refused in another."""
@@ -310,7 +315,7 @@ class Index:
 
     def _result(self, passage: Passage, score: float, weight: dict[str, float]) -> dict[str, Any]:
         document = self.corpus.documents[passage.doc]
-        offsets = Offsets(document.text)
+        offsets = offsets_of(document)  # once a document, not once a result
         text = document.text[passage.start : passage.end]
         return {
             "doc": passage.doc,

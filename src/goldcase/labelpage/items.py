@@ -18,7 +18,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.labelling.labels import LABELS
 from goldcase.loader import file_digest, parse_case
 from goldcase.model import Finding
-from goldcase.safeio import Outside, inside, read_regular
+from goldcase.safeio import Outside, inside, is_inside, read_regular
 from goldcase.text import clip
 
 Mode = Literal["drafts", "labels"]
@@ -43,6 +43,12 @@ def source_for(ctx: Context, labeller: str | None) -> Source:
             f"labeller name {labeller!r} may hold only letters, digits, '.', '_' and '-'"
         )
     folder = ctx.root / LABELS / labeller
+    if os.path.lexists(folder) and not is_inside(ctx.root, folder.relative_to(ctx.root)):
+        raise GoldcaseError(  # its listing would show the names of files outside
+            f"{LABELS}/{labeller} is a link that leads outside the repository (to "
+            f"{os.path.realpath(folder)}); the page reads only inside it: replace the link "
+            "with a folder"
+        )
     if not folder.is_dir() or not keys(Source("labels", folder, labeller)):
         raise GoldcaseError(
             f"no label files under {LABELS}/{labeller}/: draw the sample first with "

@@ -15,7 +15,7 @@
   (no path from the request reaches the file system); ``Content-Security-Policy:
   default-src 'none'`` with only what the page needs from itself.
 - **No token in a log.** Requests are not logged; an unexpected error prints its type and
-  message, never a request line.
+  message, never a request line nor a traceback; a client that hangs up prints nothing.
 """
 
 from __future__ import annotations
@@ -122,6 +122,14 @@ class LabelServer(ThreadingHTTPServer):
         self.app = app
         self.gate = Gate(token or secrets.token_urlsafe(24), self.server_address[1])
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line for what a request raised outside an operation (those are answered 500),
+        none for a client that hung up before its answer was written (a tab closed while a
+        large document loads): the standard library printed a traceback for each."""
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            print(f"goldcase label serve: {type(exc).__name__}: {exc}", file=sys.stderr)
+
     @property
     def port(self) -> int:
         return int(self.server_address[1])
@@ -224,12 +232,13 @@ class Handler(BaseHTTPRequestHandler):
         if length is None or not (length.isascii() and length.isdigit()):  # "²" is a digit
             self._error(HTTPStatus.LENGTH_REQUIRED, "a request body needs its Content-Length")
             return None
-        if int(length) > MAX_BODY:
+        digits = length.lstrip("0") or "0"  # int() refuses over 4,300 digits: compare first
+        if len(digits) > len(str(MAX_BODY)) or int(digits) > MAX_BODY:
             self.close_connection = True  # the body is not read
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"at most {MAX_BODY:,} bytes")
             return None
         try:
-            data = json.loads(self.rfile.read(int(length)).decode("utf-8"))
+            data = json.loads(self.rfile.read(int(digits)).decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             self._error(HTTPStatus.BAD_REQUEST, "the body is not JSON")
             return None

@@ -72,10 +72,8 @@ class CallSession:
         def call() -> None:
             try:
                 box.append(Reply(value=self._function(dict(request))))
-            except Exception as exc:  # the system's own failure, recorded as its error
-                retry = isinstance(exc, ConnectionError | TimeoutError)
-                message = f"{type(exc).__name__}: {clip(str(exc), 200)}"
-                box.append(Reply(error=message, retryable=retry))
+            except BaseException as exc:  # the system's own failure (sys.exit too): its error
+                box.append(_failed(exc))
             finally:
                 done.set()
 
@@ -93,3 +91,16 @@ class CallSession:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+def _failed(exc: BaseException) -> Reply:
+    """The error a call that raised is: its type and message (retried for a connection error
+    or a timeout). Anything the function raised ends here, a ``SystemExit`` or an exception
+    whose own ``__str__`` fails included: either left the call without an answer, and the
+    run stopped with an internal error."""
+    try:
+        detail = clip(str(exc), 200)
+    except Exception:
+        detail = "(its message cannot be shown: its __str__ failed)"
+    retry = isinstance(exc, ConnectionError | TimeoutError)
+    return Reply(error=f"{type(exc).__name__}: {detail}", retryable=retry)

@@ -26,6 +26,7 @@ from goldcase.engine import load_case_set
 from goldcase.errors import GoldcaseError
 from goldcase.loader import set_digest
 from goldcase.model import Case, CaseSet
+from goldcase.output import plain
 from goldcase.run.guard import Guard, refuse_fewshot
 from goldcase.run.manifest import Provenance, manifest_path, open_manifest, system_digest
 from goldcase.run.outfile import LineWriter, resume
@@ -82,7 +83,8 @@ class Summary(Struct):
             )
         else:
             out.append(f"run: {done}; {self.already} were there already")
-        out += [f"  {n} × {reason}" for reason, n in self.reasons.most_common(5)]
+        # a reason is the system's own text (its error, a worker's last words, a status line)
+        out += [f"  {n} × {plain(reason)}" for reason, n in self.reasons.most_common(5)]
         return out
 
 

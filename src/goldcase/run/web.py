@@ -10,6 +10,7 @@ file in the repository, so a token is never committed and a repository cannot se
 
 from __future__ import annotations
 
+import http.client
 import json
 import math
 import re
@@ -88,12 +89,14 @@ class HttpSession:
             with self._opener.open(post, timeout=timeout) as answer:
                 data = _body(answer, deadline)
         except urllib.error.HTTPError as exc:
-            return _status(exc)
+            return _status(exc, deadline)
         except TimeoutError:
             return Reply(error=f"no response within {timeout:g} s", retryable=True)
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             return Reply(error=f"cannot reach the system: {clip(str(reason), 200)}", retryable=True)
+        except http.client.HTTPException as exc:  # not HTTP: a status line, headers, chunks
+            return Reply(error=f"malformed response: {type(exc).__name__}: {clip(str(exc), 200)}")
         if len(data) > MAX_BODY:
             return Reply(error=f"malformed response: a body longer than {MAX_BODY:,} bytes")
         try:
@@ -111,16 +114,16 @@ class HttpSession:
         """Nothing held open between requests."""
 
 
-def _body(answer: Any, deadline: float) -> bytes:
-    """The body, at most ``MAX_BODY`` + 1 bytes of it, read by the deadline: the socket's
-    timeout bounds each read, not the whole, and a body that trickles a byte at a time (a
-    stream's heartbeats) would never end."""
+def _body(answer: Any, deadline: float, limit: int = MAX_BODY + 1) -> bytes:
+    """The body, at most ``limit`` bytes of it, read by the deadline: the socket's timeout
+    bounds each read, not the whole, and a body that trickles a byte at a time (a stream's
+    heartbeats) would never end."""
     parts: list[bytes] = []
     size = 0
-    while size <= MAX_BODY:
+    while size < limit:
         if time.monotonic() > deadline:
             raise TimeoutError
-        chunk = answer.read1(min(1 << 16, MAX_BODY + 1 - size))
+        chunk = answer.read1(min(1 << 16, limit - size))
         if not chunk:
             break
         parts.append(chunk)
@@ -128,14 +131,16 @@ def _body(answer: Any, deadline: float) -> bytes:
     return b"".join(parts)
 
 
-def _status(exc: urllib.error.HTTPError) -> Reply:
+def _status(exc: urllib.error.HTTPError, deadline: float) -> Reply:
+    """The error a status other than 2xx is, with the start of its body when that comes by
+    the deadline (a body trickled a byte at a time is given up, as a 2xx body is)."""
     code = exc.code
     with_body = ""
     try:
-        detail = exc.read(2000).decode("utf-8", "replace")
+        detail = _body(exc, deadline, 2000).decode("utf-8", "replace")
         with_body = f": {clip(detail, 200)}" if detail.strip() else ""
-    except OSError:
-        pass
+    except (OSError, http.client.HTTPException):  # a timeout, a body cut short: the status
+        pass  # is the answer
     if 300 <= code < 400:
         where = exc.headers.get("Location", "elsewhere")
         return Reply(error=f"HTTP {code}: redirected to {clip(where, 200)}; give the final URL")

@@ -69,13 +69,32 @@ class Worker:
         failed = self._ready()
         if failed is not None:
             return failed
-        assert self._proc is not None and self._proc.stdin is not None
+        deadline = time.monotonic() + timeout
         try:
-            self._proc.stdin.write(json.dumps(request, ensure_ascii=False).encode() + b"\n")
-            self._proc.stdin.flush()
+            sent = self._send(json.dumps(request, ensure_ascii=False).encode() + b"\n", deadline)
         except OSError:  # BrokenPipeError: it died before reading
             return self._crashed()
-        return self._response(time.monotonic() + timeout, timeout)
+        if not sent:
+            self._stop()
+            return Reply(error=f"no response within {timeout:g} s", retryable=True)
+        return self._response(deadline, timeout)
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write ``data`` to the worker's standard input by ``deadline``; False when it has
+        not read it all by then. A pipe holds 64 KiB: a longer request (a question of a case
+        file's megabyte) to a worker that reads nothing blocked a plain write for ever."""
+        assert self._proc is not None and self._proc.stdin is not None
+        fd = self._proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            _, ready, _ = select.select([], [fd], [], remaining)
+            if ready:
+                with contextlib.suppress(BlockingIOError):  # room for less than a piece
+                    view = view[os.write(fd, view[:_READ]) :]
+        return True
 
     def _ready(self) -> Reply | None:
         """Start the worker when there is none (or it has exited); restart one that left
@@ -100,7 +119,8 @@ class Worker:
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: a timeout kills all of it
         )
-        assert self._proc.stderr is not None
+        assert self._proc.stdin is not None and self._proc.stderr is not None
+        os.set_blocking(self._proc.stdin.fileno(), False)  # written by ``_send`` alone
         self._drainer = threading.Thread(
             target=_drain, args=(self._proc.stderr, self._stderr), daemon=True
         )

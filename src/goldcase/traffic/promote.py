@@ -33,6 +33,7 @@ from goldcase.ids import new_id, slice_prefix, write_new_case
 from goldcase.loader import Locator, load_case_file, parse_case
 from goldcase.model import CaseFile, CaseSet, Finding, Split
 from goldcase.safeio import Outside, inside, read_regular
+from goldcase.versioning.locking import serialised
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _DRAFT_ONLY = ("trace",)
@@ -59,7 +60,17 @@ class Outcome(Struct):
 def promote(ctx: Context, names: Sequence[str], split: Split, *, write: bool = True) -> Outcome:
     """Check every draft named (an id, or a path under the inbox) as a case of ``split``;
     write them all, or none (``write=False``: check only, as the labelling page does after
-    each save)."""
+    each save). A promotion holds the repository's lock from reading the drafts to removing
+    them, as a save of the labelling page does: a save then lands before the drafts are
+    read, or finds them gone. Without it a save answered in between was lost (the draft it
+    went into removed) or brought the promoted draft back beside its case."""
+    if not write:
+        return _promote(ctx, names, split, write=False)
+    with serialised(ctx.config):
+        return _promote(ctx, names, split, write=True)
+
+
+def _promote(ctx: Context, names: Sequence[str], split: Split, *, write: bool) -> Outcome:
     case_set = load_case_set(ctx)
     taken = taken_ids(ctx, case_set)
     candidates: list[Candidate] = []
