@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from kit import (
     git,
     git_set,
     goldcase,
+    golden_set,
     plant_unreadable,
     write,
 )
@@ -712,18 +714,22 @@ def _branch_ref(root: Path) -> str:
     return head.removeprefix("ref:").strip()
 
 
-@pytest.mark.parametrize("kind", ["fifo", "zero"])
+_GIT_READS = [
+    ".git/packed-refs",
+    ".git/shallow",
+    ".git/info/attributes",
+    ".git/info/exclude",
+    ".git/info/grafts",
+    ".git/objects/info/alternates",
+    "the branch",
+]
+
+
 @pytest.mark.parametrize(
-    "name",
+    ("name", "kind"),
     [
-        ".git/packed-refs",
-        ".git/shallow",
-        ".git/info/attributes",
-        ".git/info/exclude",
-        ".git/info/grafts",
-        ".git/objects/info/alternates",
-        "the branch",
-        ".gitattributes",
+        *((name, kind) for name in _GIT_READS for kind in ("fifo", "zero")),
+        (".gitattributes", "fifo"),  # a link there git does not follow
     ],
 )
 @pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock")])
@@ -732,7 +738,7 @@ def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
 ) -> None:
     """A FIFO where ``show``, ``merge-base``, ``rev-parse``, ``diff``, ``ls-files`` or ``add``
     read (measured with git 2.39: each hung at one of these) kept the command waiting until
-    goldcase's two-minute bound on git; goldcase now runs no git there and says which file."""
+    goldcase's two-minute bound on git; goldcase now runs no git there and names the file."""
     root = git_set(tmp_path / "set")
     rel = f".git/{_branch_ref(root)}" if name == "the branch" else name
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -748,7 +754,7 @@ def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
     )
     assert "internal error" not in done.stderr, done.stderr
     assert done.returncode in (0, 1, 2), done.stdout + done.stderr
-    with pytest.raises(gitview.UnsafeGitFolder, match=Path(rel).name):
+    with pytest.raises(gitview.UnsafeGitFolder, match=re.escape(f"{root / rel} is not")):
         gitview.git_env(root)
 
 
@@ -761,6 +767,69 @@ def test_a_gitattributes_folder_down_to_the_set_is_looked_at_and_a_folder_passes
     deep = root / "evals" / "golden"
     deep.mkdir(parents=True)
     (root / "evals" / ".gitattributes").mkdir()
-    assert gitview.unsafe_git_folder(root / ".git", deep) is None
+    assert gitview.unsafe_git_folder(root / ".git", root, deep) is None
     os.mkfifo(deep / ".gitattributes")
-    assert gitview.unsafe_git_folder(root / ".git", deep) == root / "evals/golden/.gitattributes"
+    unsafe = gitview.unsafe_git_folder(root / ".git", root, deep)
+    assert unsafe == gitview.Unsafe(root / "evals" / "golden" / ".gitattributes")
+
+
+@pytest.mark.parametrize("layout", ["worktree", "separate"])
+def test_a_work_tree_whose_git_folder_is_elsewhere_has_its_own_gitattributes_looked_at(
+    tmp_path: Path, layout: str
+) -> None:
+    """A linked worktree (``git worktree add``) or a ``--separate-git-dir`` repository holds
+    a ``.git`` file: git reads the ``.gitattributes`` of the folder holding that file, not
+    of the folder beside the git folder it names."""
+    if layout == "worktree":
+        main = git_set(tmp_path / "set")
+        tree = tmp_path / "linked"
+        git(main, "worktree", "add", "-q", str(tree), "-b", "linked")
+    else:
+        tree = tmp_path / "tree"
+        golden_set(tree, ("ret-001",))
+        git(
+            tmp_path,
+            "init",
+            "-q",
+            "-b",
+            "main",
+            f"--separate-git-dir={tmp_path / 'away'}",
+            str(tree),
+        )
+        commit(tree, "golden set")
+        os.mkfifo(tmp_path / ".gitattributes")  # beside the git folder: git never reads it
+        assert gitview.git_env(tree)
+    os.mkfifo(tree / ".gitattributes")
+    with pytest.raises(
+        gitview.UnsafeGitFolder, match=re.escape(f"{tree / '.gitattributes'} is not")
+    ):
+        gitview.git_env(tree)
+
+
+def test_what_git_reads_as_it_is_is_not_refused(tmp_path: Path) -> None:
+    """A ``.gitattributes`` that is a link (git 2.32 and later do not follow it; even one to
+    ``/dev/zero`` or a FIFO is read as no file) and a git file linked to the null device
+    (git reads it as empty) leave git answering: goldcase asks it."""
+    root = git_set(tmp_path / "set")
+    os.mkfifo(tmp_path / "fifo")
+    (root / ".gitattributes").symlink_to(tmp_path / "fifo")
+    (root / "cases" / ".gitattributes").symlink_to("/dev/zero")
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "exclude").unlink(missing_ok=True)
+    (root / ".git" / "info" / "exclude").symlink_to(os.devnull)
+    assert gitview.unsafe_git_folder(root / ".git", root, root / "cases") is None
+    rels = ["golden.version"]
+    gitview.staged(gitview.staging_started(root, rels), root, rels)  # git answered
+
+
+def test_a_branch_named_like_a_file_git_reads_whole_is_named_without_a_size(
+    tmp_path: Path,
+) -> None:
+    root = git_set(tmp_path / "set")
+    git(root, "branch", "-m", "commondir")
+    ref = root / ".git" / "refs" / "heads" / "commondir"
+    ref.unlink()
+    os.mkfifo(ref)
+    with pytest.raises(gitview.UnsafeGitFolder) as refused:
+        gitview.git_env(root)
+    assert f"{ref} is not a regular file: " in str(refused.value)

@@ -22,7 +22,7 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -44,21 +44,29 @@ INHERITED = (
 
 
 def find_git_dir(path: Path) -> Path | None:
-    """The ``.git`` folder of the work tree holding ``path``, found without asking git (so
-    without trusting the environment) and as git finds it: a ``.git`` folder counts only
-    when it is a git directory (``HEAD``, ``objects/`` and ``refs/``, in the folder its
+    """The ``.git`` folder of the work tree holding ``path`` (``found_git``)."""
+    found = found_git(path)
+    return None if found is None else found[0]
+
+
+def found_git(path: Path) -> tuple[Path, Path] | None:
+    """The git folder of the work tree holding ``path``, and the top of that work tree (the
+    folder holding its ``.git`` folder or file), found without asking git (so without
+    trusting the environment) and as git finds them: a ``.git`` folder counts only when it
+    is a git directory (``HEAD``, ``objects/`` and ``refs/``, in the folder its
     ``commondir`` names when it has one), so a decoy folder holding a ``config`` alone is
-    passed over as git passes it over; a ``.git`` file names its folder in any bytes."""
+    passed over as git passes it over; a ``.git`` file (a linked worktree, a submodule, a
+    ``--separate-git-dir``) names its folder in any bytes."""
     path = path.resolve()
     for folder in (path, *path.parents):
         dot_git = folder / ".git"
         if dot_git.is_dir():
             if _is_git_directory(dot_git):
-                return dot_git
-        elif dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+                return dot_git, folder
+        elif dot_git.is_file():  # "gitdir: <path>"
             text = os.fsdecode(_small_file(dot_git) or b"").strip()
             if text.startswith("gitdir:"):
-                return (folder / text[len("gitdir:") :].strip()).resolve()
+                return (folder / text[len("gitdir:") :].strip()).resolve(), folder
     return None
 
 
@@ -128,46 +136,72 @@ class UnsafeGitFolder(OSError):
     """A git folder that would hang git or exhaust memory (``unsafe_git_folder``)."""
 
 
-def unsafe_git_folder(own: Path, path: Path | None = None) -> Path | None:
+class Unsafe(NamedTuple):
+    """A file git would hang on or read without end, and whether its bound is a size."""
+
+    path: Path
+    bounded: bool = False
+
+
+def unsafe_git_folder(
+    own: Path, top: Path | None = None, path: Path | None = None
+) -> Unsafe | None:
     """The file of the git folder ``own`` (as a tarball brings it), or of the folder its
     ``commondir`` names, that git would wait on forever or read without end: one of
     ``_READ_FIRST`` that is there and is not a regular file (a FIFO, a device, a link to
-    ``/dev/zero``), or is one over 1 MiB that git reads whole; one of ``_READ_TOO``, the
-    branch ``HEAD`` names, or (``own`` a work tree's ``.git`` folder) a ``.gitattributes``
-    from the work tree's top down to ``path``, that is a FIFO, a device or a socket. One
-    ``stat`` each."""
+    ``/dev/zero``), or is one over 1 MiB that git reads whole (``bounded``); one of
+    ``_READ_TOO`` or the branch ``HEAD`` names that is (through links) a FIFO, a device
+    other than ``/dev/null``, or a socket; or a ``.gitattributes`` of the work tree ``top``,
+    from its top down to ``path``, that is one (not through a link: git 2.32 and later open
+    those without following one). One ``stat`` each."""
     folders = [own]
     if os.path.lexists(own / "commondir"):
         with contextlib.suppress(UnicodeDecodeError):
             common = (_small_file(own / "commondir") or b"").decode("utf-8").strip()
             if common:
-                folders.append(own / common)
+                folders.append(Path(os.path.normpath(own / common)))
     for folder in folders:
         for name, whole in _READ_FIRST:
             if _not_regular(folder / name, _GIT_FILE if whole else None):
-                return folder / name
+                return Unsafe(folder / name, whole)
     also = [folders[-1] / name for name in _READ_TOO]
     branch = (_small_file(own / "HEAD") or b"").partition(b"ref:")[2].strip()
     if branch.startswith(b"refs/"):
         also.append(folders[-1] / os.fsdecode(branch))
-    if own.name == ".git" and path is not None:
-        top = own.parent
-        also.append(top / ".gitattributes")
+    special = next((file for file in also if _special(file, os.stat)), None)
+    if special is None and top is not None:
+        special = next((f for f in _attributes(top, path) if _special(f, os.lstat)), None)
+    return None if special is None else Unsafe(special)
+
+
+def _attributes(top: Path, path: Path | None) -> list[Path]:
+    """The ``.gitattributes`` git reads for files of ``path``: the work tree's top's, and
+    each folder's down to ``path`` when it lies in the work tree."""
+    files = [top / ".gitattributes"]
+    if path is not None:
         with contextlib.suppress(ValueError):
             below = path.resolve().relative_to(top.resolve())
-            also += [top / below.parents[i] / ".gitattributes" for i in range(len(below.parts) - 1)]
-            also.append(top / below / ".gitattributes")
-    return next((file for file in also if _special(file)), None)
+            files += [top / part / ".gitattributes" for part in reversed(below.parents[:-1])]
+            if below.parts:
+                files.append(top / below / ".gitattributes")
+    return files
 
 
-def _special(path: Path) -> bool:
-    """Whether ``path`` (followed through links) is a FIFO, a device or a socket: a file git
-    would wait on, or read without end (a folder it passes over)."""
+_DEV_NULL = os.stat(os.devnull).st_rdev
+
+
+def _special(path: Path, look: Callable[[Path], os.stat_result]) -> bool:
+    """Whether ``path`` is a FIFO, a device other than the null device, or a socket (as
+    ``look``, ``os.stat`` or ``os.lstat``, sees it): a file git would wait on, or read
+    without end. A folder git passes over; the null device it reads as empty."""
     try:
-        mode = os.stat(path).st_mode
+        info = look(path)
     except OSError:
         return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+    mode = info.st_mode
+    if stat.S_ISCHR(mode) and info.st_rdev == _DEV_NULL:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
 
 
 def _not_regular(path: Path, limit: int | None) -> bool:
@@ -190,12 +224,13 @@ def git_env(path: Path) -> dict[str, str]:
     # with GIT_DIR set and no GIT_WORK_TREE, and a command run from a set below the top would
     # take that folder for the top of the work tree. git finds the repository again from
     # ``path``; only the index being committed is kept.
-    own = find_git_dir(path)
-    unsafe = None if own is None else unsafe_git_folder(own, path)
+    found = found_git(path)
+    own = None if found is None else found[0]
+    unsafe = None if found is None else unsafe_git_folder(*found, path)
     if unsafe is not None:
-        bound = " of at most 1 MiB" if unsafe.name in ("HEAD", "commondir") else ""
+        bound = " of at most 1 MiB" if unsafe.bounded else ""
         raise UnsafeGitFolder(
-            f"{plain(str(unsafe))} is not a regular file{bound}: "
+            f"{plain(str(unsafe.path))} is not a regular file{bound}: "
             "git would wait on it for ever or read it until memory ran out, so goldcase runs no "
             "git in this repository; replace it with the regular file git expects (or clone the "
             "repository again)"

@@ -15,6 +15,8 @@ import pytest
 
 from goldcase.errors import GoldcaseError
 from goldcase.run.manifest import MAX_DEPTH, read_manifest
+from goldcase.run.outfile import _strays
+from goldcase.scoring.results import Result, Unlisted
 from kit import run_cli
 from run.kit import (
     CASES,
@@ -303,6 +305,12 @@ def test_a_file_of_many_lines_it_did_not_write_lists_twenty_and_counts_the_rest(
     assert "x" * 100 not in refused.stderr
     assert "4,980 more errors not shown (5,000 in all)" in refused.stderr
     assert out.read_text(encoding="utf-8") == content
+    # what is held: twenty problems and one count, not one problem a line
+    results = [Result(n, json.loads(line)) for n, line in enumerate(content.splitlines(), 1)]
+    held = _strays(results, set(IDS), "run.jsonl")
+    assert len(held) == 21
+    assert isinstance(held[-1], Unlisted)
+    assert (held[-1].line, held[-1].count) == (21, 4_980)
 
 
 def test_a_file_without_a_manifest_another_system_or_another_set_is_refused(

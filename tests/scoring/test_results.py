@@ -18,6 +18,7 @@ from goldcase.scoring.results import (
     InvalidInput,
     Result,
     Unlisted,
+    _drop_repeats,
     index_results,
     parse_results,
     read_raw,
@@ -424,6 +425,17 @@ def test_repeated_lines_past_the_twentieth_are_counted_not_kept() -> None:
     )
     shown = InvalidInput(kept).message.split("\nerror: ")
     assert shown[-1] == "978 more errors not shown (998 in all); nothing was scored"
+
+
+def test_a_case_s_repeated_lines_past_the_first_shown_are_counted_as_they_are_read() -> None:
+    """A million copies of one line are not held while they are found: a case keeps the
+    first twenty-one it leaves out (the most the file's first twenty-one can hold) and a
+    count."""
+    lines = [Result(n, {"id": "a", "outcome": "abstain"}) for n in range(1, 1001)]
+    kept, dropped, left_out = _drop_repeats(lines)
+    assert [r.line for r in kept] == [1]
+    assert [d[0] for d in dropped] == list(range(2, 23))
+    assert left_out == 999
 
 
 def test_a_line_of_many_unknown_fields_is_one_short_message() -> None:

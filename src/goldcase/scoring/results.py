@@ -285,8 +285,8 @@ def index_results(
     count = 0
     for case_id, lines in by_id.items():
         if len(lines) > 1 and not _distinct_trials(lines):
-            by_id[case_id], dropped = _drop_repeats(lines)
-            count += len(dropped)
+            by_id[case_id], dropped, left_out = _drop_repeats(lines)
+            count += left_out
             # the first MAX_SHOWN + 1 by line, so the first one counted is known
             repeats = heapq.nsmallest(MAX_SHOWN + 1, itertools.chain(repeats, dropped))
     problems = [Problem(name, repeat[0], _repeat_problem(*repeat[1:])) for repeat in repeats]
@@ -309,25 +309,32 @@ def _distinct_trials(lines: Sequence[Result]) -> bool:
     return None not in trials and len(trials) == len(lines)
 
 
-def _drop_repeats(lines: Sequence[Result]) -> tuple[list[Result], list[_Repeat]]:
+def _drop_repeats(lines: Sequence[Result]) -> tuple[list[Result], list[_Repeat], int]:
     """The lines kept (the first of each trial, all with or all without a trial number, as
-    the case's first line), and those left out: one look-up a line, however many trials."""
+    the case's first line), the first ``MAX_SHOWN`` + 1 left out (in file order: the only
+    ones the case can have among the file's first), and how many were left out: one
+    look-up a line, however many trials, and a million repeats not held."""
     first = lines[0]
     numbered = first.trial is not None
     seen: dict[int | None, Result] = {first.trial: first}
     kept: list[Result] = [first]
     dropped: list[_Repeat] = []
+    left_out = 0
     for result in itertools.islice(lines, 1, None):
         trial = result.trial
         earlier = seen.get(trial)
-        if earlier is not None:
-            dropped.append((result.line, result, earlier, True))
-        elif (trial is not None) != numbered:
-            dropped.append((result.line, result, first, False))
-        else:
+        if earlier is None and (trial is not None) == numbered:
             seen[trial] = result
             kept.append(result)
-    return kept, dropped
+            continue
+        left_out += 1
+        if left_out > MAX_SHOWN + 1:
+            continue
+        if earlier is None:
+            dropped.append((result.line, result, first, False))
+        else:
+            dropped.append((result.line, result, earlier, True))
+    return kept, dropped, left_out
 
 
 def _repeat_problem(result: Result, earlier: Result, same_trial: bool) -> str:
