@@ -86,5 +86,22 @@ def test_a_labellers_folder_linked_out_of_the_repository_is_refused(tmp_path: Pa
     root = build(tmp_path / "repo")
     (root / "labels").mkdir()
     os.symlink(outside, root / "labels" / "second")
-    with pytest.raises(GoldcaseError, match="labels/second is a link that leads outside"):
+    with pytest.raises(GoldcaseError, match="labels/second is a link that leads outside the repository"):
+        source_for(context(root), "second")
+
+
+@pytest.mark.parametrize("link", ["labels/second", "labels"])
+def test_a_labellers_folder_linked_inside_the_repository_is_refused(
+    tmp_path: Path, link: str
+) -> None:
+    """``labels/second`` (or ``labels``) committed as a link to the golden cases: the page
+    would list the case files as label files and write a labeller's answers into them."""
+    root = build(tmp_path / "repo")
+    if link == "labels":
+        os.symlink("cases", root / "labels")
+        (root / "cases" / "second").symlink_to("golden")
+    else:
+        (root / "labels").mkdir()
+        os.symlink("../cases/golden", root / "labels" / "second")
+    with pytest.raises(GoldcaseError, match=r"labels/second is a link \(to .*cases.*\); label"):
         source_for(context(root), "second")

@@ -982,3 +982,20 @@ def test_a_label_file_linked_out_of_the_repository_is_not_read(tmp_path: Path) -
     assert done.returncode == 1, said
     assert f"labels/bob/{label.name}:1:1: GC509 " in said
     assert "SECRET" not in said
+
+
+def test_a_labeller_folder_linked_into_the_repository_is_not_written(tmp_path: Path) -> None:
+    """``labels/bob`` committed as a link to ``prompts/``: the sample's blank label files
+    were written among the prompts (and into the golden cases' folder they stop only at a
+    clash of names)."""
+    from kit import golden_set
+
+    root = golden_set(tmp_path / "repo")
+    (root / "prompts").mkdir(exist_ok=True)
+    before = sorted(p.name for p in (root / "prompts").iterdir())
+    (root / "labels").mkdir()
+    (root / "labels" / "bob").symlink_to("../prompts", target_is_directory=True)
+    done = goldcase(root, "label", "sample", "--labeller", "bob", "--seed", "1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("error: labels/bob is a link (to "), done.stderr
+    assert sorted(p.name for p in (root / "prompts").iterdir()) == before

@@ -365,6 +365,23 @@ def blank_label(case: Case, seed: str) -> str:
     )
 
 
+def labeller_folder(root: Path, labeller: str, refused: str) -> Path:
+    """``labels/<labeller>``, refused (``refused`` says what that means for the command) when
+    it, or ``labels``, is a link: one leading out would have files read or written outside
+    the repository, and one leading inside (to ``cases/golden``) would have case files
+    listed, edited and written as label files."""
+    folder = root / LABELS / labeller
+    real = Path(os.path.realpath(root)) / LABELS / labeller
+    if os.path.lexists(folder) and Path(os.path.realpath(folder)) != real:
+        where = "outside the repository" if not is_inside(root, folder.relative_to(root)) else ""
+        raise GoldcaseError(
+            f"{LABELS}/{labeller} is a link{' that leads ' + where if where else ''} (to "
+            f"{os.path.realpath(folder)}); label files live in a folder of their own, "
+            f"{refused}: replace the link with a folder"
+        )
+    return folder
+
+
 def write_sample(root: Path, cases: list[Case], labeller: str, seed: str) -> list[Path]:
     """Write one blank label file per case; refuse (and write nothing) if any exists."""
     if not _NAME.match(labeller):
@@ -372,12 +389,7 @@ def write_sample(root: Path, cases: list[Case], labeller: str, seed: str) -> lis
             f"labeller name {labeller!r} may hold only letters, digits, '.', '_' "
             "and '-', and must start with a letter or digit"
         )
-    folder = root / LABELS / labeller
-    if os.path.lexists(folder) and not is_inside(root, folder.relative_to(root)):
-        raise GoldcaseError(
-            f"{LABELS}/{labeller} is a link that leads outside the repository (to "
-            f"{os.path.realpath(folder)}); nothing written: replace the link with a folder"
-        )
+    folder = labeller_folder(root, labeller, "nothing written")
     targets = [folder / f"{case.id}.yaml" for case in cases]
     existing = [t for t in targets if t.exists() or t.with_suffix(".yml").exists()]
     if existing:

@@ -15,10 +15,10 @@ from msgspec import Struct, field
 
 from goldcase.context import Context
 from goldcase.errors import GoldcaseError
-from goldcase.labelling.labels import LABELS
+from goldcase.labelling.labels import LABELS, labeller_folder
 from goldcase.loader import file_digest, parse_case
 from goldcase.model import Finding
-from goldcase.safeio import Outside, inside, is_inside, read_regular
+from goldcase.safeio import Outside, inside, read_regular
 from goldcase.text import clip
 
 Mode = Literal["drafts", "labels"]
@@ -42,13 +42,7 @@ def source_for(ctx: Context, labeller: str | None) -> Source:
         raise GoldcaseError(
             f"labeller name {labeller!r} may hold only letters, digits, '.', '_' and '-'"
         )
-    folder = ctx.root / LABELS / labeller
-    if os.path.lexists(folder) and not is_inside(ctx.root, folder.relative_to(ctx.root)):
-        raise GoldcaseError(  # its listing would show the names of files outside
-            f"{LABELS}/{labeller} is a link that leads outside the repository (to "
-            f"{os.path.realpath(folder)}); the page reads only inside it: replace the link "
-            "with a folder"
-        )
+    folder = labeller_folder(ctx.root, labeller, "the page opens none")
     if not folder.is_dir() or not keys(Source("labels", folder, labeller)):
         raise GoldcaseError(
             f"no label files under {LABELS}/{labeller}/: draw the sample first with "
