@@ -677,6 +677,22 @@ def test_a_partial_clone_fetches_the_base_lock_and_the_gate_holds(tmp_path: Path
 # --- a git folder holding a FIFO or a link to /dev/zero where git reads a file first ---
 
 
+def _runs_no_git(root: Path, args: tuple[str, ...]) -> None:
+    """``goldcase args`` in ``root`` ends (within a minute, in 2 GiB) with an exit status of
+    its own, not an internal error."""
+    done = subprocess.run(
+        [str(GOLDCASE), *args],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_capped,
+    )
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+
+
 def _capped() -> None:
     """A child's address space capped at 2 GiB: git reading /dev/zero stops there."""
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
@@ -694,17 +710,7 @@ def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
     goldcase runs no git there; the repository is not one it can ask git about."""
     root = git_set(tmp_path / "set")
     plant_unreadable(root / ".git" / name, kind)
-    done = subprocess.run(
-        [str(GOLDCASE), *args],
-        cwd=root,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=_capped,
-    )
-    assert "internal error" not in done.stderr, done.stderr
-    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    _runs_no_git(root, args)
     with pytest.raises(gitview.UnsafeGitFolder, match=name):
         gitview.git_env(root)
 
@@ -743,17 +749,7 @@ def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
     rel = f".git/{_branch_ref(root)}" if name == "the branch" else name
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     plant_unreadable(root / rel, kind)
-    done = subprocess.run(
-        [str(GOLDCASE), *args],
-        cwd=root,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=_capped,
-    )
-    assert "internal error" not in done.stderr, done.stderr
-    assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    _runs_no_git(root, args)
     with pytest.raises(gitview.UnsafeGitFolder, match=re.escape(f"{root / rel} is not")):
         gitview.git_env(root)
 

@@ -9,9 +9,12 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from goldcase.cache import Cache
 from goldcase.config import load_config
 from goldcase.context import Context
+from goldcase.labelpage import documents
 from goldcase.labelpage.app import App
 from goldcase.labelpage.items import source_for
 from goldcase.labelpage.server import LabelServer
@@ -180,3 +183,17 @@ SELECT = r"""(needle) => {
   selection.removeAllRanges();
   selection.addRange(range);
 }"""
+
+
+def counted_offsets(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each document whose UTF-16 offsets the page counts from now on (how a
+    test holds the page to counting a document once without timing it)."""
+    built: list[int] = []
+
+    class CountingOffsets(documents.Offsets):
+        def __init__(self, text: str) -> None:
+            built.append(len(text))
+            super().__init__(text)
+
+    monkeypatch.setattr(documents, "Offsets", CountingOffsets)
+    return built

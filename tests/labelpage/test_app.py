@@ -14,11 +14,10 @@ import pytest
 import yaml
 
 from goldcase.errors import GoldcaseError
-from goldcase.labelpage import documents
 from goldcase.labelpage.app import App
 from goldcase.labelpage.edits import Conflict
 from kit import run_cli, write
-from labelpage.kit import ABSENT, ANSWERED, PREMISE, app, build, drafts
+from labelpage.kit import ABSENT, ANSWERED, PREMISE, app, build, counted_offsets, drafts
 
 
 @pytest.fixture
@@ -275,14 +274,7 @@ def test_offers_for_many_quotes_count_a_document_s_offsets_once(
     Python loop over every character, under the page's one lock): fifty quotes in a 3.5 MB
     document took 10 s. Now once a document, as placing quotes does."""
     quotes = [quote_at(page, "returns-policy.md", "A customer has 14 days from delivery")] * 50
-    built: list[int] = []
-
-    class CountingOffsets(documents.Offsets):
-        def __init__(self, text: str) -> None:
-            built.append(len(text))
-            super().__init__(text)
-
-    monkeypatch.setattr(documents, "Offsets", CountingOffsets)
+    built = counted_offsets(monkeypatch)
     offers = page.call("offers", {"quotes": quotes})
     assert offers["not_contains"] == ["30 days"]
     assert len(built) <= 1, built

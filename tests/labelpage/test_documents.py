@@ -22,7 +22,7 @@ from goldcase.labelpage.documents import (
     view,
 )
 from kit import write
-from labelpage.kit import DELIVERY, RETURNS
+from labelpage.kit import DELIVERY, RETURNS, counted_offsets
 
 
 def document(text: str, name: str = "d.md") -> Document:
@@ -191,14 +191,7 @@ def test_a_search_counts_a_document_s_offsets_once_for_all_its_results(
     4.7 s a search in a 4 MB document, under the page's one lock. Now once."""
     text = "".join(f"Paragraph {i} says returns take 30 days.\n\n" for i in range(100))
     index = Index(corpus(tmp_path, {"a.md": text}))
-    built: list[int] = []
-
-    class CountingOffsets(documents.Offsets):
-        def __init__(self, text: str) -> None:
-            built.append(len(text))
-            super().__init__(text)
-
-    monkeypatch.setattr(documents, "Offsets", CountingOffsets)
+    built = counted_offsets(monkeypatch)
     results = index.search("returns days")
     assert len(results) == 12
     assert len(built) == 1, built

@@ -86,7 +86,9 @@ def test_a_labellers_folder_linked_out_of_the_repository_is_refused(tmp_path: Pa
     root = build(tmp_path / "repo")
     (root / "labels").mkdir()
     os.symlink(outside, root / "labels" / "second")
-    with pytest.raises(GoldcaseError, match="labels/second is a link that leads outside the repository"):
+    with pytest.raises(
+        GoldcaseError, match="labels/second is a link that leads outside the repository"
+    ):
         source_for(context(root), "second")
 
 

@@ -244,19 +244,25 @@ class Trickle(BaseHTTPRequestHandler):
         """Quiet."""
 
 
-def test_a_response_that_never_ends_is_cut_at_the_timeout(tmp_path: Path) -> None:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
-    httpd.daemon_threads = True
+def _run_against(handler: Any, tmp_path: Path, out: Path, *, daemon: bool) -> Any:
+    """``goldcase run --http`` (a one-second timeout, no retry, four jobs) on the sample
+    cases against a local server of ``handler``, shut down after."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = daemon
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
         repo = make_set(tmp_path / "repo")
-        out = tmp_path / "run.jsonl"
         args = ("--http", url, "--timeout", "1", "--retries", "0", "--jobs", "4")
-        done = run_goldcase(repo, out, {}, *args)
+        return run_goldcase(repo, out, {}, *args)
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_response_that_never_ends_is_cut_at_the_timeout(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    done = _run_against(Trickle, tmp_path, out, daemon=True)
     assert done.exit_code == 0, done.stderr
     errors = {line["error"] for line in by_id(out).values()}
     assert errors == {"no response within 1 s"}
@@ -302,18 +308,8 @@ def test_an_error_whose_body_never_ends_is_cut_at_the_timeout(
     passes, and the connection is closed: the server's writes fail long before its last."""
     sent: list[int] = []
     handler = type("Handler", (TrickledError,), {"status": status, "sent": sent})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = False  # so that its close waits for its handlers to count
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/answer"
-        repo = make_set(tmp_path / "repo")
-        out = tmp_path / "run.jsonl"
-        args = ("--http", url, "--timeout", "1", "--retries", "0", "--jobs", "4")
-        done = run_goldcase(repo, out, {}, *args)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    out = tmp_path / "run.jsonl"
+    done = _run_against(handler, tmp_path, out, daemon=False)  # close waits for its counts
     assert done.exit_code == 0, done.stderr
     assert {line["error"] for line in by_id(out).values()} == {error}
     assert len(sent) == len(IDS) and max(sent) < 300, sent

@@ -235,6 +235,21 @@ def test_a_linked_case_file_gets_no_view(tmp_path: Path, monkeypatch: pytest.Mon
     assert not _view_file(root).exists()
 
 
+def _refused_each_time_without_view(
+    root: Path, monkeypatch: pytest.MonkeyPatch, *said: str
+) -> None:
+    """Two scores of a set that cannot be scored: each loads the set, is refused saying
+    ``said``, and writes no view."""
+    _age_cases(root)
+    loads = _loads(monkeypatch)
+    for _ in range(2):
+        with pytest.raises(InvalidInput) as refused:
+            _score(root)
+        assert all(part in str(refused.value) for part in said), str(refused.value)
+    assert loads == [1, 1]
+    assert not _view_file(root).exists()
+
+
 def test_a_set_that_cannot_be_scored_gets_no_view(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -242,14 +257,7 @@ def test_a_set_that_cannot_be_scored_gets_no_view(
     (root / "cases" / "golden" / "r-009.yaml").write_text(
         "id: r-009\nquestion: 3\n", encoding="utf-8"
     )
-    _age_cases(root)
-    loads = _loads(monkeypatch)
-    for _ in range(2):
-        with pytest.raises(InvalidInput) as refused:
-            _score(root)
-        assert "cases/golden/r-009.yaml:" in str(refused.value)
-    assert loads == [1, 1]
-    assert not _view_file(root).exists()
+    _refused_each_time_without_view(root, monkeypatch, "cases/golden/r-009.yaml:")
 
 
 def test_a_case_file_whose_name_is_not_utf8_stops_the_score_naming_it(
@@ -263,15 +271,7 @@ def test_a_case_file_whose_name_is_not_utf8_stops_the_score_naming_it(
     os.mkdir(folder)
     with open(os.path.join(folder, b"r-009.yaml"), "wb") as fh:
         fh.write(case_yaml("r-009").encode())
-    _age_cases(root)
-    loads = _loads(monkeypatch)
-    for _ in range(2):
-        with pytest.raises(InvalidInput) as refused:
-            _score(root)
-        assert "cases/golden/\\xff/r-009.yaml:" in str(refused.value)
-        assert "GC113" in str(refused.value)
-    assert loads == [1, 1]
-    assert not _view_file(root).exists()
+    _refused_each_time_without_view(root, monkeypatch, "cases/golden/\\xff/r-009.yaml:", "GC113")
 
 
 def _key(root: Path) -> str:
