@@ -46,7 +46,7 @@ def score_from(
     else:
         converted = convert(source, path, str(path), ctx.config.run.abstain_patterns)
         shown = f"{path} (from {source})"
-        raw = converted.raw()
+        raw = converted.take_raw()
         report = score(
             ctx, path, shown=shown, split=split, threshold=threshold, raw=raw, digest=digest
         )
