@@ -238,6 +238,29 @@ def test_a_config_nested_too_deeply_is_a_clear_error(tmp_path: Path, name: str, 
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
 
 
+@pytest.mark.parametrize("name", ["goldcase.toml", "pyproject.toml"])
+@pytest.mark.parametrize("key", ["[split]\nseed", "[slices.x]\nfloor", "[leakage]\nngram"])
+def test_a_number_of_thousands_of_digits_is_a_clear_error(
+    tmp_path: Path, name: str, key: str
+) -> None:
+    """tomllib turns digits into an int, which refuses more than 4,300 of them with a
+    ValueError that is no TOMLDecodeError: a stranger's config stopped ``stats``, ``split``,
+    ``agreement`` and ``check`` with ``internal error: ValueError``."""
+    git_set(tmp_path)
+    table = "[tool.goldcase]\n" if name == "pyproject.toml" else ""
+    if name == "pyproject.toml":
+        (tmp_path / "goldcase.toml").unlink()
+        key = key.replace("[", "[tool.goldcase.")
+    write(tmp_path, name, f"{table}{key} = 1{'0' * 5_000}\n")
+    for command in ("stats", "split", "agreement"):
+        result = goldcase(tmp_path, command)
+        assert result.returncode == 2
+        assert result.stderr == (
+            f"error: {tmp_path.resolve() / name}: invalid TOML: a number of more than 4,300 "
+            "digits; no setting takes one\n"
+        )
+
+
 CREDENTIAL = "AUTHORIZATION: basic c2VjcmV0LXRva2Vu"
 
 

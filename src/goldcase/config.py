@@ -180,6 +180,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise GoldcaseError(
             f"{path}: invalid TOML: nested too deeply (arrays or inline tables inside one another)"
         ) from None
+    except ValueError:  # int() refuses over 4,300 digits, an error tomllib lets through
+        raise GoldcaseError(
+            f"{path}: invalid TOML: a number of more than 4,300 digits; no setting takes one"
+        ) from None
 
 
 def load_config(root: Path) -> Config:

@@ -9,6 +9,7 @@ import pytest
 
 from checks.kit import Repo, brief, family_findings
 from composition.kit import case, healthy
+from goldcase.context import Context
 from goldcase.model import Finding
 from kit import run_cli
 
@@ -283,3 +284,28 @@ def test_a_malformed_resolution_is_explained(
 ) -> None:
     root = make_repo({"cases/golden/r1.yaml": case("r1", extra=resolution)})
     assert [f.message for f in findings(root, "schema")] == [message]
+
+
+def test_the_config_is_read_once_for_the_tables_of_many_slices(
+    make_repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each slice's finding searched the whole config for its table, read afresh: a config of
+    100,000 slice tables (4.5 MB, each with a share and no golden case, GC506) ran over two
+    minutes. The config is read and indexed once; each finding still points at its table."""
+    root = make_repo(healthy())
+    tables = "".join(f"[slices.s{i}]\ntraffic = 0.001\n" for i in range(200))
+    (root / "goldcase.toml").write_text(tables, encoding="utf-8")
+    reads: list[str] = []
+    read_bytes = Context.read_bytes
+
+    def counted(self: Context, rel: str) -> bytes:
+        if rel == "goldcase.toml":
+            reads.append(rel)
+        return read_bytes(self, rel)
+
+    monkeypatch.setattr(Context, "read_bytes", counted)
+    found = [f for f in findings(root) if f.code == "GC506"]
+    assert [(f.line, f.message.split("'")[1]) for f in found] == [
+        (1 + 2 * i, f"s{i}") for i in range(200)
+    ]
+    assert len(reads) <= 2  # the slices' tables once, the composition table once

@@ -271,3 +271,69 @@ def test_hashes_never_writes_through_a_linked_folder(golden_repo: Path, tmp_path
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {golden_repo / 'dist' / 'g.hashes'}: a linked folder")
     assert list(away.iterdir()) == []
+
+
+def _hostile(written: dict[str, object], change: str) -> dict[str, object]:
+    """A copy of a hashes file goldcase wrote, with one field made hostile."""
+    data = json.loads(json.dumps(written))
+    first = data["questions"][0]
+    if change == "megabyte salt":  # every hash reads the salt: a hang on a long prompt
+        data["salt"] = "ab" * 500_000
+    elif change == "salt not hex":
+        data["salt"] = "zz" * 16
+    elif change == "huge ngram":  # every shorter question hashed at every length
+        data["ngram"] = 10**9
+    elif change == "min_words 0":
+        data["min_words"] = 0
+    elif change == "negative words":
+        first["words"] = -5
+    elif change == "words beyond its n-grams":
+        first["words"] = 20_000
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ("megabyte salt", "the salt should be 32 hex digits"),
+        ("salt not hex", "the salt should be 32 hex digits"),
+        ("huge ngram", "ngram should be an integer from 1 up to 1000, got 1000000000"),
+        ("min_words 0", "min_words should be a positive integer"),
+        ("negative words", "a 64-digit sha256 and a positive word count"),
+        ("words beyond its n-grams", "a question of 20000 words holds"),
+    ],
+)
+def test_a_hostile_hashes_file_is_refused_before_any_text_is_hashed(
+    golden_repo: Path, tmp_path: Path, change: str, says: str
+) -> None:
+    good = tmp_path / "good.hashes"
+    write_hashes(golden_repo, good)
+    bad = tmp_path / "bad.hashes"
+    written = json.loads(good.read_text(encoding="utf-8"))
+    bad.write_text(json.dumps(_hostile(written, change)), encoding="utf-8")
+    prompt = tmp_path / "p.md"
+    prompt.write_text(f"Q: {SHORT}\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", bad, prompt)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(f"error: {bad}: malformed hashes file: ")
+    assert says in result.stderr
+
+
+def test_questions_shorter_than_the_ngram_are_found_at_every_length(
+    golden_repo: Path, app: Path
+) -> None:
+    result = run_cli("hashes", "--repo", golden_repo, "--out", app / "g.hashes", "--ngram", "1000")
+    assert result.exit_code == 0, result.stderr
+    (app / "p.md").write_text(f"intro\nQ: {SHORT}\nthen: {LONG}, thanks\n", encoding="utf-8")
+    found = run_cli("leakage", "--against", "g.hashes", "p.md")
+    assert found.exit_code == 1
+    assert [line.split(" (salted")[0] for line in found.stdout.splitlines()[:-1]] == [
+        "p.md:2:1: GC302 holds the question of golden case short",
+        "p.md:3:1: GC302 holds the question of golden case long",
+    ]
+
+
+def test_hashes_refuses_an_ngram_over_a_thousand(golden_repo: Path, tmp_path: Path) -> None:
+    result = run_cli("hashes", "--repo", golden_repo, "--out", tmp_path / "g", "--ngram", "1001")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --ngram is 1001; at most 1000 words an n-gram\n"

@@ -138,3 +138,18 @@ def test_answers_without_confidence_and_a_confidence_of_one(
         "an answer with confidence 1.0 cannot be held back by a threshold; no score command "
         "to suggest"
     )
+
+
+@pytest.mark.parametrize("target", ["1e-320", "5e-324"])
+def test_a_subnormal_target_risk_abstains_from_everything(
+    make_repo: Callable[..., Path], target: str
+) -> None:
+    """A target of 1e-320 is between 0 and 1, so it is taken; the answers a bound that small
+    needs overflowed a float, which stopped the command with ``internal error: OverflowError``.
+    No set holds that many answers: calibrate abstains from everything and says so."""
+    repo, results = build(make_repo, "dev", right=20, wrong=0)
+    out = run_cli("calibrate", results, "--repo", repo, "--split", "dev", "--target-risk", target)
+    assert out.exit_code == 1, out.stderr
+    assert f"cannot certify {float(target):g}: too few answered calibration cases" in out.stdout
+    assert "about 10^32" in out.stdout  # answers needed: some 320 digits, shown as a power
+    assert "threshold 1.0: abstains from every case (coverage 0.0%)" in out.stdout

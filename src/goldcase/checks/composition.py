@@ -46,7 +46,7 @@ slice of 4 cases that is not listed in ``ambiguous_slices``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from goldcase.composition.slices import reported_slices
@@ -83,8 +83,9 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
 
 
 def _slices(golden: list[Case], ctx: Context) -> Iterator[Finding]:
+    tables = _config_tables(ctx)
     for name, cases in reported_slices(golden, ctx).items():
-        path, line, col = _slice_anchor(ctx, name)
+        path, line, col = _anchor(ctx, tables, f"slices.{name}")
         for code, message in _slice_problems(ctx, name, cases):
             yield Finding(path, line, col, code, "warning", message)
 
@@ -248,30 +249,40 @@ def _header_name(inside: str) -> str:
     return inside.strip() or inside[-1]
 
 
-def _config_line(ctx: Context, table: str) -> tuple[str, int, int] | None:
-    """Where ``[table]`` (or an inline ``name = {…}`` under its parent) starts in the config."""
+_KEY = re.compile(r'^\s*(?:"([^"]*)"|([^\s="]+))\s*=')
+
+
+def _config_tables(ctx: Context) -> Callable[[str], tuple[str, int, int] | None]:
+    """Where ``[table]`` (or an inline ``name = {…}`` under its parent) starts in the config,
+    for any table: the config read and indexed once (a lookup a line, not a scan of the file
+    a slice: 100,000 slices took their number times the file's lines)."""
     source = ctx.config.source
     if source is None:
-        return None
+        return lambda table: None
     try:
         lines = ctx.read_bytes(source.name).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return None
-    prefix = "" if source.name == "goldcase.toml" else "tool.goldcase."
-    wanted = _table_names(prefix + table)
-    parent, _, leaf = (prefix + table).rpartition(".")
+        return lambda table: None
+    headers: dict[str, int] = {}
+    keys: dict[tuple[str, str], int] = {}
     current = ""
     for number, text in enumerate(lines, start=1):
         header = _HEADER.match(text)
         if header and header.group(1):
             current = _header_name(header.group(1)).replace(" ", "")
-            if current in wanted:
-                return ctx.rel(source), number, 1
-        elif current in _table_names(parent) and re.match(
-            rf"^\s*(?:{re.escape(leaf)}|\"{re.escape(leaf)}\")\s*=", text
-        ):
-            return ctx.rel(source), number, 1
-    return None
+            headers.setdefault(current, number)
+        elif key := _KEY.match(text):
+            keys.setdefault((current, key.group(1) or key.group(2) or ""), number)
+    prefix = "" if source.name == "goldcase.toml" else "tool.goldcase."
+    shown = ctx.rel(source)
+
+    def find(table: str) -> tuple[str, int, int] | None:
+        parent, _, leaf = (prefix + table).rpartition(".")
+        found = [headers[n] for n in _table_names(prefix + table) if n in headers]
+        found += [keys[(p, leaf)] for p in _table_names(parent) if (p, leaf) in keys]
+        return (shown, min(found), 1) if found else None
+
+    return find
 
 
 def _table_names(dotted: str) -> set[str]:
@@ -281,11 +292,12 @@ def _table_names(dotted: str) -> set[str]:
     return {f"{joined}{leaf}", f'{joined}"{leaf}"', f"{joined}'{leaf}'"}
 
 
-def _slice_anchor(ctx: Context, name: str) -> tuple[str, int, int]:
-    found = _config_line(ctx, f"slices.{name}")
+def _anchor(
+    ctx: Context, tables: Callable[[str], tuple[str, int, int] | None], table: str
+) -> tuple[str, int, int]:
+    found = tables(table)
     return found if found is not None else (ctx.set_path, 1, 1)
 
 
 def _composition_anchor(ctx: Context) -> tuple[str, int, int]:
-    found = _config_line(ctx, "composition")
-    return found if found is not None else (ctx.set_path, 1, 1)
+    return _anchor(ctx, _config_tables(ctx), "composition")

@@ -11,6 +11,7 @@ not checked here.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -39,25 +40,47 @@ class HashedMatcher:
             elif hashes.min_words <= q.words < n:
                 self._short.add(q.words)
         self._lengths = sorted(self._short)
+        self._salt = bytes.fromhex(hashes.salt)
 
     def example(self, text: str) -> HashedQuestion | None:
         return self.whole.get(self.hashes.digest(normalise_input(text)))
 
     def find(self, words: Sequence[str]) -> Iterator[tuple[int, HashedQuestion]]:
-        """(index of the first word, question) for every golden question in ``words``."""
-        n, digest = self.hashes.ngram, self.hashes.digest
+        """(index of the first word, question) for every golden question in ``words``.
+
+        Each window's n-gram is hashed once; a question starting with one is compared n-gram
+        by n-gram before its whole window is hashed, and the windows shorter than ``ngram``
+        are hashed a word at a time (one hash grown, read at each length a question has)."""
+        n = self.hashes.ngram
+        grams = [self.hashes.gram(words[p : p + n]) for p in range(len(words) - n + 1)]
         for p in range(len(words)):
-            if self._first and p + n <= len(words):
-                for q in self._first.get(self.hashes.gram(words[p : p + n]), ()):
-                    window = words[p : p + q.words]
-                    if len(window) == q.words and digest(" ".join(window)) == q.sha256:
+            if p < len(grams):
+                for q in self._first.get(grams[p], ()):
+                    if self._spans(q, grams, p) and self._whole(words[p : p + q.words]) == q.sha256:
                         yield p, q
-            for length in self._lengths:
-                if p + length > len(words):
-                    break
-                short = self.whole.get(digest(" ".join(words[p : p + length])))
-                if short is not None and short.words == length:
-                    yield p, short
+            yield from self._short_at(words, p)
+
+    @staticmethod
+    def _spans(q: HashedQuestion, grams: list[str], p: int) -> bool:
+        return tuple(grams[p : p + len(q.ngrams)]) == q.ngrams
+
+    def _whole(self, window: Sequence[str]) -> str:
+        return hashlib.sha256(self._salt + " ".join(window).encode()).hexdigest()
+
+    def _short_at(self, words: Sequence[str], p: int) -> Iterator[tuple[int, HashedQuestion]]:
+        if not self._lengths or p + self._lengths[0] > len(words):
+            return
+        grown = hashlib.sha256(self._salt + words[p].encode())
+        length = 1
+        for wanted in self._lengths:
+            if p + wanted > len(words):
+                break
+            while length < wanted:
+                grown.update(b" " + words[p + length].encode())
+                length += 1
+            short = self.whole.get(grown.copy().hexdigest())
+            if short is not None and short.words == wanted:
+                yield p, short
 
 
 def label(q: HashedQuestion) -> str:

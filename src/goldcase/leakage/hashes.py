@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -190,23 +191,38 @@ def _parse(data: Any) -> Hashes:
             "write the file again with this goldcase (goldcase hashes)"
         )
     salt, ngram = data["salt"], data["ngram"]
-    bytes.fromhex(salt)
-    if not isinstance(ngram, int) or isinstance(ngram, bool) or ngram < 1:
-        raise ValueError(f"ngram should be a positive integer, got {ngram!r}")
-    questions = tuple(_parse_question(q) for q in data["questions"])
-    version = data.get("golden_version")
+    if not (isinstance(salt, str) and len(salt) == SALT_HEX and _HEX.fullmatch(salt)):
+        raise ValueError(f"the salt should be {SALT_HEX} hex digits (16 bytes)")
+    if not _count(ngram) or ngram > MAX_NGRAM:
+        raise ValueError(f"ngram should be an integer from 1 up to {MAX_NGRAM}, got {ngram!r}")
     min_words = data.get("min_words", MIN_WORDS)
-    if not isinstance(min_words, int):
-        raise ValueError("min_words should be an integer")
+    if not _count(min_words):
+        raise ValueError("min_words should be a positive integer")
+    questions = tuple(_parse_question(q, ngram) for q in data["questions"])
+    version = data.get("golden_version")
     return Hashes(salt, ngram, questions, version if isinstance(version, str) else None, min_words)
 
 
-def _parse_question(raw: Any) -> HashedQuestion:
+SALT_HEX = 32  # what new_salt draws: each hash is sha256(salt + text), so the salt is read often
+MAX_NGRAM = 1000  # as [leakage] ngram: shorter questions are hashed at every window length
+_HEX = re.compile(r"[0-9a-fA-F]+")
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _parse_question(raw: Any, ngram: int) -> HashedQuestion:
     sha, words, grams = raw["sha256"], raw["words"], raw.get("ngrams", [])
-    if not (isinstance(sha, str) and len(sha) == 64) or not isinstance(words, int):
-        raise ValueError("each question needs a 64-digit sha256 and a word count")
+    if not (isinstance(sha, str) and len(sha) == 64) or not _count(words):
+        raise ValueError("each question needs a 64-digit sha256 and a positive word count")
     if not isinstance(grams, list) or not all(isinstance(g, str) for g in grams):
         raise ValueError("ngrams should be a list of hex strings")
+    if len(grams) != max(words - ngram + 1, 0):
+        raise ValueError(
+            f"a question of {words} words holds {len(grams)} n-gram hashes; "
+            f"expected {max(words - ngram + 1, 0)} (one for each {ngram} words in a row)"
+        )
     case_id = raw.get("id")
     return HashedQuestion(case_id if isinstance(case_id, str) else None, sha, words, tuple(grams))
 
@@ -226,6 +242,8 @@ def write_hashes(
             "back (at 1, over 80% of their words, in order, on the sample set; see "
             "docs/leakage.md, threat model)"
         )
+    if size > MAX_NGRAM:
+        raise GoldcaseError(f"--ngram is {size}; at most {MAX_NGRAM} words an n-gram")
     refuse_linked_output(ctx.root, out, "goldcase hashes")
     salt = new_salt()
     if out.exists() and not fresh:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from msgspec import Struct, field
@@ -121,8 +122,18 @@ def search_tests(candidates: int) -> int:
 
 def cases_needed(target_risk: float, delta: float) -> int:
     """The fewest answered cases that could certify ``target_risk`` even with no wrong
-    answer: the smallest n with 1 - delta^(1/n) <= target_risk."""
-    return math.ceil(math.log(delta) / math.log1p(-target_risk))
+    answer: the smallest n with 1 - delta^(1/n) <= target_risk. Exact for a target so small
+    (1e-320) that the float quotient overflows: a number of some 320 digits, not an error."""
+    per_case = -math.log1p(-target_risk)
+    needed = -math.log(delta) / per_case
+    if math.isfinite(needed):
+        return math.ceil(needed)
+    return math.ceil(Fraction(-math.log(delta)) / Fraction(per_case))
+
+
+def _many(count: int) -> str:
+    """A count as written, or its order of magnitude past a trillion (``10^320``)."""
+    return str(count) if count < 10**12 else f"10^{len(str(count)) - 1}"
 
 
 def _step(answers: Sequence[Answer], threshold: float, level: float, target: float) -> Step:
@@ -195,7 +206,7 @@ def _abstain_all(
         reason = (
             f"too few answered calibration cases to certify {target_risk:g}: {len(answers)} "
             f"answers with none wrong would still bound the risk at {best_possible:.3f}; "
-            f"about {need} are needed at delta {delta:g}; abstaining from everything"
+            f"about {_many(need)} are needed at delta {delta:g}; abstaining from everything"
         )
     else:
         reason = (
