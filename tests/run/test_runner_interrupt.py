@@ -29,6 +29,13 @@ def wait_for(path: Path, proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
+def _ctrl_c_as_a_terminal_gives_it() -> None:
+    """SIGINT handled by default in the child, as in a terminal: a shell without job control
+    (``make test &`` in a script, some CI runners) starts background commands with SIGINT
+    ignored, their children inherit that, and Python then installs no Ctrl-C handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_leaves_a_valid_file_that_the_same_command_continues(tmp_path: Path) -> None:
     repo = make_set(tmp_path / "repo")
     out = tmp_path / "run.jsonl"
@@ -41,6 +48,7 @@ def test_ctrl_c_leaves_a_valid_file_that_the_same_command_continues(tmp_path: Pa
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_as_a_terminal_gives_it,
     )
     wait_for(tmp_path / "requests.log.blocked", proc)
     os.kill(proc.pid, signal.SIGINT)
