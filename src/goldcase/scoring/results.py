@@ -108,7 +108,9 @@ class Result:
 
     __slots__ = ("answered", "confidence", "data", "id", "line", "outcome", "traced", "trial")
 
-    def __init__(self, line: int, data: Mapping[str, Any]) -> None:
+    def __init__(
+        self, line: int, data: Mapping[str, Any], shared: dict[Answered, Answered] | None = None
+    ) -> None:
         self.line = line
         self.data = data
         self.id: str = data["id"]
@@ -117,8 +119,13 @@ class Result:
         self.outcome: str = data["outcome"]
         confidence = data.get("confidence")
         self.confidence: float | None = None if confidence is None else float(confidence)
-        # the key the case's trials share a check under (``CaseGrader.verdicts``): answers only
-        self.answered: Answered | None = answered(data) if self.outcome == "answer" else None
+        # the key the case's trials share a check under (``CaseGrader.verdicts``), answers
+        # only; one object for equal keys of a file (``shared``), whose parts grading then
+        # finds in the processor's cache rather than all over memory
+        key = answered(data) if self.outcome == "answer" else None
+        if key is not None and shared is not None:
+            key = shared.setdefault(key, key)
+        self.answered: Answered | None = key
         # looked up while the line is at hand, so the report need not visit every line again
         self.traced: bool = "retrieved" in data or "context" in data or "tool_calls" in data
 
@@ -158,7 +165,8 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
         valid_one = checker(SCHEMA)  # the compiled function itself: called once a line
-        valid = [Result(n, d) for n, d in enumerate(whole, 1) if valid_one(d)]
+        shared: dict[Answered, Answered] = {}
+        valid = [Result(n, d, shared) for n, d in enumerate(whole, 1) if valid_one(d)]
         if len(valid) == len(whole):
             return valid, []
         del whole, valid  # read again line by line: two copies of the objects would be the peak
@@ -204,6 +212,7 @@ def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
     """Line by line: blank lines skipped, and a problem for each of the first ``MAX_SHOWN``
     lines that are not valid; the rest counted in one ``Unlisted``."""
     results: list[Result] = []
+    shared: dict[Answered, Answered] = {}
     problems: list[Problem] = []
     unlisted, first_unlisted = 0, 0
     for number, line in enumerate(text.split("\n"), 1):
@@ -212,7 +221,7 @@ def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
         data = _decode_one(line)
         halved = HALF_SURROGATE_ESCAPE.search(line.encode()) and half_surrogate(data)
         if not halved and valid_line(data):
-            results.append(Result(number, data))
+            results.append(Result(number, data, shared))
             continue
         data = None  # a bad line is decoded again for its message: one copy at a time
         if len(problems) >= MAX_SHOWN:
