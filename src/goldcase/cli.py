@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from goldcase import progress
+from goldcase.collector import ending_without_teardown
 from goldcase.errors import GoldcaseError
 
 # name -> (module in goldcase.commands, one-line help shown by --help)
@@ -96,6 +97,8 @@ def _run(args: list[str]) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every failure into an exit status. Called as the
     console script (no ``argv``), the process ends here (``leave``)."""
+    if argv is None:
+        ending_without_teardown()
     code = _main(sys.argv[1:] if argv is None else argv)
     if argv is None:
         leave(code)

@@ -317,8 +317,39 @@ def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
     text = "\n".join(lines) + ("\n" if final_newline else "")
     fast, fast_problems = parse_lines(text.encode(), "run.jsonl")
     slow, slow_problems = _parse_each(text, "run.jsonl")
-    assert [(r.line, r.data) for r in fast] == [(r.line, r.data) for r in slow]
+    assert [_read(r) for r in fast] == [_read(r) for r in slow]
     assert fast_problems == slow_problems
+
+
+def _read(r: Result) -> tuple[Any, ...]:
+    return (r.line, r.data, r.id, r.trial, r.outcome, r.confidence, r.answered, r.traced)
+
+
+def test_a_line_carries_what_grading_reads_and_equal_answers_share_one_key() -> None:
+    """docs/score.md: an answer's checks read its answer, scope, fact and each citation's id
+    and text; the confidence and trial are read by the threshold and the trials' report.
+    Lines equal in what the checks read share one key object, whatever else differs."""
+    cited = '"citations": [{"id": "P-1", "text": "§ 4"}, {"text": "§ 5"}]'
+    lines = [
+        f'{{"id": "a", "trial": 1, "outcome": "answer", "answer": "30 days", {cited}, '
+        '"confidence": 0.9}',
+        f'{{"id": "a", "trial": 2, "outcome": "answer", "answer": "30 days", {cited}, '
+        '"confidence": 0.2, "latency_ms": 5}',
+        '{"id": "a", "trial": 3, "outcome": "answer", "answer": "30 days", "scope": "x"}',
+        '{"id": "a", "trial": 4, "outcome": "abstain", "answer": "30 days"}',
+        '{"id": "b", "outcome": "answer", "fact": "yes", "confidence": 1}',
+    ]
+    results, problems = parse_results("\n".join(lines).encode(), "run.jsonl")
+    assert problems == []
+    first, second, scoped, abstained, fact = results
+    assert first.answered == ("30 days", None, None, (("P-1", "§ 4"), (None, "§ 5")))
+    assert second.answered is first.answered
+    assert (first.confidence, second.confidence) == (0.9, 0.2)
+    assert scoped.answered == ("30 days", "x", None, None)
+    assert scoped.answered is not first.answered
+    assert (abstained.outcome, abstained.answered, abstained.confidence) == ("abstain", None, None)
+    assert (fact.answered, fact.confidence, fact.trial) == ((None, None, "yes", None), 1.0, None)
+    assert isinstance(fact.confidence, float)
 
 
 def test_half_a_surrogate_pair_is_a_problem_of_its_line_and_a_whole_pair_is_text() -> None:

@@ -32,7 +32,7 @@ from msgspec import Struct
 
 from goldcase.model import Case
 from goldcase.scoring.expect import TEXT_CHECKS, Checks
-from goldcase.scoring.results import Result
+from goldcase.scoring.results import Answered, Result
 from goldcase.text import clip
 
 MISSING = "missing"
@@ -80,23 +80,6 @@ _ANSWERED = ("answered",)
 _ABSTAINED = ("abstained",)
 
 
-# Everything of a result line that the checks read (``expect.Checks.failed``): the answer,
-# scope and fact, and each citation's id and text. Two lines equal in these fail the same
-# checks, whatever their confidence, trial, latency or trace.
-Answered = tuple[Any, Any, Any, tuple[tuple[Any, Any], ...] | None]
-
-
-def answered(data: Mapping[str, Any]) -> Answered:
-    """The part of a result line its checks read, as a key (see ``Answered``)."""
-    cited = data.get("citations")
-    return (
-        data.get("answer"),
-        data.get("scope"),
-        data.get("fact"),
-        None if not cited else tuple([(c.get("id"), c.get("text")) for c in cited]),
-    )
-
-
 def _trial_order(result: Result) -> int:
     return result.trial or 0
 
@@ -139,22 +122,21 @@ class CaseGrader:
         self.expected_answer = case.expected_answer
         self._checks: Checks | None = None
         self._corrects: bool | None = None
-        self._seen: dict[Answered, Failed] | None = None
+        self._seen: dict[Answered | None, Failed] | None = None
 
     def verdict(self, result: Result | None, threshold: float | None) -> tuple[str, Failed]:
         """The outcome after the threshold, and the names of what failed (empty: passed)."""
         if result is None:
             return MISSING, _MISSING
-        data = result.data
-        outcome = str(data["outcome"])
+        outcome = result.outcome
         if outcome == "answer":
             if threshold is not None:
-                confidence = data.get("confidence")
-                if confidence is None or float(confidence) < threshold:
+                confidence = result.confidence
+                if confidence is None or confidence < threshold:
                     return "abstain", _ABSTAINED if self.answerable else ()
             if not (self.answerable or self._accepts_correction()):
                 return outcome, _ANSWERED
-            return outcome, self._check(data)
+            return outcome, self._check(result)
         if outcome == "error":
             return outcome, _ERROR
         if not self.answerable:
@@ -165,7 +147,7 @@ class CaseGrader:
         self, trials: Sequence[Result], threshold: float | None
     ) -> list[tuple[str, Failed]]:
         """``verdict`` of each of a case's trials: an answer equal to an earlier trial's in
-        everything the checks read (``answered``) is not checked again."""
+        everything the checks read (``Result.answered``) is not checked again."""
         self._seen = {}
         try:
             return [self.verdict(result, threshold) for result in trials]
@@ -179,7 +161,7 @@ class CaseGrader:
             corrects = self._corrects = accepts_correction(self._case)
         return corrects
 
-    def _check(self, data: Mapping[str, Any]) -> Failed:
+    def _check(self, result: Result) -> Failed:
         """The failed checks of an answer, the case's checks prepared on its first one; while
         a case's trials are graded (``_seen`` set), an answer equal to an earlier trial's in
         everything the checks read is not checked again."""
@@ -188,11 +170,11 @@ class CaseGrader:
             checks = self._checks = Checks(self._case.expect, self.expected_answer)
         seen = self._seen
         if seen is None:
-            return checks.failed(data)
-        key = answered(data)
+            return checks.failed(result.data)
+        key = result.answered
         failed = seen.get(key)
         if failed is None:
-            failed = seen[key] = checks.failed(data)
+            failed = seen[key] = checks.failed(result.data)
         return failed
 
     def graded(self, result: Result | None, outcome: str, failed: Failed) -> Graded:
@@ -201,8 +183,7 @@ class CaseGrader:
                 self.case_id, self.slice, self.answerable, outcome, False, failed, None, None,
                 self.expected_answer,
             )  # fmt: skip
-        data = result.data
-        confidence = data.get("confidence")
+        said = result.answered if outcome == "answer" else None
         return Graded(
             self.case_id,
             self.slice,
@@ -210,8 +191,8 @@ class CaseGrader:
             outcome,
             not failed,
             failed,
-            None if confidence is None else float(confidence),
-            data.get("answer") if outcome == "answer" else None,
+            result.confidence,
+            None if said is None else said[0],
             self.expected_answer,
         )
 

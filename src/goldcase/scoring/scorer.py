@@ -21,6 +21,7 @@ from typing import Any
 from msgspec import Struct
 
 from goldcase import progress
+from goldcase.collector import let_go
 from goldcase.context import Context
 from goldcase.engine import Entries, list_aside, load_case_set, release_case_cache
 from goldcase.errors import GoldcaseError
@@ -260,7 +261,12 @@ def _score(
     inside = set(map(_CASE_ID, graded))  # one graded case a case of the split, its id in C
     outside = sum(len(by_id[case_id]) for case_id in by_id.keys() - inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
-    del by_id  # the parsed lines are the largest thing held; the report does not need them
+    # The parsed lines are the largest thing held, and the report does not need them. When
+    # the set's view is saved at the end, they make room for its encoding; else they can
+    # wait for the process's end (a tenth of a second to free on 100,000 lines).
+    if scored.view_key is None:
+        let_go(by_id)
+    del by_id
     view.remember(ctx, scored)  # now: its rows take the room the lines left
     report = build_report(
         ctx,
@@ -275,6 +281,8 @@ def _score(
         listed=None if digest else SHOWN_FAILURES,
     )
     report.update(extra, agreement=ceiling(ctx, case_set))
+    if scored.view_key is None:  # the graded cases and the set, as the lines above
+        let_go((graded, scored, selection))
     return report
 
 
