@@ -728,6 +728,9 @@ _GIT_READS = [
     ".git/info/grafts",
     ".git/objects/info/alternates",
     "the branch",
+    ".git/refs/heads/zzz",  # loose refs beside the base branches', read for them
+    ".git/refs/remotes/origin/feature",
+    ".git/refs/stash",
 ]
 
 

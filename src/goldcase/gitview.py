@@ -130,6 +130,10 @@ _READ_TOO = (
     "info/grafts",
     "objects/info/alternates",
 )
+# The folders whose loose refs git 2.39 opens, every one, when asked for the base branches
+# (``for-each-ref refs/remotes/origin/main refs/heads/main ...``): those the base refs lie in
+# and ``refs`` itself (a FIFO at ``refs/stash`` hung it; one in ``refs/tags`` did not).
+_REF_FOLDERS = ("refs",)
 
 
 class UnsafeGitFolder(OSError):
@@ -150,8 +154,9 @@ def unsafe_git_folder(
     ``commondir`` names, that git would wait on forever or read without end: one of
     ``_READ_FIRST`` that is there and is not a regular file (a FIFO, a device, a link to
     ``/dev/zero``), or is one over 1 MiB that git reads whole (``bounded``); one of
-    ``_READ_TOO`` or the branch ``HEAD`` names that is (through links) a FIFO, a device
-    other than ``/dev/null``, or a socket; or a ``.gitattributes`` of the work tree ``top``,
+    ``_READ_TOO``, the branch ``HEAD`` names, or a loose ref git reads for the base branches
+    (``_loose_refs``) that is (through links) a FIFO, a device other than ``/dev/null``, or a
+    socket; or a ``.gitattributes`` of the work tree ``top``,
     from its top down to ``path``, that is one (not through a link: git 2.32 and later open
     those without following one). One ``stat`` each."""
     folders = [own]
@@ -168,10 +173,22 @@ def unsafe_git_folder(
     branch = (_small_file(own / "HEAD") or b"").partition(b"ref:")[2].strip()
     if branch.startswith(b"refs/"):
         also.append(folders[-1] / os.fsdecode(branch))
+    also += _loose_refs(folders[-1])
     special = next((file for file in also if _special(file, os.stat)), None)
     if special is None and top is not None:
         special = next((f for f in _attributes(top, path) if _special(f, os.lstat)), None)
     return None if special is None else Unsafe(special)
+
+
+def _loose_refs(common: Path) -> list[Path]:
+    """The files of the folders whose loose refs git reads for the base branches
+    (``_REF_FOLDERS``, and the folders of ``BASE_REFS``) in the common git folder."""
+    folders = dict.fromkeys([*_REF_FOLDERS, *(ref.rpartition("/")[0] for ref in BASE_REFS)])
+    files: list[Path] = []
+    for folder in folders:
+        with contextlib.suppress(OSError), os.scandir(common / folder) as entries:
+            files += [Path(entry.path) for entry in entries]
+    return files
 
 
 def _attributes(top: Path, path: Path | None) -> list[Path]:
@@ -641,6 +658,9 @@ def merge_base(path: Path, first: str, *others: str) -> str | None:
 
 
 BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
+BASE_REFS = tuple(
+    f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
+)
 
 
 def default_base(path: Path) -> tuple[str, str]:
@@ -667,9 +687,7 @@ def base_of(path: Path, head: str) -> tuple[str, str] | None:
     branches that exist, the nearest merge base (the one the others lead to; a tie goes to
     the first in ``BASE_BRANCHES``). A local main ahead of a stale origin/main, or behind a
     fetched one: the branch was cut from whichever it shares the later commit with."""
-    refs = [
-        f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
-    ]
+    refs = BASE_REFS
     listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
     present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
     # HEAD a base branch's tip (a commit on the main branch, ahead of origin/main or not; a
