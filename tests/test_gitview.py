@@ -832,3 +832,32 @@ def test_a_branch_named_like_a_file_git_reads_whole_is_named_without_a_size(
     with pytest.raises(gitview.UnsafeGitFolder) as refused:
         gitview.git_env(root)
     assert f"{ref} is not a regular file: " in str(refused.value)
+
+
+@pytest.mark.parametrize("where", ["cases/golden", "cases/golden/deep", "corpus"])
+@pytest.mark.parametrize("args", [("check", "--lock"), ("lock", "--stage")])
+def test_a_gitattributes_below_the_set_that_would_hang_git_is_named(
+    tmp_path: Path, args: tuple[str, ...], where: str
+) -> None:
+    """docs/robustness.md: ``ls-files`` of the golden cases and the corpus (which files the
+    commit would not hold) opens the ``.gitattributes`` of every folder below them; a FIFO
+    there (git 2.39) kept the lock's question waiting until goldcase's two-minute bound on
+    git. The command stops naming the file; a folder of that name is passed over."""
+    root = git_set(tmp_path / "set")
+    (root / "cases" / "golden" / "ret-001.yaml").write_text(case_text("ret-001", question="how long do i have to return a thing?"))
+    git(root, "add", "-A")
+    (root / where).mkdir(parents=True, exist_ok=True)
+    (root / "corpus" / "sub" / ".gitattributes").mkdir(parents=True)  # a folder: passed over
+    assert gitview.special_attributes(root, ["cases/golden", "corpus"]) is None
+    os.mkfifo(root / where / ".gitattributes")
+    done = subprocess.run(
+        [str(GOLDCASE), *args],
+        cwd=root,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"{root / where / '.gitattributes'} is not a regular file" in done.stderr

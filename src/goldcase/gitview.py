@@ -22,7 +22,7 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -180,6 +180,40 @@ def unsafe_git_folder(
     return None if special is None else Unsafe(special)
 
 
+def refusal(unsafe: Unsafe) -> str:
+    """Why goldcase runs no git where ``unsafe`` is, and what to do."""
+    bound = " of at most 1 MiB" if unsafe.bounded else ""
+    return (
+        f"{plain(str(unsafe.path))} is not a regular file{bound}: "
+        "git would wait on it for ever or read it until memory ran out, so goldcase runs no "
+        "git in this repository; replace it with the regular file git expects (or clone the "
+        "repository again)"
+    )
+
+
+def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
+    """A ``.gitattributes`` in ``folders`` of ``path`` or any folder below them (not through
+    links) that is a FIFO, a device other than the null device, or a socket: ``ls-files``
+    of those folders opens each (git 2.39 waited on one in ``cases/golden``).
+
+    Two ``lstat`` a folder; its entries are listed only when it has folders below it: most
+    filesystems (ext4, xfs, tmpfs) count a folder's links as 2 and one a folder below it,
+    as ``find`` relies on, and a folder of 10,000 case files is not listed (8 ms)."""
+    stack = [path / folder for folder in folders]
+    while stack:
+        folder = stack.pop()
+        if _special(folder / ".gitattributes", os.lstat):
+            return folder / ".gitattributes"
+        try:
+            below = os.lstat(folder).st_nlink != 2
+        except OSError:
+            continue
+        if below:
+            with contextlib.suppress(OSError), os.scandir(folder) as entries:
+                stack += [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    return None
+
+
 def _loose_refs(common: Path) -> list[Path]:
     """The files of the folders whose loose refs git reads for the base branches
     (``_REF_FOLDERS``, and the folders of ``BASE_REFS``) in the common git folder."""
@@ -245,13 +279,7 @@ def git_env(path: Path) -> dict[str, str]:
     own = None if found is None else found[0]
     unsafe = None if found is None else unsafe_git_folder(*found, path)
     if unsafe is not None:
-        bound = " of at most 1 MiB" if unsafe.bounded else ""
-        raise UnsafeGitFolder(
-            f"{plain(str(unsafe.path))} is not a regular file{bound}: "
-            "git would wait on it for ever or read it until memory ran out, so goldcase runs no "
-            "git in this repository; replace it with the regular file git expects (or clone the "
-            "repository again)"
-        )
+        raise UnsafeGitFolder(refusal(unsafe))
     index = _own_index(env.get("GIT_INDEX_FILE"), own)
     for name in INHERITED:
         env.pop(name, None)
@@ -760,6 +788,9 @@ def asked_uncommittable(path: Path, folders: list[str]) -> Pending:
     it is asked for only when the index may hold one (``may_skip_worktree``). An entry
     marked assume-unchanged is listed by ``--modified`` only when it is not on disk (git
     takes the mark's word for its content), tagged in lower case (``-v``)."""
+    special = special_attributes(path, folders)
+    if special is not None:
+        raise GoldcaseError(refusal(Unsafe(special)))
     cached = ["--cached"] if may_skip_worktree(path) else []
     return started(
         path,
