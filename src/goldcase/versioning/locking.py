@@ -74,8 +74,9 @@ def _acquire(fd: int, mode: int, where: Path) -> None:
         except BlockingIOError:
             if time.monotonic() > deadline:
                 raise GoldcaseError(
-                    f"another goldcase lock has held {where} for {LOCK_WAIT_SECONDS:.0f} s; "
-                    "wait for it to finish"
+                    f"another goldcase command (lock, promote, fmt, scrub, a save of label "
+                    f"serve) has held the lock on {where} for {LOCK_WAIT_SECONDS:.0f} s; "
+                    "wait for it to finish, then run this again"
                 ) from None
             time.sleep(0.05)
 
