@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from goldcase import repolock
 from goldcase.authoring.formatting import dump_canonical, format_text, misread
 from goldcase.config import load_config
 from goldcase.labelpage.edits import Conflict, write_if_unchanged
 from goldcase.loader import file_digest, parse_case
-from goldcase.versioning import locking
-from goldcase.versioning.locking import serialised
+from goldcase.repolock import serialised
 from kit import REPO_ROOT, run_cli
 
 Maker = Callable[..., Path]
@@ -403,7 +403,7 @@ def test_fmt_stops_when_the_lock_is_held_past_the_bound(
     """A lock held past the bound (60 s; 1 s here) stops fmt with an error naming the
     repository's folder and what to do (docs/fmt.md); the file is left as it was."""
     root = make_repo({"cases/golden/ret-001.yaml": MESSY})
-    monkeypatch.setattr(locking, "LOCK_WAIT_SECONDS", 1.0)
+    monkeypatch.setattr(repolock, "LOCK_WAIT_SECONDS", 1.0)
     with serialised(load_config(root)):
         result = run_cli("fmt", "--repo", root)
     assert result.exit_code == 2

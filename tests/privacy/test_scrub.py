@@ -16,7 +16,7 @@ import pytest
 from goldcase.config import load_config
 from goldcase.labelpage.edits import write_if_unchanged
 from goldcase.loader import file_digest, parse_case
-from goldcase.versioning.locking import serialised
+from goldcase.repolock import serialised
 from kit import run_cli
 
 CASE = """\

@@ -41,6 +41,7 @@ from goldcase.config import Config
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
+from goldcase.repolock import serialised
 from goldcase.safeio import Outside, read_inside, shown_path
 from goldcase.writer import rewrite_text, round_trip_yaml
 
@@ -271,9 +272,6 @@ def format_files(config: Config, rels: Sequence[str], *, check: bool) -> FmtResu
     answered and then overwritten with the file as it was before. The lock is taken a file at
     a time, so a save waits for one file, not for the whole run (it waits a bounded time);
     ``check`` writes nothing and takes no lock."""
-    # Imported here: the lock's module brings the engine and git with it, about 50 ms that
-    # the other users of this module (new, review, export) do not need.
-    from goldcase.versioning.locking import serialised
 
     result = FmtResult(files=len(rels))
     for rel in rels:

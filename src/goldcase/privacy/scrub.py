@@ -28,8 +28,8 @@ from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.output import plain
 from goldcase.privacy import pii
+from goldcase.repolock import serialised
 from goldcase.safeio import is_inside, not_a_file, read_regular, shown_path
-from goldcase.versioning.locking import serialised
 from goldcase.writer import dump_round_trip, load_round_trip, rewrite_text
 
 
