@@ -3,17 +3,23 @@ alone, --check, and the pre-commit fixer convention (exit 1 when a file changed)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
 
+from goldcase import repolock
 from goldcase.authoring.formatting import dump_canonical, format_text, misread
-from goldcase.loader import parse_case
+from goldcase.config import load_config
+from goldcase.labelpage.edits import Conflict, write_if_unchanged
+from goldcase.loader import file_digest, parse_case
+from goldcase.repolock import serialised
 from kit import REPO_ROOT, run_cli
 
 Maker = Callable[..., Path]
@@ -307,3 +313,102 @@ def test_a_case_file_linked_inside_the_repository_stays_a_link(tmp_path: Path) -
     assert link.is_symlink() and link.resolve() == target.resolve()
     assert target.read_text(encoding="utf-8") == case_text("ret-003")
     assert goldcase(repo, "fmt", "--check").returncode == 0
+
+
+def _git_repo(root: Path) -> Path:
+    """``root`` as a git repository holding its files, as a golden set is kept."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@example.com")
+    env.update(GIT_COMMITTER_NAME="C", GIT_COMMITTER_EMAIL="c@example.com")
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "the set"],
+    ):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True)
+    return root
+
+
+def _fmt(root: Path, *args: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "goldcase", "fmt", *args]
+    return subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, text=True)
+
+
+def test_fmt_waits_for_the_lock_a_save_holds(make_repo: Maker) -> None:
+    """A save of the labelling page holds the repository's lock from reading a case file to
+    writing it (docs/label.md); fmt waits for it (docs/fmt.md) and then formats the file as
+    saved. Without the lock fmt rewrote the file in the middle of the save."""
+    root = _git_repo(make_repo({"cases/golden/ret-001.yaml": MESSY}))
+    path = root / "cases/golden/ret-001.yaml"
+    with serialised(load_config(root)):  # a save: read the file, then write it
+        saved = path.read_text(encoding="utf-8").replace("a customer asked", "asked twice")
+        fmt = _fmt(root)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            fmt.wait(timeout=5)  # an unguarded fmt is done by then
+        running, during = fmt.poll() is None, path.read_text(encoding="utf-8")
+        path.write_text(saved, encoding="utf-8")
+    out, _ = fmt.communicate(timeout=120)
+    assert (running, during) == (True, MESSY)
+    assert fmt.returncode == 1, out
+    assert out.splitlines() == [
+        "reformatted cases/golden/ret-001.yaml",
+        "1 file reformatted, 0 unchanged",
+    ]
+    assert path.read_text(encoding="utf-8") == CANONICAL.replace("a customer asked", "asked twice")
+
+
+@pytest.mark.slow
+def test_a_page_save_made_while_fmt_formats_the_file_is_kept_or_refused(make_repo: Maker) -> None:
+    """The labelling page's own save (``write_if_unchanged``) made while fmt is between reading a
+    file and writing it back (a large file keeps it there for seconds): fmt read the file, the
+    save was written and answered, then fmt wrote the file as it had read it, and the save was
+    lost. A save is written or refused (docs/label.md), never lost: refused here, since fmt
+    changed the file the page loaded, or written before fmt reads it and kept."""
+    large = "question: How long do refunds take?\nid: ret-002\nanswerable: true\n"
+    large += "notes: as asked\ntags:\n" + "".join(f"  - t{i}\n" for i in range(40_000))
+    files = {"cases/golden/ret-001.yaml": MESSY, "cases/golden/ret-002.yaml": large}
+    root = _git_repo(make_repo(files))
+    first, second = (root / rel for rel in files)
+    loaded = file_digest(second.read_bytes())  # the page loaded the file before fmt ran
+    fmt = _fmt(root)
+    deadline = time.monotonic() + 60
+    while first.read_text(encoding="utf-8") == MESSY and time.monotonic() < deadline:
+        time.sleep(0.01)  # fmt works through the files in order: the large one is next
+    time.sleep(0.2)
+    try:
+        write_if_unchanged(
+            load_config(root), second, loaded, lambda t: t.replace("as asked", "SAVED")
+        )
+        refused = False
+    except Conflict:
+        refused = True
+    out, _ = fmt.communicate(timeout=120)
+    assert fmt.returncode == 1, out
+    text = second.read_text(encoding="utf-8")
+    assert text.startswith("id: ret-002\nquestion: How long do refunds take?\n")
+    assert ("notes: as asked" if refused else "notes: SAVED") in text
+
+
+def test_fmt_check_writes_nothing_and_takes_no_lock(make_repo: Maker) -> None:
+    root = make_repo({"cases/golden/ret-001.yaml": MESSY})
+    with serialised(load_config(root)):
+        result = run_cli("fmt", "--check", "--repo", root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "would reformat cases/golden/ret-001.yaml"
+
+
+def test_fmt_stops_when_the_lock_is_held_past_the_bound(
+    make_repo: Maker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock held past the bound (60 s; 1 s here) stops fmt with an error naming the
+    repository's folder and what to do (docs/fmt.md); the file is left as it was."""
+    root = make_repo({"cases/golden/ret-001.yaml": MESSY})
+    monkeypatch.setattr(repolock, "LOCK_WAIT_SECONDS", 1.0)
+    with serialised(load_config(root)):
+        result = run_cli("fmt", "--repo", root)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: another goldcase command (lock, promote, fmt, scrub, a save of label serve) "
+        f"has held the lock on {root} for 1 s; wait for it to finish, then run this again\n"
+    )
+    assert (root / "cases/golden/ret-001.yaml").read_text(encoding="utf-8") == MESSY

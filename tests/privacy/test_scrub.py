@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.loader import parse_case
+from goldcase.config import load_config
+from goldcase.labelpage.edits import write_if_unchanged
+from goldcase.loader import file_digest, parse_case
+from goldcase.repolock import serialised
 from kit import run_cli
 
 CASE = """\
@@ -108,7 +112,11 @@ def test_missing_path(tmp_path: Path) -> None:
     assert result.stderr.startswith("error: ")
 
 
-def _scrub_on_a_terminal(path: Path, answer: bytes) -> int:
+def _scrub_on_a_terminal(
+    path: Path, answer: bytes, meanwhile: Callable[[], None] = lambda: None
+) -> tuple[int, str]:
+    """Run scrub on a terminal, call ``meanwhile`` at its question, answer it; the exit
+    status and what the terminal showed."""
     main, secondary = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "goldcase", "scrub", str(path)],
@@ -125,15 +133,24 @@ def _scrub_on_a_terminal(path: Path, answer: bytes) -> int:
             proc.kill()
             raise AssertionError(f"no prompt; output so far: {output!r}")
         output += os.read(main, 4096)
+    meanwhile()
     os.write(main, answer)
     code = proc.wait(timeout=30)
+    while select.select([main], [], [], 0)[0]:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        output += chunk
     os.close(main)
-    return code
+    return code, output.decode("utf-8").replace("\r\n", "\n")
 
 
 @pytest.mark.parametrize(("answer", "applied"), [(b"y\n", True), (b"n\n", False)])
 def test_on_a_terminal_it_asks(case_file: Path, answer: bytes, applied: bool) -> None:
-    assert _scrub_on_a_terminal(case_file, answer) == 1
+    assert _scrub_on_a_terminal(case_file, answer)[0] == 1
     assert case_file.read_text("utf-8") == (REDACTED if applied else CASE)
 
 
@@ -237,3 +254,56 @@ def test_a_refused_name_holding_a_line_break_is_printed_escaped(tmp_path: Path) 
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.startswith("error: cases/dev/a\\nb.yaml: a link that leads outside ")
     assert result.stderr.count("\n") == 1
+
+
+def test_a_save_made_while_the_question_is_asked_is_not_overwritten(
+    make_repo: Callable[..., Path],
+) -> None:
+    """The diff may be read for minutes before the answer; a save of the labelling page made
+    meanwhile (its own ``write_if_unchanged``, under the repository's lock) was overwritten
+    with the text the diff was made from. The file is left as saved, and scrub says so
+    (docs/personal-data.md)."""
+    root = make_repo({"cases/golden/t1.yaml": CASE})
+    path = root / "cases" / "golden" / "t1.yaml"
+    loaded = file_digest(path.read_bytes())
+
+    def saved(text: str) -> str:
+        return text.replace("source: transcript", "source: transcript, checked")
+
+    def save() -> None:
+        write_if_unchanged(load_config(root), path, loaded, saved)
+
+    code, shown = _scrub_on_a_terminal(path, b"y\n", meanwhile=save)
+    assert code == 1
+    assert path.read_text("utf-8") == CASE.replace("transcript\n", "transcript, checked\n")
+    assert shown.splitlines()[-1] == (
+        f"{path.as_posix()}: changed since the diff above was made; nothing written to it: "
+        f"rerun goldcase scrub {path.as_posix()}"
+    )
+
+
+def test_yes_waits_for_the_lock_a_save_holds(make_repo: Callable[..., Path]) -> None:
+    """A save of the labelling page holds the repository's lock from reading the file to
+    writing it; scrub writes its redactions only once the save is done, and only to a file
+    the save left as the diff saw it."""
+    root = make_repo({"cases/golden/t1.yaml": CASE, "cases/golden/t2.yaml": CASE})
+    first, second = (root / "cases" / "golden" / name for name in ("t1.yaml", "t2.yaml"))
+    command = [sys.executable, "-m", "goldcase", "scrub", "--yes", "cases"]
+    with serialised(load_config(root)):  # a save of t2: read it, then write it
+        scrub = subprocess.Popen(
+            command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            scrub.wait(timeout=5)  # an unguarded scrub is done by then
+        running, during = scrub.poll() is None, first.read_text("utf-8")
+        second.write_text(CASE.replace("id: t1", "id: t2"), encoding="utf-8")
+    out, err = scrub.communicate(timeout=120)
+    assert (running, during) == (True, CASE)
+    assert scrub.returncode == 1
+    assert first.read_text("utf-8") == REDACTED
+    assert second.read_text("utf-8") == CASE.replace("id: t1", "id: t2")
+    assert err == (
+        "cases/golden/t2.yaml: changed since the diff above was made; nothing written to it: "
+        "rerun goldcase scrub cases/golden/t2.yaml\n"
+    )
+    assert out.splitlines()[-1] == "redacted 1 file; review and commit them"

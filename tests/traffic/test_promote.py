@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from goldcase.config import load_config
-from goldcase.versioning.locking import serialised
+from goldcase.repolock import serialised
 from kit import run_cli
 from traffic.kit import (
     DEV_QUESTION,

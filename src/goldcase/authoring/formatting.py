@@ -17,6 +17,7 @@ reported instead.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
@@ -36,9 +37,11 @@ from ruamel.yaml.scalarstring import (
 )
 from yaml.nodes import ScalarNode
 
+from goldcase.config import Config
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.model import Finding
+from goldcase.repolock import serialised
 from goldcase.safeio import Outside, read_inside, shown_path
 from goldcase.writer import rewrite_text, round_trip_yaml
 
@@ -261,20 +264,24 @@ class FmtResult(Struct):
     files: int = 0
 
 
-def format_files(root: Path, rels: Sequence[str], *, check: bool) -> FmtResult:
-    """Bring each file (relative to ``root``) to the canonical form; with ``check``, only say
-    which files would change."""
+def format_files(config: Config, rels: Sequence[str], *, check: bool) -> FmtResult:
+    """Bring each file (relative to the repository's root) to the canonical form; with
+    ``check``, only say which files would change. Each file is read, formatted and written
+    under the repository's lock (``serialised``), the one a save of the labelling page and
+    ``goldcase promote`` hold: without it, a save landing between the read and the write was
+    answered and then overwritten with the file as it was before. The lock is taken a file at
+    a time, so a save waits for one file, not for the whole run (it waits a bounded time);
+    ``check`` writes nothing and takes no lock."""
+
     result = FmtResult(files=len(rels))
     for rel in rels:
-        new, findings = _formatted(root, rel)
-        if findings:
-            result.findings.extend(findings)
-            continue
-        if new is None:
-            continue
-        result.changed.append(shown_path(rel))
-        if not check:
-            rewrite_text(root / rel, new)
+        with contextlib.nullcontext() if check else serialised(config):
+            new, findings = _formatted(config.root, rel)
+            if new is not None and not check:
+                rewrite_text(config.root / rel, new)
+        result.findings.extend(findings)
+        if new is not None:
+            result.changed.append(shown_path(rel))
     return result
 
 

@@ -25,7 +25,7 @@ def command(paths: tuple[Path, ...], repo: Path | None, check: bool) -> int:
     """
     ctx = open_context(repo, cache=False)
     rels = expand(ctx.root, paths, case_paths(ctx))
-    result = format_files(ctx.root, rels, check=check)
+    result = format_files(ctx.config, rels, check=check)
     for finding in result.findings:
         click.echo(text_line(finding) + " (file left as it is)")
     for rel in result.changed:

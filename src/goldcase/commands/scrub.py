@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from goldcase.output import plain
 from goldcase.privacy import scrub
 
 
@@ -34,7 +35,15 @@ def command(paths: tuple[Path, ...], yes: bool) -> int:
         if not click.confirm(f"apply these redactions to {count}?", default=False):
             click.echo("nothing changed")
             return 1
-    for proposal in proposals:
-        proposal.apply()
-    click.echo(f"redacted {count}; review and commit them")
+    left = [proposal for proposal in proposals if not proposal.apply()]
+    for proposal in left:
+        shown = plain(proposal.shown)
+        click.echo(
+            f"{shown}: changed since the diff above was made; nothing written to it: "
+            f"rerun goldcase scrub {shown}",
+            err=True,
+        )
+    applied = len(proposals) - len(left)
+    if applied:
+        click.echo(f"redacted {applied} file{'' if applied == 1 else 's'}; review and commit them")
     return 1

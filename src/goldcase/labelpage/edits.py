@@ -30,9 +30,9 @@ from goldcase.errors import GoldcaseError
 from goldcase.labelpage.documents import cut, locate, shown
 from goldcase.labelpage.items import MAX_FILE
 from goldcase.loader import file_digest
+from goldcase.repolock import serialised
 from goldcase.safeio import read_regular
 from goldcase.traffic.drafts import SUPPORT_HINT
-from goldcase.versioning.locking import serialised
 from goldcase.writer import atomic_write_text
 
 MAX_TEXT = 5000  # notes, a probe, a rule

@@ -12,20 +12,23 @@ Contact details that the repository's corpus publishes are kept, as GC505 lets t
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 from collections.abc import Collection, Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from msgspec import Struct
 
-from goldcase.config import CONFIG_NAME, find_root, load_config
+from goldcase.config import CONFIG_NAME, Config, find_root, load_config
 from goldcase.corpus import load_corpus
 from goldcase.errors import GoldcaseError
 from goldcase.loader import parse_case
 from goldcase.output import plain
 from goldcase.privacy import pii
+from goldcase.repolock import serialised
 from goldcase.safeio import is_inside, not_a_file, read_regular, shown_path
 from goldcase.writer import dump_round_trip, load_round_trip, rewrite_text
 
@@ -45,8 +48,33 @@ class Proposal(Struct, frozen=True):
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
-    def apply(self) -> None:
-        rewrite_text(self.path, self.new)
+    def apply(self) -> bool:
+        """Write the redactions when the file still holds the text they were made from; False,
+        writing nothing, when it changed since (a save of the labelling page, an editor). The
+        comparison and the write hold the lock of the repository holding the file
+        (``serialised``), the one the page's saves and ``goldcase promote`` hold: the diff may
+        have been read for minutes before the answer, and a save made meanwhile was then
+        overwritten with the text the diff was made from."""
+        with _repository_lock(self.path):
+            try:
+                raw = read_regular(self.path)
+            except OSError:
+                return False  # removed or replaced since: nothing to redact in its place
+            if raw != self.old.encode("utf-8"):
+                return False
+            rewrite_text(self.path, self.new)
+            return True
+
+
+def _repository_lock(path: Path) -> AbstractContextManager[None]:
+    """The lock of the golden-set repository holding ``path``; none outside one (no other
+    goldcase writer works there). Only the root is needed: a ``goldcase.toml`` that does not
+    read must not stop a redaction."""
+    try:
+        root = find_root(path.parent)
+    except GoldcaseError:
+        return contextlib.nullcontext()
+    return serialised(Config(root=root))
 
 
 def expand(paths: Iterable[Path]) -> list[Path]:

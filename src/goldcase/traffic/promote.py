@@ -32,8 +32,8 @@ from goldcase.errors import GoldcaseError
 from goldcase.ids import new_id, slice_prefix, write_new_case
 from goldcase.loader import Locator, load_case_file, parse_case
 from goldcase.model import CaseFile, CaseSet, Finding, Split
+from goldcase.repolock import serialised
 from goldcase.safeio import Outside, inside, read_regular
-from goldcase.versioning.locking import serialised
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _DRAFT_ONLY = ("trace",)

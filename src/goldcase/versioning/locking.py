@@ -9,10 +9,7 @@ at once are serialised: the second sees the first one's lock and has nothing lef
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -28,6 +25,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
 from goldcase.output import plain
+from goldcase.repolock import serialised
 from goldcase.safeio import Outside, inside, read_inside, shown_path, stat_signature
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
@@ -40,44 +38,6 @@ from goldcase.versioning.version import (
     version_key,
 )
 from goldcase.writer import atomic_write_text
-
-LOCK_WAIT_SECONDS = 60.0
-
-
-@contextlib.contextmanager
-def serialised(config: Config, *, shared: bool = False, required: bool = True) -> Iterator[None]:
-    """Hold ``flock`` on the repository's own folder for the block (exclusive to write,
-    shared to read). The folder, not a file in it: nothing to create, so nothing a damaged
-    or hostile checkout (a file, a folder or a link where a lock file would go) can break or
-    redirect. When the folder cannot be opened and the lock is not ``required``, go on
-    without it."""
-    try:
-        fd = os.open(config.root, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError as exc:
-        if required:
-            raise GoldcaseError(f"cannot lock {config.root}: {exc.strerror or exc}") from exc
-        yield
-        return
-    try:
-        _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, config.root)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
-
-
-def _acquire(fd: int, mode: int, where: Path) -> None:
-    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-    while True:
-        try:
-            fcntl.flock(fd, mode | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                raise GoldcaseError(
-                    f"another goldcase lock has held {where} for {LOCK_WAIT_SECONDS:.0f} s; "
-                    "wait for it to finish"
-                ) from None
-            time.sleep(0.05)
 
 
 class OnDisk(Struct, frozen=True):
