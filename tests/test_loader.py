@@ -180,3 +180,35 @@ def test_a_number_of_400_digits_in_a_case_file_is_quoted_cut(
     assert done.returncode == 1, done.stderr
     assert message in done.stdout
     assert BIG not in done.stdout + done.stderr
+
+
+HUGE_NUMBER = "9" * 4_000
+HUGE_TEXT = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (f"source: {HUGE_TEXT}\n", f"GC107 source is '{HUGE_TEXT[:78]}…; expected one of"),
+        (f"answerable: {HUGE_NUMBER}\n", "GC107 answerable should be true or false, got int"),
+        (f"slice: '!{HUGE_TEXT}'\n", "GC107 slice '!xxx"),
+        (f"asked_at: '{HUGE_TEXT}'\n", "is not an ISO 8601 date; write a date"),
+        (f"expect: {{contains: {HUGE_NUMBER}}}\n", "GC107 expect.contains should be a list"),
+        (f"resolution: {HUGE_NUMBER}\n", "GC107 resolution should be {rule: ..., decided_by:"),
+        (f"resolution: {{rule: {HUGE_NUMBER}}}\n", "GC107 resolution.rule should be a string"),
+        (f"{HUGE_TEXT[:1000]}: 1\n", "GC107 unknown key 'xxx"),  # YAML's longest plain key
+    ],
+)
+def test_a_huge_value_in_a_case_file_is_quoted_cut(
+    tmp_path: Path, extra: str, message: str
+) -> None:
+    """docs/check.md: a 4,000-digit number or a 100 kB string a schema message quotes is cut,
+    so each finding stays one short line that names the field."""
+    root = golden_set(tmp_path / "set", ("ret-001",))
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001") + extra)
+    done = goldcase(root, "check", "--select", "schema")
+    assert done.returncode == 1, done.stderr
+    findings = [line for line in done.stdout.splitlines() if " GC107 " in line]
+    shown = [finding[:300] for finding in findings]
+    assert any(message in finding for finding in findings), shown
+    assert all(len(finding) < 300 for finding in findings), shown

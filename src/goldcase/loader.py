@@ -422,16 +422,24 @@ _VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # the schema's id pattern
 _ID_CHARS = "(ids hold letters, digits, '.', '_', '-')"
 
 
+def _is_id(text: str) -> bool:
+    """Whether ``text`` is an id the schema takes: its pattern, and no longer than its
+    ``maxLength`` (a file is never renamed to a 100 kB id the message would then quote)."""
+    longest = load_schema(CASE_SCHEMA)["properties"]["id"]["maxLength"]
+    return len(text) <= longest and bool(_VALID_ID.fullmatch(text))
+
+
 def _id_fix(case_id: str, stem: str) -> str:
     """What to do about an id that is not its file's name, suggesting only valid ids."""
-    id_ok, stem_ok = bool(_VALID_ID.fullmatch(case_id)), bool(_VALID_ID.fullmatch(stem))
+    id_ok, stem_ok = _is_id(case_id), _is_id(stem)
     if id_ok and stem_ok:
         return f"rename the file to {case_id}.yaml or set id: {stem}"
     if id_ok:
         return f"rename the file to {case_id}.yaml {_ID_CHARS}"
     if stem_ok:
         return f"set id: {stem}"
-    fixed = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "case-001"
+    fixed = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._")
+    fixed = fixed[:64].rstrip("-._") or "case-001"  # quoted twice: kept short
     return f"rename the file to {fixed}.yaml and set id: {fixed} {_ID_CHARS}"
 
 

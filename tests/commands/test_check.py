@@ -133,6 +133,15 @@ def test_github_format_escapes(make_repo: Maker) -> None:
             "rename the file to ret-901.yaml and set id: ret-901 (ids "
             "hold letters, digits, '.', '_', '-')",
         ),
+        # an id past the schema's 128 characters is no name to give the file (the message
+        # quoted all 100 kB of it); a long stem is cut to a short valid id
+        ("ret-901", "x" * 100_000, "set id: ret-901"),
+        (
+            "r " * 100,
+            "x" * 100_000,
+            f"rename the file to {'r-' * 31}r.yaml and set id: {'r-' * 31}r (ids "
+            "hold letters, digits, '.', '_', '-')",
+        ),
     ],
 )
 def test_gc108_suggests_only_valid_ids(make_repo: Maker, stem: str, case_id: str, fix: str) -> None:
@@ -142,9 +151,14 @@ def test_gc108_suggests_only_valid_ids(make_repo: Maker, stem: str, case_id: str
     result = check_cli("--repo", root, "--select", "schema")
     gc108 = [line for line in result.stdout.splitlines() if " GC108 " in line]
     assert gc108 == [
-        f"cases/golden/{stem}.yaml:1:5: GC108 id {case_id!r} differs from the file name "
-        f"{stem!r}; {fix}"
+        f"cases/golden/{stem}.yaml:1:5: GC108 id {_cut(repr(case_id))} differs from the file "
+        f"name {_cut(repr(stem))}; {fix}"
     ]
+
+
+def _cut(quoted: str) -> str:
+    """docs/check.md: a value a message quotes is cut at 80 characters."""
+    return quoted if len(quoted) <= 80 else quoted[:79] + "…"
 
 
 def test_bad_config_exits_2(make_repo: Maker) -> None:

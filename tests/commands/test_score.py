@@ -271,3 +271,71 @@ def test_an_out_through_a_link_is_refused(
     assert result.stderr.startswith(f"error: {out}: {expected}"), result.stderr
     assert f"goldcase {command}" in result.stderr
     assert list(away.iterdir()) == []
+
+
+def _manifest(path: Path, golden_version: str) -> Path:
+    """A manifest ``goldcase run`` could have written, made on another set."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = {"format": "goldcase-run", "version": 1, "golden_version": golden_version}
+    path.write_text(json.dumps({**made, "set_digest": "f" * 64}), encoding="utf-8")
+    return path
+
+
+NOT_READ = (
+    "warning: {manifest}: the run manifest is a link that leads {where}, so it was not read: "
+    "replace the link with the manifest itself; its provenance is not known\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "where"),
+    [("outside", "outside the repository"), ("git", "into git's own folder")],
+)
+def test_a_manifest_linked_outside_the_repository_is_not_read(
+    six: Path, tmp_path: Path, target: str, where: str
+) -> None:
+    """docs/score.md: the manifest beside the results is read as a case file is, through a
+    link only when it leads inside the repository. One a branch committed as a link to a file
+    of the user's (or of git's own folder) was read, and what it said printed."""
+    secret = tmp_path / "elsewhere.json" if target == "outside" else six / ".git" / "m.json"
+    _manifest(secret, "from-the-linked-file")
+    manifest = six / "run.jsonl.run.json"
+    manifest.symlink_to(secret)
+    scored = run_cli("score", six / "run.jsonl", "--repo", six, "--format", "json")
+    assert scored.exit_code == 0
+    assert json.loads(scored.stdout)["success"] == 2
+    assert scored.stderr == NOT_READ.format(manifest=manifest, where=where)
+
+
+def test_a_manifest_linked_inside_the_repository_is_read(six: Path) -> None:
+    _manifest(six / "runs" / "first.jsonl.run.json", "1.3.0")
+    (six / "run.jsonl.run.json").symlink_to(Path("runs") / "first.jsonl.run.json")
+    scored = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert scored.exit_code == 0
+    assert scored.stderr.startswith(
+        f"warning: {six / 'run.jsonl'} was made on golden version 1.3.0 (set ffffffffffff); "
+        "the set is now version 1.4.0"
+    )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge", "version"])
+def test_a_manifest_that_is_no_regular_file_or_too_large_is_not_read(six: Path, kind: str) -> None:
+    """Never a hang, never memory: a FIFO, a link to /dev/zero (inside no repository) and a
+    file over 16 MiB are warned about naming the manifest, and the score goes on; a version
+    of 100 kB is quoted cut (at 80 characters)."""
+    manifest = six / "run.jsonl.run.json"
+    if kind == "fifo":
+        os.mkfifo(manifest)
+    elif kind == "device":
+        manifest.symlink_to("/dev/zero")
+    elif kind == "huge":
+        with manifest.open("wb") as fh:
+            fh.truncate(17 * 1024 * 1024)
+    else:
+        manifest.write_text(json.dumps({"format": "goldcase-run", "version": "x" * 100_000}))
+    scored = run_cli("score", six / "run.jsonl", "--repo", six)
+    assert scored.exit_code == 0
+    [warning] = scored.stderr.splitlines()
+    assert warning.startswith(f"warning: {manifest}: ")
+    assert warning.endswith("; its provenance is not known")
+    assert len(warning) < len(str(manifest)) + 200, warning[:400]

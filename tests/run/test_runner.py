@@ -483,6 +483,31 @@ def test_a_manifest_nested_deep_is_read_or_refused_never_a_crash(tmp_path: Path)
         read_manifest(path)
 
 
+def test_a_manifest_is_read_through_a_link_only_inside_the_repository(tmp_path: Path) -> None:
+    """docs/score.md: the manifest is read as a case file is. A link is followed when it
+    leads inside the repository, refused naming the manifest when it leads out, and never
+    followed with no repository to stay in."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    for folder in (repo / "runs", elsewhere):
+        folder.mkdir(parents=True)
+        (folder / "k.jsonl.run.json").write_text('{"format": "goldcase-run", "version": 1}')
+    inside = repo / "inside.jsonl.run.json"
+    inside.symlink_to(repo / "runs" / "k.jsonl.run.json")
+    outside = repo / "outside.jsonl.run.json"
+    outside.symlink_to(elsewhere / "k.jsonl.run.json")
+    assert read_manifest(inside, repo) == {"format": "goldcase-run", "version": 1}
+    for path, root, where in (
+        (outside, repo, " that leads outside the repository"),
+        (inside, None, ""),
+    ):
+        with pytest.raises(GoldcaseError) as refused:
+            read_manifest(path, root)
+        assert refused.value.message == (
+            f"{path}: the run manifest is a link{where}, so it was not read: replace the link "
+            "with the manifest itself"
+        )
+
+
 HOSTILE = "4\x1b]0;title\x07\n::stop-commands::token\n::error file=x::injected\u2028"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -464,3 +465,61 @@ def test_control_characters_in_a_slice_name_are_shown_as_escapes(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout
     assert "standard\\x1b]8;;https://example.com\\x1b\\x" in result.stdout
+
+
+HUGE_TEXT = "x" * 100_000
+HUGE_NUMBER = int("9" * 4_000)
+
+
+def _huge_key(report: dict[str, Any]) -> None:
+    report["slices"][HUGE_TEXT] = 1
+
+
+def _huge_slice(report: dict[str, Any]) -> None:
+    for case in report["cases"]:
+        case["slice"] = HUGE_TEXT if case["slice"] == "returns" else case["slice"]
+    report["slices"][HUGE_TEXT] = dict(report["slices"].pop("returns"), total=HUGE_NUMBER)
+
+
+def _huge_id(report: dict[str, Any]) -> None:
+    report["cases"][0].update(id=HUGE_TEXT, passed=not report["cases"][0]["passed"])
+
+
+HUGE_EDITS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "schema-text": (lambda r: r.update(golden_version=[HUGE_TEXT]), "at golden_version: "),
+    "schema-number": (lambda r: r.update(total=str(HUGE_NUMBER)), "at total: "),
+    "schema-case": (lambda r: r["cases"][0].update(outcome=HUGE_TEXT), "at cases/0/outcome: "),
+    "schema-key": (_huge_key, "at slices/xxx"),
+    "count": (lambda r: r.update(total=HUGE_NUMBER), ": total says 999"),
+    "slice": (_huge_slice, ": slices.xxx"),
+    "case-id": (_huge_id, ".passed is "),
+    "comparable": (lambda r: r.update(golden_version=HUGE_TEXT), "golden_version differs"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(HUGE_EDITS))
+def test_a_huge_value_in_a_report_is_quoted_cut(repo: Path, edit: str) -> None:
+    """docs/report.md: a value the refusal quotes from the report (a 100 kB string or key, a
+    4,000-digit number) is cut, so the message stays one short line that still names the
+    field and says what to do. Each was quoted whole (escaped) before."""
+    from goldcase.scoring.report import cases_digest
+
+    base = score(repo, _results(repo / "a.jsonl", []), "base")
+    report = json.loads(base.read_text())
+    change, field = HUGE_EDITS[edit]
+    change(report)
+    report["cases_digest"] = cases_digest(report["cases"])
+    bad = repo / "huge.json"
+    bad.write_text(json.dumps(report), encoding="utf-8")
+    result = run_cli("compare", base, bad)
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert len(line) < 400, line[:400]
+    assert field in line
+    assert line.endswith(
+        (
+            "; give a report goldcase score --out wrote",
+            "the report was edited: score the run again",
+            "compare runs scored on the same golden set, corpus and split",
+        )
+    )

@@ -391,6 +391,32 @@ def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, field: str, messag
     assert BIG not in done.stderr
 
 
+HUGE_NUMBER = "9" * 4_000
+HUGE_TEXT = "x" * 100_000
+ANSWER = '"outcome": "answer", "answer": "a"'
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (f'{ANSWER}, "confidence": {HUGE_NUMBER}', "confidence is 999"),
+        (f'{ANSWER}, "trial": -{HUGE_NUMBER}', "trial is -999"),
+        (f'{ANSWER}, "latency_ms": "{HUGE_TEXT}"', 'latency_ms should be a number, got "xxx'),
+        (f'"outcome": "answer", "answer": {HUGE_NUMBER}', "answer should be a string, got 999"),
+        (f'{ANSWER}, "error": {HUGE_NUMBER}', "error should be a string or null, got 999"),
+        (f'"outcome": "{HUGE_TEXT}", "answer": "a"', 'outcome is "xxx'),
+        (f'{ANSWER}, "{HUGE_TEXT}": 1', "unknown field 'xxx"),
+        (f'{ANSWER}, "citations": [{{"{HUGE_TEXT}": 1}}]', "unknown field 'xxx"),
+    ],
+)
+def test_a_huge_value_in_a_line_is_quoted_cut(fields: str, message: str) -> None:
+    """docs/score.md: a 4,000-digit number or a 100 kB string a line's message quotes is cut
+    at 80 characters, so the message stays short and still names the field."""
+    [problem] = problems(f'{{"id": "E1", {fields}}}')
+    assert message in problem
+    assert len(problem) < 300, problem[:300]
+
+
 def test_bad_lines_past_the_twentieth_are_counted_not_kept() -> None:
     raw = b"[]\n" * 10_000
     results, kept = parse_results(raw, "run.jsonl")

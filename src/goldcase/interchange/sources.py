@@ -41,7 +41,7 @@ def score_from(
     warnings its provenance deserves (``digest``: see ``scorer.score``)."""
     if source == "results":
         report = score(ctx, path, shown=str(path), split=split, threshold=threshold, digest=digest)
-        warning = stale_warning(path, report["golden_version"], report["set_digest"])
+        warning = stale_warning(path, report["golden_version"], report["set_digest"], ctx.root)
         provenance = [] if warning is None else [warning]
     else:
         converted = convert(source, path, str(path), ctx.config.run.abstain_patterns)

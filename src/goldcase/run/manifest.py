@@ -21,8 +21,10 @@ mix two runs. ``goldcase score`` reads the manifest and warns when the set has c
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,8 +34,8 @@ from msgspec import Struct
 from goldcase import __version__
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
-from goldcase.safeio import read_regular
-from goldcase.text import HALF_SURROGATE, half_surrogate
+from goldcase.safeio import Outside, read_inside, read_regular
+from goldcase.text import HALF_SURROGATE, clip, half_surrogate
 from goldcase.writer import atomic_write_text
 
 FORMAT = "goldcase-run"
@@ -90,13 +92,19 @@ class Provenance(Struct, frozen=True):
         }
 
 
-def read_manifest(path: Path) -> dict[str, Any] | None:
+def read_manifest(path: Path, root: Path | None = None) -> dict[str, Any] | None:
     """The manifest at ``path``; None when there is none; ``GoldcaseError`` when it is not
-    one goldcase wrote."""
+    one goldcase wrote, or is a link leading outside the repository ``root`` (with no root,
+    a link is never followed)."""
     try:
-        data = json.loads(read_regular(path, MAX_BYTES))
+        data = json.loads(_read(path, root))
     except FileNotFoundError:
         return None
+    except Outside:
+        raise GoldcaseError(
+            f"{path}: the run manifest is a link{_where(path, root)}, so it was not read: "
+            "replace the link with the manifest itself"
+        ) from None
     except OSError as exc:
         raise GoldcaseError(
             f"{path}: cannot read the run manifest: {exc.strerror or exc}"
@@ -110,10 +118,35 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
         raise GoldcaseError(f'{path}: not a run manifest (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:
         raise GoldcaseError(
-            f"{path}: run manifest version {data.get('version')!r}; this goldcase reads "
-            f"version {VERSION}"
+            f"{path}: run manifest version {clip(repr(data.get('version')))}; this goldcase "
+            f"reads version {VERSION}"
         )
     return data
+
+
+def _read(path: Path, root: Path | None) -> bytes:
+    """The manifest's bytes, read as a case file is: never blocking (a FIFO, a device are
+    refused), never past ``MAX_BYTES``, and through a link only when where it leads is
+    inside ``root``. The manifest sits beside a results file the user named, but the
+    repository chose it: a committed link could lead to any file of the user's."""
+    try:
+        return read_regular(path, MAX_BYTES, follow=False)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+    if root is None:
+        raise Outside(str(path), "the repository")
+    real_root = os.path.realpath(root)
+    return read_inside(root, os.path.relpath(os.path.realpath(path), real_root), MAX_BYTES)
+
+
+def _where(path: Path, root: Path | None) -> str:
+    """Where the refused link leads, as the refusal says it (nothing with no repository)."""
+    if root is None:
+        return ""
+    if os.path.realpath(path).startswith(os.path.join(os.path.realpath(root), "")):
+        return " that leads into git's own folder"
+    return " that leads outside the repository"
 
 
 MAX_DEPTH = 32  # goldcase writes three levels; a run writes the manifest back
@@ -202,11 +235,15 @@ def _mismatch(shown: str, what: str, was: Any, now_: Any, earlier: dict[str, Any
     )
 
 
-def stale_warning(results: Path, golden_version: str | None, set_digest: str) -> str | None:
+def stale_warning(
+    results: Path, golden_version: str | None, set_digest: str, root: Path
+) -> str | None:
     """A warning when the manifest beside ``results`` says it was made on another version of
-    the set than the one being scored; None when it agrees or there is no manifest."""
+    the set than the one being scored (in the repository ``root``); None when it agrees or
+    there is no manifest. A manifest that cannot be read is warned about, and scoring goes
+    on as without one: it only ever adds this warning."""
     try:
-        made = read_manifest(manifest_path(results))
+        made = read_manifest(manifest_path(results), root)
     except GoldcaseError as exc:
         return f"{exc.message}; its provenance is not known"
     if made is None or made.get("set_digest") == set_digest:

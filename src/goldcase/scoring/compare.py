@@ -30,6 +30,7 @@ from goldcase.errors import GoldcaseError
 from goldcase.scoring.gate import Decision, Verdict, decide
 from goldcase.scoring.paired import DEFAULT_FLOOR, Delta, Pair, measure, pair
 from goldcase.scoring.significance import mcnemar_exact
+from goldcase.text import clip
 
 COMPARABLE = ("golden_version", "set_digest", "corpus_digest", "split")
 SEEDED_SPLITS = ("calibration", "eval")
@@ -120,7 +121,7 @@ def check_comparable(base: Mapping[str, Any], head: Mapping[str, Any]) -> None:
         if base.get(name) != head.get(name):
             raise GoldcaseError(
                 f"the reports are not comparable: {name} differs "
-                f"(base {base.get(name)!r}, head {head.get(name)!r}); "
+                f"(base {clip(repr(base.get(name)))}, head {clip(repr(head.get(name)))}); "
                 "compare runs scored on the same golden set, corpus and split"
             )
     base_ids = {c["id"] for c in base["cases"]}
@@ -130,7 +131,7 @@ def check_comparable(base: Mapping[str, Any], head: Mapping[str, Any]) -> None:
         side = "base" if base_ids - head_ids else "head"
         raise GoldcaseError(
             f"the reports are not comparable: their case lists differ ({len(base_ids)} cases in "
-            f"base, {len(head_ids)} in head; {only[0]!r} is only in {side})"
+            f"base, {len(head_ids)} in head; {clip(repr(only[0]))} is only in {side})"
         )
 
 

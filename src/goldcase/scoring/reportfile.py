@@ -18,7 +18,7 @@ from goldcase.schemas import load_schema, validator
 from goldcase.scoring.metrics import rate, wilson
 from goldcase.scoring.outcomes import accepts_correction
 from goldcase.scoring.report import cases_digest
-from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, half_surrogate
+from goldcase.text import HALF_SURROGATE, HALF_SURROGATE_ESCAPE, clip, half_surrogate
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -96,11 +96,12 @@ def _validate(data: dict[str, Any], name: str) -> None:
 def _jsonschema(data: dict[str, Any], name: str) -> None:
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
-        first = errors[0]
-        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
+        first = errors[0]  # its path and message quote the file (a key, a value): cut
+        where = clip("/".join(str(p) for p in first.absolute_path), 80) or "(top level)"
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise GoldcaseError(
-            f"{name}: not a valid goldcase report: at {where}: {first.message}{more}"
+            f"{name}: not a valid goldcase report: at {where}: {clip(first.message, 120)}"
+            f"{more}; give a report goldcase score --out wrote"
         )
 
 
@@ -239,7 +240,7 @@ def _check_case(
         expected = False
     if passed != expected or passed != (not failed):
         raise GoldcaseError(
-            f"{name}: {where}.passed is {str(passed).lower()} for case {case['id']!r} "
+            f"{name}: {where}.passed is {str(passed).lower()} for case {clip(repr(case['id']))} "
             f"(answerable: {str(case['answerable']).lower()}, outcome {outcome!r}, failed checks "
             f"{failed}), which the pass rule does not give; the report was edited: score the "
             "run again"
@@ -284,7 +285,7 @@ def _check_slices(data: dict[str, Any], cases: list[dict[str, Any]], name: str) 
     _agree(sorted(slices), sorted(totals), "slices", name)
     weight = weighted = 0.0
     for slice_name, (total, success) in totals.items():
-        stats, where = slices[slice_name], f"slices.{slice_name}"
+        stats, where = slices[slice_name], f"slices.{clip(slice_name)}"
         _agree(stats.get("total"), total, f"{where}.total", name)
         _agree(stats.get("success"), success, f"{where}.success", name)
         _agree(stats.get("rate"), rate(success, total), f"{where}.rate", name)
@@ -304,8 +305,8 @@ def _listed(interval: Any) -> list[float] | None:
 def _agree(recorded: Any, computed: Any, field: str, name: str) -> None:
     if not _same(recorded, computed):
         raise GoldcaseError(
-            f"{name}: {field} says {recorded!r}, but the report's own cases give {computed!r}; "
-            "the report was edited: score the run again"
+            f"{name}: {field} says {clip(repr(recorded))}, but the report's own cases give "
+            f"{clip(repr(computed))}; the report was edited: score the run again"
         )
 
 
