@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from composition.kit import healthy_files
+from composition.kit import case, healthy_files
 from goldcase.composition.stats import standard_error
 from kit import run_cli
 
@@ -89,3 +89,81 @@ def test_ambiguous_slices_are_listed_not_reported(repo: Path) -> None:
     data = json.loads(run_cli("stats", "--repo", repo, "--format", "json").stdout)
     assert data["slices"] == []
     assert data["ambiguous_slices"] == ["returns"]
+
+
+# -- bounded text and Markdown: the first 50 by name, then how many more ------------------------
+
+MANY = 1_000  # configured slices, none with a case: each under its floor
+
+
+@pytest.fixture
+def many_slices(make_repo: Repo) -> Path:
+    """The healthy set (slice 'returns') and 1,000 configured slices, s0000 to s0999."""
+    root = make_repo(healthy_files())
+    tables = "".join(f"[slices.s{i:04d}]\ntraffic = 0.0001\n\n" for i in range(MANY))
+    (root / "goldcase.toml").write_text(tables, encoding="utf-8")
+    return root
+
+
+def _slice_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip("│| ").startswith(("s0", "returns"))]
+
+
+def test_text_lists_the_first_50_slices_by_name_and_how_many_more(many_slices: Path) -> None:
+    result = run_cli("stats", "--repo", many_slices)
+    assert result.exit_code == 0
+    rows = _slice_lines(result.stdout)
+    # by name: 'returns' sorts before 's0000'
+    assert len(rows) == 50
+    assert "returns" in rows[0] and "s0000" in rows[1] and "s0048" in rows[-1]
+    assert "s0049" not in result.stdout
+    more = "… and 951 more slices (951 under their floor, 0 over the synthetic cap); "
+    assert more + "--format json lists them all" in result.stdout.splitlines()
+    assert len(result.stdout.splitlines()) < 100
+
+
+def test_markdown_lists_the_first_50_slices_and_how_many_more(many_slices: Path) -> None:
+    result = run_cli("stats", "--repo", many_slices, "--format", "markdown")
+    assert result.exit_code == 0
+    rows = [line for line in result.stdout.splitlines() if line.startswith(("| s0", "| returns"))]
+    assert len(rows) == 50
+    assert rows[-1].startswith("| s0048 | 0/20 (under) |")
+    assert any(
+        line.startswith("… and 951 more slices (951 under") for line in result.stdout.splitlines()
+    )
+
+
+def test_json_lists_every_slice(many_slices: Path) -> None:
+    data = json.loads(run_cli("stats", "--repo", many_slices, "--format", "json").stdout)
+    assert len(data["slices"]) == MANY + 1
+    assert data["slices"][-1]["slice"] == "s0999"
+
+
+def test_counts_show_50_names_of_a_group_and_add_up_the_rest(make_repo: Repo) -> None:
+    files = {
+        f"cases/golden/c{i:02d}.yaml": case(f"c{i:02d}", slice_name=f"t{i:02d}") for i in range(60)
+    }
+    files["cases/dev/d1.yaml"] = case("d1", slice_name="t59")
+    root = make_repo(files)
+    lines = run_cli("stats", "--repo", root, "--format", "markdown").stdout.splitlines()
+    assert "| slice: t49 | 1 | 0 |" in lines
+    assert "| slice: t50 | 1 | 0 |" not in lines
+    assert "| slice: … and 10 more | 10 | 1 |" in lines
+
+
+def test_known_ambiguous_slices_are_listed_to_50(repo: Path) -> None:
+    names = ", ".join(f'"a{i:03d}"' for i in range(70))
+    (repo / "goldcase.toml").write_text(f"ambiguous_slices = [{names}]\n", encoding="utf-8")
+    text = run_cli("stats", "--repo", repo, "--format", "markdown").stdout
+    listed = next(line for line in text.splitlines() if "known-ambiguous" in line)
+    assert listed.endswith("a048, a049, … and 20 more")
+    assert "a050" not in listed
+
+
+def test_a_long_slice_name_is_cut_at_80_characters(repo: Path) -> None:
+    name = "x" * 10_000
+    (repo / "goldcase.toml").write_text(f"[slices.{name}]\nfloor = 1\n", encoding="utf-8")
+    lines = run_cli("stats", "--repo", repo, "--format", "markdown").stdout.splitlines()
+    assert f"| {'x' * 79}… | 0/1 (under) | - | 0% | - | - |" in lines
+    data = json.loads(run_cli("stats", "--repo", repo, "--format", "json").stdout)
+    assert data["slices"][-1]["slice"] == name

@@ -6,6 +6,11 @@ one): each slice's size against its floor, its synthetic share against the cap, 
 the set against its share of traffic, and the standard error of a pass rate of 90% on that
 many items, sqrt(0.9 x 0.1 / n): 6.7 points on 20 items, so a slice of 20 detects a collapse
 (15 points or more), not a 3-point drift.
+
+The text and Markdown renderings list the first ``SHOWN`` slices by name, and as many names
+of each counted group (source, slice, tag) and of the known-ambiguous slices, and say how many
+more there are: a config of 100,000 slice tables is read in a second or two, and rich took
+about 40 s to lay out a table of 100,000 rows nobody reads. The JSON lists every one.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ from goldcase.composition.slices import reported_slices
 from goldcase.composition.timesplit import time_range
 from goldcase.engine import load_case_set
 from goldcase.output import md_text, plain
+from goldcase.text import clip
 
 if TYPE_CHECKING:
     from goldcase.context import Context
     from goldcase.model import Case, CaseSet
 
 REFERENCE_PASS = 0.9
+SHOWN = 50  # slices, and names of each counted group, listed in text and Markdown; JSON: all
 
 
 def standard_error(n: int, p: float = REFERENCE_PASS) -> float | None:
@@ -110,15 +117,21 @@ def _points(value: float | None) -> str:
     return "-" if value is None else f"±{value * 100:.1f} pts"
 
 
-def slice_rows(stats: dict[str, Any]) -> list[list[str]]:
-    """The slice table as text cells (shared by the text and Markdown renderings)."""
+def _name(name: str) -> str:
+    """A slice, source or tag name as a table shows it: one line, at most 80 characters."""
+    return clip(plain(name))
+
+
+def slice_rows(stats: dict[str, Any], limit: int = SHOWN) -> list[list[str]]:
+    """The first ``limit`` rows of the slice table, by name, as text cells (shared by the text
+    and Markdown renderings)."""
     rows = []
-    for row in stats["slices"]:
+    for row in stats["slices"][:limit]:
         size = f"{row['cases']}/{row['floor']}" + ("" if row["meets_floor"] else " (under)")
         synthetic = _pct(row["synthetic_share"]) + ("" if row["synthetic_ok"] else " (over)")
         rows.append(
             [
-                row["slice"],
+                _name(row["slice"]),
                 size,
                 synthetic,
                 _pct(row["set_share"]),
@@ -127,6 +140,20 @@ def slice_rows(stats: dict[str, Any]) -> list[list[str]]:
             ]
         )
     return rows
+
+
+def slices_left_out(stats: dict[str, Any], limit: int = SHOWN) -> str | None:
+    """The line under a slice table cut at ``limit`` rows: how many more, and how many of
+    them are marked; None when every slice is shown."""
+    rest = stats["slices"][limit:]
+    if not rest:
+        return None
+    under = sum(not row["meets_floor"] for row in rest)
+    over = sum(not row["synthetic_ok"] for row in rest)
+    return (
+        f"… and {len(rest)} more slices ({under} under their floor, {over} over the synthetic "
+        "cap); --format json lists them all"
+    )
 
 
 SLICE_HEADER = [
@@ -140,15 +167,31 @@ SLICE_HEADER = [
 COUNT_HEADER = ["", "golden", "dev"]
 
 
-def count_rows(stats: dict[str, Any]) -> list[list[str]]:
+def count_rows(stats: dict[str, Any], limit: int = SHOWN) -> list[list[str]]:
+    """The counts table; of each group (source, slice, tag) the first ``limit`` names, then
+    one row counting the rest together."""
     golden, dev = stats["splits"]["golden"], stats["splits"]["dev"]
     rows = [["cases", str(golden["total"]), str(dev["total"])]]
     for key in ("answerable", "unanswerable", "false_premise"):
         rows.append([key.replace("_", " "), str(golden[key]), str(dev[key])])
     for group in ("source", "slice", "tag"):
-        for name in sorted(set(golden[group]) | set(dev[group])):
+        names = sorted(set(golden[group]) | set(dev[group]))
+        for name in names[:limit]:
             rows.append(
-                [f"{group}: {name}", str(golden[group].get(name, 0)), str(dev[group].get(name, 0))]
+                [
+                    f"{group}: {_name(name)}",
+                    str(golden[group].get(name, 0)),
+                    str(dev[group].get(name, 0)),
+                ]
+            )
+        if len(names) > limit:
+            rest = names[limit:]
+            rows.append(
+                [
+                    f"{group}: … and {len(rest)} more",
+                    str(sum(golden[group].get(name, 0) for name in rest)),
+                    str(sum(dev[group].get(name, 0) for name in rest)),
+                ]
             )
     return rows
 
@@ -163,7 +206,7 @@ def footer(stats: dict[str, Any]) -> list[str]:
     ]
     lines.append(_asked_line(stats["asked_at"]))
     if stats["ambiguous_slices"]:
-        lines.append("not reported (known-ambiguous): " + ", ".join(stats["ambiguous_slices"]))
+        lines.append("not reported (known-ambiguous): " + _names(stats["ambiguous_slices"]))
     if stats["drafts"]:
         lines.append(f"drafts waiting in cases/inbox/: {stats['drafts']} (goldcase promote)")
     if stats["invalid_files"]:
@@ -172,6 +215,11 @@ def footer(stats: dict[str, Any]) -> list[str]:
             "counted: run goldcase check"
         )
     return lines
+
+
+def _names(names: list[str], limit: int = SHOWN) -> str:
+    shown = ", ".join(_name(name) for name in names[:limit])
+    return shown if len(names) <= limit else f"{shown}, … and {len(names) - limit} more"
 
 
 def _asked_line(asked: dict[str, Any]) -> str:
@@ -203,6 +251,11 @@ def render_markdown(stats: dict[str, Any]) -> str:
         "",
         *table(SLICE_HEADER, slice_rows(stats)),
         "",
+    ]
+    left_out = slices_left_out(stats)
+    if left_out is not None:
+        lines += [md_text(left_out), ""]
+    lines += [
         "## Counts",
         "",
         *table(COUNT_HEADER, count_rows(stats)),
@@ -222,16 +275,21 @@ def render_text(stats: dict[str, Any], out: TextIO, color: bool) -> None:
         highlight=False,
         width=120 if not color else None,
     )
-    for title, header, rows in (
-        ("golden-set slices", SLICE_HEADER, slice_rows(stats)),
-        ("counts", COUNT_HEADER, count_rows(stats)),
-    ):
-        table = Table(title=title, title_justify="left")
-        for i, name in enumerate(header):
-            table.add_column(name, justify="left" if i == 0 else "right")
-        for row in rows:
-            style = "red" if any("(under)" in c or "(over)" in c for c in row) else None
-            table.add_row(*(Text(plain(cell)) for cell in row), style=style)
-        console.print(table)
+    console.print(_table("golden-set slices", SLICE_HEADER, slice_rows(stats)))
+    left_out = slices_left_out(stats)
+    if left_out is not None:
+        console.print(left_out, markup=False)
+    console.print(_table("counts", COUNT_HEADER, count_rows(stats)))
     for line in footer(stats):
         console.print(plain(line), markup=False)
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
+    """A rich table; a row with a cell marked ``(under)`` or ``(over)`` in red."""
+    table = Table(title=title, title_justify="left")
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i == 0 else "right")
+    for row in rows:
+        style = "red" if any("(under)" in c or "(over)" in c for c in row) else None
+        table.add_row(*(Text(plain(cell)) for cell in row), style=style)
+    return table
