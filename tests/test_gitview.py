@@ -844,7 +844,9 @@ def test_a_gitattributes_below_the_set_that_would_hang_git_is_named(
     there (git 2.39) kept the lock's question waiting until goldcase's two-minute bound on
     git. The command stops naming the file; a folder of that name is passed over."""
     root = git_set(tmp_path / "set")
-    (root / "cases" / "golden" / "ret-001.yaml").write_text(case_text("ret-001", question="how long do i have to return a thing?"))
+    (root / "cases" / "golden" / "ret-001.yaml").write_text(
+        case_text("ret-001", question="how long do i have to return a thing?")
+    )
     git(root, "add", "-A")
     (root / where).mkdir(parents=True, exist_ok=True)
     (root / "corpus" / "sub" / ".gitattributes").mkdir(parents=True)  # a folder: passed over
