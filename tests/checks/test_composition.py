@@ -309,3 +309,25 @@ def test_the_config_is_read_once_for_the_tables_of_many_slices(
         (1 + 2 * i, f"s{i}") for i in range(200)
     ]
     assert len(reads) <= 2  # the slices' tables once, the composition table once
+
+
+def test_a_huge_slice_name_is_quoted_cut(make_repo: Repo) -> None:
+    """docs/composition.md: a finding names its slice; the schema sets no length on a slice
+    name, and a 100 kB one made a 100 kB finding line. It is quoted cut to one short line."""
+    name = "refunds-" + "x" * 100_000
+    files = healthy()
+    files.update(
+        {
+            "cases/golden/x1.yaml": case("x1", slice_name=name, answerable=False),
+            "cases/golden/x2.yaml": case("x2", slice_name=name),
+        }
+    )
+    found = [f for f in findings(make_repo(files)) if f.code == "GC501"]
+    assert len(found) == 1
+    message = found[0].message
+    assert message.startswith("slice 'refunds-xxx")
+    assert "…" in message
+    assert len(message) < 300
+    assert message.endswith(
+        "a reported slice needs at least 20: add 18, or list it in ambiguous_slices"
+    )

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 from goldcase.composition.slices import reported_slices
 from goldcase.composition.timesplit import asked, older_golden
 from goldcase.model import Case, Finding, Severity
+from goldcase.text import clip
 
 if TYPE_CHECKING:
     from goldcase.context import Context
@@ -97,7 +98,7 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
         yield (
             "GC506",
             (
-                f"slice {name!r} is {traffic:.0%} of traffic but has no golden case; "
+                f"slice {clip(repr(name))} is {traffic:.0%} of traffic but has no golden case; "
                 "add cases, or drop its traffic share from the config"
             ),
         )
@@ -107,7 +108,7 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
         yield (
             "GC501",
             (
-                f"slice {name!r} has {n} golden case{'' if n == 1 else 's'}; a reported "
+                f"slice {clip(repr(name))} has {n} golden case{'' if n == 1 else 's'}; a reported "
                 f"slice needs at least {floor}: add {floor - n}, or list it in "
                 "ambiguous_slices"
             ),
@@ -119,7 +120,7 @@ def _slice_problems(ctx: Context, name: str, cases: list[Case]) -> Iterator[tupl
         yield (
             "GC502",
             (
-                f"slice {name!r} is {synthetic}/{n} synthetic ({synthetic / n:.0%}); "
+                f"slice {clip(repr(name))} is {synthetic}/{n} synthetic ({synthetic / n:.0%}); "
                 f"at most {cap:.0%} may be: add transcript or hand-written cases"
             ),
         )
@@ -134,14 +135,14 @@ def _outcome_mix(name: str, cases: list[Case]) -> Iterator[tuple[str, str]]:
     if not any(not c.answerable and not c.false_premise for c in cases):
         yield (
             "GC510",
-            f"slice {name!r} has no unanswerable case that is not a false premise: nothing "
-            "in it asks what the corpus does not say; add questions on its topic the corpus "
-            "cannot answer",
+            f"slice {clip(repr(name))} has no unanswerable case that is not a false premise: "
+            "nothing in it asks what the corpus does not say; add questions on its topic the "
+            "corpus cannot answer",
         )
     if not any(c.answerable for c in cases):
         yield (
             "GC511",
-            f"every case of slice {name!r} expects an abstention: a system that always "
+            f"every case of slice {clip(repr(name))} expects an abstention: a system that always "
             "abstains passes it; add questions on its topic the corpus does answer",
         )
 
