@@ -677,7 +677,7 @@ def test_a_partial_clone_fetches_the_base_lock_and_the_gate_holds(tmp_path: Path
 # --- a git folder holding a FIFO or a link to /dev/zero where git reads a file first ---
 
 
-def _runs_no_git(root: Path, args: tuple[str, ...]) -> None:
+def _ends_on_its_own(root: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
     """``goldcase args`` in ``root`` ends (within a minute, in 2 GiB) with an exit status of
     its own, not an internal error."""
     done = subprocess.run(
@@ -691,6 +691,7 @@ def _runs_no_git(root: Path, args: tuple[str, ...]) -> None:
     )
     assert "internal error" not in done.stderr, done.stderr
     assert done.returncode in (0, 1, 2), done.stdout + done.stderr
+    return done
 
 
 def _capped() -> None:
@@ -701,7 +702,7 @@ def _capped() -> None:
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
 @pytest.mark.parametrize("name", ["commondir", "config", "HEAD"])
 @pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock"), ("review",)])
-def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
+def test_a_git_folder_that_would_hang_git_or_exhaust_memory_ends_on_its_own(
     tmp_path: Path, args: tuple[str, ...], name: str, kind: str
 ) -> None:
     """A repository that arrives with its git folder (a tarball) can hold a FIFO, or a link
@@ -710,7 +711,7 @@ def test_a_git_folder_that_would_hang_git_or_exhaust_memory_runs_no_git(
     goldcase runs no git there; the repository is not one it can ask git about."""
     root = git_set(tmp_path / "set")
     plant_unreadable(root / ".git" / name, kind)
-    _runs_no_git(root, args)
+    _ends_on_its_own(root, args)
     with pytest.raises(gitview.UnsafeGitFolder, match=name):
         gitview.git_env(root)
 
@@ -742,7 +743,7 @@ _GIT_READS = [
     ],
 )
 @pytest.mark.parametrize("args", [("lock", "--check"), ("check", "--lock")])
-def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
+def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_ends_on_its_own(
     tmp_path: Path, args: tuple[str, ...], name: str, kind: str
 ) -> None:
     """A FIFO where ``show``, ``merge-base``, ``rev-parse``, ``diff``, ``ls-files`` or ``add``
@@ -752,7 +753,7 @@ def test_a_file_goldcase_s_git_commands_read_that_would_hang_them_runs_no_git(
     rel = f".git/{_branch_ref(root)}" if name == "the branch" else name
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     plant_unreadable(root / rel, kind)
-    _runs_no_git(root, args)
+    _ends_on_its_own(root, args)
     with pytest.raises(gitview.UnsafeGitFolder, match=re.escape(f"{root / rel} is not")):
         gitview.git_env(root)
 
@@ -852,14 +853,6 @@ def test_a_gitattributes_below_the_set_that_would_hang_git_is_named(
     (root / "corpus" / "sub" / ".gitattributes").mkdir(parents=True)  # a folder: passed over
     assert gitview.special_attributes(root, ["cases/golden", "corpus"]) is None
     os.mkfifo(root / where / ".gitattributes")
-    done = subprocess.run(
-        [str(GOLDCASE), *args],
-        cwd=root,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _ends_on_its_own(root, args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"{root / where / '.gitattributes'} is not a regular file" in done.stderr
