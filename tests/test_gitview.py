@@ -856,3 +856,18 @@ def test_a_gitattributes_below_the_set_that_would_hang_git_is_named(
     done = _ends_on_its_own(root, args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"{root / where / '.gitattributes'} is not a regular file" in done.stderr
+
+
+def test_the_gitattributes_walk_passes_over_git_s_own_folder_and_links(tmp_path: Path) -> None:
+    """A corpus configured as the repository itself: git never reads a `.gitattributes` in
+    its own folder, nor behind a link to a folder (it does not look behind one)."""
+    root = git_set(tmp_path / "set")
+    (root / ".git" / "deep").mkdir()
+    os.mkfifo(root / ".git" / "deep" / ".gitattributes")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.mkfifo(elsewhere / ".gitattributes")
+    (root / "corpus" / "linked").symlink_to(elsewhere, target_is_directory=True)
+    assert gitview.special_attributes(root, ["."]) is None
+    os.mkfifo(root / "corpus" / ".gitattributes")
+    assert gitview.special_attributes(root, ["."]) == root / "corpus" / ".gitattributes"

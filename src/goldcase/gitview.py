@@ -210,7 +210,11 @@ def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
             continue
         if below:
             with contextlib.suppress(OSError), os.scandir(folder) as entries:
-                stack += [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+                stack += [
+                    Path(e.path)
+                    for e in entries
+                    if e.name != ".git" and e.is_dir(follow_symlinks=False)  # git's own: unread
+                ]
     return None
 
 
