@@ -67,6 +67,22 @@ def test_duplicate_id_names_the_other_file_even_when_only_one_path_is_given(
     )
 
 
+def test_a_duplicate_id_names_three_other_files_and_counts_the_rest(make_repo: Maker) -> None:
+    """docs/check.md: GC109 is reported on each file of a shared id, naming the first three
+    others; files of one id in 40 folders are 40 short lines, not 40 lists of 39 names."""
+    files = {f"cases/dev/f{n:02d}/ret-001.yaml": GOOD.format(id="ret-001") for n in range(40)}
+    root = make_repo(files)
+    lines = check_cli("--repo", root, "--select", "schema").stdout.splitlines()
+    gc109 = [line for line in lines if " GC109 " in line]
+    assert len(gc109) == 40
+    assert gc109[0] == (
+        "cases/dev/f00/ret-001.yaml:1:1: GC109 id 'ret-001' is also used by "
+        "cases/dev/f01/ret-001.yaml, cases/dev/f02/ret-001.yaml, cases/dev/f03/ret-001.yaml "
+        "and 36 more files; ids are unique across cases/"
+    )
+    assert all(line.endswith("and 36 more files; ids are unique across cases/") for line in gc109)
+
+
 def test_case_outside_golden_and_dev(make_repo: Maker) -> None:
     root = make_repo({"cases/other/x.yaml": "id: x\nquestion: q\nanswerable: false\n"})
     result = check_cli("--repo", root)

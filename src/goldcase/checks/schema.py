@@ -72,8 +72,12 @@ def check(case_set: CaseSet, ctx: Context) -> Iterator[Finding]:
     yield from _duplicate_ids(case_set)
 
 
+OTHERS_SHOWN = 3  # files a GC109 names beside its own; the rest are counted
+
+
 def _duplicate_ids(case_set: CaseSet) -> Iterator[Finding]:
-    """GC109 on every file that shares an id, each naming the others."""
+    """GC109 on every file that shares an id, each naming the first ``OTHERS_SHOWN`` others
+    and counting the rest (10,000 files of one id would be 10,000 lines of 10,000 names)."""
     first: dict[str, str] = {}  # id -> the first file that has it
     shared: dict[str, list[str]] = {}  # id -> every file that has it, when two or more do
     for case_file in case_set.files:
@@ -85,7 +89,9 @@ def _duplicate_ids(case_set: CaseSet) -> Iterator[Finding]:
                 shared.setdefault(case_id, [path]).append(case_file.path)
     for case_id, paths in shared.items():
         for path in paths:
-            others = ", ".join(p for p in paths if p != path)
+            shown = [p for p in paths[: OTHERS_SHOWN + 1] if p != path][:OTHERS_SHOWN]
+            more = len(paths) - 1 - len(shown)
+            others = ", ".join(shown) + (f" and {more:,} more files" if more else "")
             yield Finding(
                 path,
                 1,
