@@ -732,6 +732,9 @@ _GIT_READS = [
     ".git/refs/heads/zzz",  # loose refs beside the base branches', read for them
     ".git/refs/remotes/origin/feature",
     ".git/refs/stash",
+    ".git/refs/remotes/foo",
+    ".git/refs/heads/master/a/x",  # under a base ref's name, in folders
+    ".git/refs/remotes/origin",  # where a folder of refs would be
 ]
 
 
