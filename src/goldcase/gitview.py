@@ -201,7 +201,10 @@ def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
 
     Two ``lstat`` a folder; its entries are listed only when it has folders below it: most
     filesystems (ext4, xfs, tmpfs) count a folder's links as 2 and one a folder below it,
-    as ``find`` relies on, and a folder of 10,000 case files is not listed (8 ms)."""
+    as ``find`` relies on, and a folder of 10,000 case files is not listed (8 ms). Where a
+    filesystem counts 2 whatever lies below (some network and FUSE mounts), the folders
+    below are not looked at, and git's bound on itself is what is left. A repository nested
+    in these folders is passed over, as ``ls-files`` passes over it."""
     stack = [path / folder for folder in folders]
     while stack:
         folder = stack.pop()
@@ -216,7 +219,9 @@ def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
                 stack += [
                     Path(e.path)
                     for e in entries
-                    if e.name != ".git" and e.is_dir(follow_symlinks=False)  # git's own: unread
+                    if e.name != ".git"  # git's own folder: its .gitattributes are never read
+                    and e.is_dir(follow_symlinks=False)
+                    and not os.path.lexists(os.path.join(e.path, ".git"))  # another repository
                 ]
     return None
 
