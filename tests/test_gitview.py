@@ -732,6 +732,9 @@ _GIT_READS = [
     ".git/refs/heads/zzz",  # loose refs beside the base branches', read for them
     ".git/refs/remotes/origin/feature",
     ".git/refs/stash",
+    ".git/refs/remotes/foo",
+    ".git/refs/heads/master/a/x",  # under a base ref's name, in folders
+    ".git/refs/remotes/origin",  # where a folder of refs would be
 ]
 
 
@@ -860,7 +863,8 @@ def test_a_gitattributes_below_the_set_that_would_hang_git_is_named(
 
 def test_the_gitattributes_walk_passes_over_git_s_own_folder_and_links(tmp_path: Path) -> None:
     """A corpus configured as the repository itself: git never reads a `.gitattributes` in
-    its own folder, nor behind a link to a folder (it does not look behind one)."""
+    its own folder, nor behind a link to a folder (it does not look behind one), nor in a
+    repository nested in the work tree."""
     root = git_set(tmp_path / "set")
     (root / ".git" / "deep").mkdir()
     os.mkfifo(root / ".git" / "deep" / ".gitattributes")
@@ -868,6 +872,11 @@ def test_the_gitattributes_walk_passes_over_git_s_own_folder_and_links(tmp_path:
     elsewhere.mkdir()
     os.mkfifo(elsewhere / ".gitattributes")
     (root / "corpus" / "linked").symlink_to(elsewhere, target_is_directory=True)
+    nested = root / "vendor" / "tool"  # another repository: ls-files does not go in
+    nested.mkdir(parents=True)
+    git(nested, "init", "-q")
+    (nested / "deep").mkdir()
+    os.mkfifo(nested / "deep" / ".gitattributes")
     assert gitview.special_attributes(root, ["."]) is None
     os.mkfifo(root / "corpus" / ".gitattributes")
     assert gitview.special_attributes(root, ["."]) == root / "corpus" / ".gitattributes"

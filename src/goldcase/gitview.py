@@ -130,10 +130,13 @@ _READ_TOO = (
     "info/grafts",
     "objects/info/alternates",
 )
-# The folders whose loose refs git 2.39 opens, every one, when asked for the base branches
-# (``for-each-ref refs/remotes/origin/main refs/heads/main ...``): those the base refs lie in
-# and ``refs`` itself (a FIFO at ``refs/stash`` hung it; one in ``refs/tags`` did not).
-_REF_FOLDERS = ("refs",)
+# The loose refs git 2.39 opens when asked for the base branches (``for-each-ref
+# refs/remotes/origin/main refs/heads/main ...``): every one directly in the folders on the
+# way to a base ref (a FIFO at ``refs/stash`` or ``refs/remotes/foo`` hung it) and every one
+# whose name starts with a base ref's (``refs/heads/main/x``, ``refs/remotes/origin/main.d/x``);
+# one in ``refs/tags`` did not. ``_loose_refs`` looks at all of ``refs/heads`` and
+# ``refs/remotes``, at any depth, and what lies directly in ``refs``.
+_REF_TREES = ("heads", "remotes")
 
 
 class UnsafeGitFolder(OSError):
@@ -198,7 +201,10 @@ def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
 
     Two ``lstat`` a folder; its entries are listed only when it has folders below it: most
     filesystems (ext4, xfs, tmpfs) count a folder's links as 2 and one a folder below it,
-    as ``find`` relies on, and a folder of 10,000 case files is not listed (8 ms)."""
+    as ``find`` relies on, and a folder of 10,000 case files is not listed (8 ms). Where a
+    filesystem counts 2 whatever lies below (some network and FUSE mounts), the folders
+    below are not looked at, and git's bound on itself is what is left. A repository nested
+    in these folders is passed over, as ``ls-files`` passes over it."""
     stack = [path / folder for folder in folders]
     while stack:
         folder = stack.pop()
@@ -213,20 +219,31 @@ def special_attributes(path: Path, folders: Sequence[str]) -> Path | None:
                 stack += [
                     Path(e.path)
                     for e in entries
-                    if e.name != ".git" and e.is_dir(follow_symlinks=False)  # git's own: unread
+                    if e.name != ".git"  # git's own folder: its .gitattributes are never read
+                    and e.is_dir(follow_symlinks=False)
+                    and not os.path.lexists(os.path.join(e.path, ".git"))  # another repository
                 ]
     return None
 
 
 def _loose_refs(common: Path) -> list[Path]:
-    """The files of the folders whose loose refs git reads for the base branches
-    (``_REF_FOLDERS``, and the folders of ``BASE_REFS``) in the common git folder."""
-    folders = dict.fromkeys([*_REF_FOLDERS, *(ref.rpartition("/")[0] for ref in BASE_REFS)])
-    files: list[Path] = []
-    for folder in folders:
-        with contextlib.suppress(OSError), os.scandir(common / folder) as entries:
-            files += [Path(entry.path) for entry in entries]
-    return files
+    """The loose refs git may read for the base branches in the common git folder, and the
+    folders that hold them (a FIFO where a folder should be hangs git too): what lies
+    directly in ``refs``, and everything in ``_REF_TREES`` at any depth (types from the
+    listing; there are few loose refs, most live in ``packed-refs``)."""
+    refs = common / "refs"
+    found = [refs]
+    with contextlib.suppress(OSError), os.scandir(refs) as entries:
+        found += [Path(e.path) for e in entries if not e.is_dir(follow_symlinks=False)]
+    stack = [refs / tree for tree in _REF_TREES]
+    while stack:
+        folder = stack.pop()
+        found.append(folder)
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                below = entry.is_dir(follow_symlinks=False)
+                (stack if below else found).append(Path(entry.path))
+    return found
 
 
 def _attributes(top: Path, path: Path | None) -> list[Path]:

@@ -169,7 +169,9 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
         valid = [Result(n, d, shared) for n, d in enumerate(whole, 1) if valid_one(d)]
         if len(valid) == len(whole):
             return valid, []
-        del whole, valid  # read again line by line: two copies of the objects would be the peak
+        # read again line by line: two copies of the objects (the shared keys hold their
+        # answers) would be the peak
+        del whole, valid, shared
     text, problem = _decode(raw, name)
     if problem is not None:
         return [], [problem]

@@ -261,10 +261,13 @@ def _score(
     inside = set(map(_CASE_ID, graded))  # one graded case a case of the split, its id in C
     outside = sum(len(by_id[case_id]) for case_id in by_id.keys() - inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
-    # The parsed lines are the largest thing held, and the report does not need them. When
-    # the set's view is saved at the end, they make room for its encoding; else they can
-    # wait for the process's end (a tenth of a second to free on 100,000 lines).
-    if scored.view_key is None:
+    # The parsed lines are the largest thing held, and the report does not need them. They
+    # make room for the view's encoding when the set's view is saved at the end, and for
+    # the complete report (``digest``: every case listed, its JSON text: 454 MB against 397
+    # at the peak of 100,000 x 1 kept); else they wait for the process's end (a tenth of a
+    # second to free on 100,000 lines).
+    keep = scored.view_key is None and not digest
+    if keep:
         let_go(by_id)
     del by_id
     view.remember(ctx, scored)  # now: its rows take the room the lines left
@@ -281,7 +284,7 @@ def _score(
         listed=None if digest else SHOWN_FAILURES,
     )
     report.update(extra, agreement=ceiling(ctx, case_set))
-    if scored.view_key is None:  # the graded cases and the set, as the lines above
+    if keep:  # the graded cases and the set, as the lines above
         let_go((graded, scored, selection))
     return report
 
