@@ -132,11 +132,6 @@ class Result:
     def __repr__(self) -> str:
         return f"Result(line={self.line}, data={self.data!r})"
 
-    @property
-    def answer(self) -> str | None:
-        value = self.data.get("answer")
-        return None if value is None else str(value)
-
 
 def read_raw(path: Path, name: str) -> bytes:
     """The results file's bytes; a missing or unreadable file, or one with a line past
