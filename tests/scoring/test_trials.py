@@ -90,6 +90,24 @@ def test_effective_cases_stay_between_the_cases_and_the_draws() -> None:
     assert effective_cases([1.0, 0.0, 1.0, 0.0], 40) == 4  # never fewer than the cases
 
 
+def test_cases_of_other_shapes_with_one_value_count_as_that_many_cases() -> None:
+    # rates 1/2, 5/10, 5/10 and 1/1: four cases, 23 trials; mean (0.5 * 3 + 1) / 4 = 0.625,
+    # s^2 = (3 * 0.125^2 + 0.375^2) / 3 = 0.0625, n_eff = 0.625 * 0.375 * 4 / 0.0625 = 15
+    cases = [
+        CaseTrials("A", "s", 1, 2),
+        CaseTrials("B", "s", 5, 10),
+        CaseTrials("C", "s", 5, 10),
+        CaseTrials("D", "s", 1, 1),
+    ]
+    summary = summarise(cases)
+    assert summary["cases"] == 4 and summary["trials"] == 23
+    assert summary["mean_pass_rate"]["value"] == 0.625
+    assert summary["mean_pass_rate"]["interval"] == pytest.approx(wilson(0.625, 15))
+    # k is 1 (D has one trial): pass^1 and pass@1 are the rates themselves
+    assert summary["pass_hat_k"] == {"1": summary["mean_pass_rate"]}
+    assert summary["pass_at_k"] == {"1": summary["mean_pass_rate"]}
+
+
 def test_flaky_cases_most_uncertain_first() -> None:
     report = trials_report([*CASES, CaseTrials("D", "t", 3, 4)])
     assert [row["id"] for row in report["flaky"]] == ["B", "D"]

@@ -15,6 +15,7 @@ import difflib
 import heapq
 import itertools
 import json
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -323,6 +324,8 @@ def index_results(
     return by_id, problems
 
 
+_TRIAL = operator.attrgetter("trial")
+
 # a line left out: its number, the line, and the earlier line it repeats (the case's first
 # line when it mixes lines with and without a trial number); lines are unique, so tuples
 # compare on the number alone
@@ -330,7 +333,7 @@ _Repeat = tuple[int, Result, Result, bool]
 
 
 def _distinct_trials(lines: Sequence[Result]) -> bool:
-    trials = {result.trial for result in lines}
+    trials = set(map(_TRIAL, lines))
     return None not in trials and len(trials) == len(lines)
 
 

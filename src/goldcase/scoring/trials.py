@@ -24,7 +24,8 @@ k: 1 and the smallest number of trials any case has.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from msgspec import Struct
@@ -61,51 +62,69 @@ def effective_cases(values: Sequence[float], draws: float) -> float:
     """The effective number of cases behind the mean of ``values`` (each in [0, 1], one a
     case), when the cases hold ``draws`` independent draws in all: between len(values) and
     ``draws``, placed by the observed spread."""
-    m = len(values)
-    mean = sum(values) / m
-    upper = max(float(m), float(draws))
-    spread = sum((v - mean) ** 2 for v in values) / (m - 1) if m > 1 else 0.0
-    if spread == 0:
-        return upper if 0 < mean < 1 else float(m)
-    return min(upper, max(float(m), mean * (1 - mean) * m / spread))
+    return _spread_and_cases(Counter(values), draws)[1]
 
 
 def clustered_mean(values: Sequence[float], draws: float) -> dict[str, Any]:
     """Mean over cases with a 95% Wilson interval on the effective number of cases."""
-    if not values:
+    return _clustered(Counter(values), draws)
+
+
+Counted = Mapping[float, int]  # each case value, and how many cases have it
+
+
+def _spread_and_cases(counted: Counted, draws: float) -> tuple[float, float]:
+    """The mean of the counted values and the effective number of cases behind it. A set's
+    cases take few distinct values (a case's passes out of its trials), so each is counted
+    once; sums are exact (``fsum``), and one distinct value is its own mean."""
+    m = sum(counted.values())
+    upper = max(float(m), float(draws))
+    if len(counted) == 1:
+        mean = next(iter(counted))
+        return mean, upper if 0 < mean < 1 else float(m)
+    mean = math.fsum([value * n for value, n in counted.items()]) / m
+    spread = math.fsum([n * (value - mean) ** 2 for value, n in counted.items()]) / (m - 1)
+    if spread == 0:
+        return mean, upper if 0 < mean < 1 else float(m)
+    return mean, min(upper, max(float(m), mean * (1 - mean) * m / spread))
+
+
+def _clustered(counted: Counted, draws: float) -> dict[str, Any]:
+    if not counted:
         return {"value": None, "interval": None}
-    mean = sum(values) / len(values)
-    n_eff = effective_cases(values, draws)
+    mean, n_eff = _spread_and_cases(counted, draws)
     return {"value": mean, "interval": list(wilson_at(min(1.0, max(0.0, mean)), n_eff))}
 
 
 def summarise(cases: Sequence[CaseTrials]) -> dict[str, Any]:
+    """The block of a set or slice: its cases' mean pass rate, pass^k and pass@k, each with
+    its interval, worked out once for each (passes, trials) the cases have."""
     if not cases:
         return {"cases": 0, "trials": 0}
-    k_max = min(c.trials for c in cases)
-    ks = sorted({1, k_max})
+    shapes = Counter([(c.passes, c.trials) for c in cases])
+    trials = sum(t * n for (_, t), n in shapes.items())
+    ks = sorted({1, min(t for _, t in shapes)})
     return {
         "cases": len(cases),
-        "trials": sum(c.trials for c in cases),
-        "mean_pass_rate": clustered_mean([c.rate for c in cases], _draws(cases, 1)),
-        "pass_hat_k": {
-            str(k): clustered_mean(
-                [pass_hat_k(c.passes, c.trials, k) for c in cases], _draws(cases, k)
-            )
-            for k in ks
-        },
-        "pass_at_k": {
-            str(k): clustered_mean(
-                [pass_at_k(c.passes, c.trials, k) for c in cases], _draws(cases, k)
-            )
-            for k in ks
-        },
+        "trials": trials,
+        "mean_pass_rate": _clustered(_counted(shapes, _rate, 1), trials),
+        "pass_hat_k": {str(k): _clustered(_counted(shapes, pass_hat_k, k), trials / k) for k in ks},
+        "pass_at_k": {str(k): _clustered(_counted(shapes, pass_at_k, k), trials / k) for k in ks},
     }
 
 
-def _draws(cases: Sequence[CaseTrials], k: int) -> float:
-    """Independent draws of k trials the cases hold at most: trials / k per case."""
-    return sum(c.trials for c in cases) / k
+def _rate(passes: int, trials: int, k: int) -> float:
+    return passes / trials
+
+
+def _counted(
+    shapes: Mapping[tuple[int, int], int], value: Callable[[int, int, int], float], k: int
+) -> Counter[float]:
+    """How many cases have each value of ``value(passes, trials, k)``."""
+    counted: Counter[float] = Counter()
+    for (passes, trials), n in shapes.items():
+        counted[value(passes, trials, k)] += n
+    return counted
 
 
 def flaky_cases(cases: Sequence[CaseTrials]) -> list[dict[str, Any]]:
