@@ -8,10 +8,12 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from goldcase.leakage.hashes import load
+from goldcase.leakage.against import HashedMatcher
+from goldcase.leakage.hashes import HashedQuestion, Hashes, dumps, load
 from kit import run_cli
 
 LONG = "Is it true that a customer who bought a damaged kettle can still ask for a credit note"
@@ -337,3 +339,103 @@ def test_hashes_refuses_an_ngram_over_a_thousand(golden_repo: Path, tmp_path: Pa
     result = run_cli("hashes", "--repo", golden_repo, "--out", tmp_path / "g", "--ngram", "1001")
     assert result.exit_code == 2
     assert result.stderr == "error: --ngram is 1001; at most 1000 words an n-gram\n"
+
+
+def _hashes_of(path: Path, questions: list[str], ngram: int = 8) -> Hashes:
+    """A hashes file of ``questions`` (already normalised), written as goldcase writes one."""
+    salt = "00112233445566778899aabbccddeeff"
+    empty = Hashes(salt, ngram, ())
+    hashed = []
+    for i, question in enumerate(questions):
+        words = question.split()
+        grams = tuple(empty.gram(words[k : k + ngram]) for k in range(len(words) - ngram + 1))
+        hashed.append(HashedQuestion(f"q{i}", empty.digest(question), len(words), grams))
+    hashes = Hashes(salt, ngram, tuple(sorted(hashed, key=lambda q: q.sha256)))
+    path.write_text(dumps(hashes), encoding="utf-8")
+    return hashes
+
+
+class _Read(list[str]):
+    """The words of a prompt, counting how many are read (a slice counts its length)."""
+
+    read = 0
+
+    def __getitem__(self, at: Any) -> Any:
+        got = list.__getitem__(self, at)
+        _Read.read += len(got) if isinstance(at, slice) else 1
+        return got
+
+
+def test_questions_ending_in_one_another_are_read_once_each(tmp_path: Path) -> None:
+    """32 questions of a repeated word, 1,000 to 19,600 words, against 20,000 of it: each
+    window's n-gram was compared with every question starting with it, and its whole window
+    hashed, for each of them (about two minutes). The words are now read once for the n-grams
+    and once for each question's whole hash."""
+    questions = ["a " * (1000 + 600 * i) for i in range(32)]
+    matcher = HashedMatcher(_hashes_of(tmp_path / "deep.hashes", [q.strip() for q in questions]))
+    words = _Read(["a"] * 20_000)
+    _Read.read = 0
+    found = list(matcher.find(words))
+    assert len(found) == sum(20_000 - len(q.split()) + 1 for q in questions)
+    assert _Read.read <= 8 * len(words) + sum(len(q.split()) for q in questions)
+
+
+@pytest.mark.parametrize("shape", ["copies", "nested"])
+def test_a_hashes_file_of_questions_ending_in_one_another_is_refused(
+    tmp_path: Path, shape: str
+) -> None:
+    """2,000 questions that all end with the same words, found each at every word of a prompt
+    repeating them: refused, naming the file, before any prompt is read."""
+    if shape == "copies":  # one question 2,000 times over (the whole hashes made up)
+        hashes = _hashes_of(tmp_path / "g.hashes", ["a " * 40] * 2000)
+        forged = [
+            HashedQuestion(q.id, f"{i:064x}", q.words, q.ngrams)
+            for i, q in enumerate(hashes.questions)
+        ]
+        (tmp_path / "g.hashes").write_text(
+            dumps(Hashes(hashes.salt, hashes.ngram, tuple(forged))), encoding="utf-8"
+        )
+    else:  # each a word longer than the last
+        _hashes_of(tmp_path / "g.hashes", [" ".join(["a"] * (8 + i)) for i in range(2000)])
+    prompt = tmp_path / "p.md"
+    prompt.write_text("a " * 20_000 + "\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", tmp_path / "g.hashes", prompt)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {tmp_path / 'g.hashes'}: more than 32 of its questions end with the same "
+        "words (copies of one question, or each the end of the next): a prompt repeating those "
+        "words would hold each of them at every word; no golden set holds such questions: "
+        "write the file again with goldcase hashes\n"
+    )
+
+
+HEAD = "what is the refund window for product"
+
+
+def test_many_questions_sharing_their_first_words_are_each_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3,000 questions sharing their first 8 words (and so their first n-gram): each copied
+    one is found at its line, and none of the others, nor the shared start alone."""
+    questions = [f"{HEAD} {i} bought in store {i % 7}" for i in range(3000)]
+    questions += [f"{HEAD} {i} bought in store" for i in range(3)]  # a start of q0, q1, q2
+    _hashes_of(tmp_path / "g.hashes", questions)
+    (tmp_path / "p.md").write_text(
+        f"intro\nQ: {HEAD} 12 bought in store 5, thanks\n"  # q12
+        f"{HEAD} 2999 bought in store 3\n"  # q2999 ends the file's line
+        f"{HEAD} 12 bought in store 4\n"  # the store differs: nothing
+        f"{HEAD} 1 bought in store 1 and {HEAD} 0 bought in store\n"  # q1, q3001; q3000
+        f"{HEAD} 3001\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("leakage", "--against", "g.hashes", "p.md")
+    assert result.exit_code == 1, result.stderr
+    assert [line.split(" (salted")[0] for line in result.stdout.splitlines()] == [
+        "p.md:2:1: GC302 holds the question of golden case q12",
+        "p.md:3:1: GC302 holds the question of golden case q2999",
+        "p.md:5:1: GC302 holds the question of golden case q1",
+        "p.md:5:1: GC302 holds the question of golden case q3000",
+        "p.md:5:1: GC302 holds the question of golden case q3001",
+        "5 errors in 1 file",
+    ]

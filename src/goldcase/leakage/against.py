@@ -4,15 +4,16 @@ golden set, from the salted hashes alone.
 The same rules as the leakage check: a few-shot example whose normalised text hashes to a
 golden question is GC301; a golden question of ``min_words`` words or more found inside any
 file's normalised text, on word boundaries, is GC302. A question of ``ngram`` words or more is
-found by its first n-gram's hash, then confirmed by the hash of the whole window; a shorter one
-by hashing every window of its length. Near-duplicates (GC303) need the text, so they are
-not checked here.
+found by its n-gram hashes, all questions at once (a trie walked once over the text's n-grams),
+then confirmed by the hash of the whole window; a shorter one by hashing every window of its
+length. Near-duplicates (GC303) need the text, so they are not checked here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -24,23 +25,81 @@ from goldcase.model import Finding
 from goldcase.safeio import not_a_file, read_inside, shown_path
 from goldcase.text import normalise_input
 
+# The most questions of a hashes file that may end with the same words: copies of one question,
+# or each question the end of the next. Every one of them is found at every place those words
+# end, so a prompt repeating them gives this many findings a word. A golden set holds a few
+# at most (GC304 is an error, and a question ending another is rare); a file of thousands is
+# made by hand, to hold the search.
+MAX_NESTED = 32
+
+
+class NestedQuestions(ValueError):
+    """A hashes file whose questions end in one another more than ``MAX_NESTED`` deep."""
+
 
 class HashedMatcher:
-    """Finds golden questions, known only by their salted hashes, in normalised words."""
+    """Finds golden questions, known only by their salted hashes, in normalised words.
+
+    The questions of ``ngram`` words or more are a trie keyed by their successive n-gram
+    hashes, with Aho-Corasick failure links: the text's n-grams are walked once, whatever the
+    number of questions sharing a start, and at each n-gram the questions ending there are
+    read off the node reached. A hashes file whose questions end in one another more than
+    ``MAX_NESTED`` deep raises ``NestedQuestions``."""
 
     def __init__(self, hashes: Hashes) -> None:
         self.hashes = hashes
         self.whole = {q.sha256: q for q in hashes.questions}
         n = hashes.ngram
-        self._first: dict[str, list[HashedQuestion]] = {}
+        self._goto: dict[tuple[int, str], int] = {}  # (node, n-gram hash) -> node; root 0
+        self._ends: dict[int, list[HashedQuestion]] = {}
         self._short: set[int] = set()
         for q in hashes.questions:
             if q.words >= n and q.ngrams:
-                self._first.setdefault(q.ngrams[0], []).append(q)
+                self._ends.setdefault(self._insert(q.ngrams), []).append(q)
             elif hashes.min_words <= q.words < n:
                 self._short.add(q.words)
+        self._fail = [0] * (len(self._goto) + 1)
+        self._out = self._links()
+        self._confirmed: dict[int, tuple[HashedQuestion, ...]] = {}
         self._lengths = sorted(self._short)
         self._salt = bytes.fromhex(hashes.salt)
+
+    def _insert(self, grams: Sequence[str]) -> int:
+        node = 0
+        for gram in grams:
+            child = self._goto.get((node, gram))
+            if child is None:
+                child = self._goto[node, gram] = len(self._goto) + 1
+            node = child
+        return node
+
+    def _links(self) -> list[int]:
+        """Fills each node's failure link (the node of its longest proper suffix in the
+        trie), breadth first, and returns the output links (the nearest node on the failure
+        chain, itself included, where questions end; 0 for none); counts the questions on
+        each chain."""
+        kids: dict[int, list[tuple[str, int]]] = {}
+        for (parent, gram), child in self._goto.items():
+            kids.setdefault(parent, []).append((gram, child))
+        fail = self._fail
+        out, nested = [0] * len(fail), [0] * len(fail)
+        queue = deque([0])
+        while queue:
+            node = queue.popleft()
+            for gram, child in kids.get(node, ()):
+                fail[child] = self._step(fail[node], gram) if node else 0
+                ending = len(self._ends.get(child, ()))
+                nested[child] = ending + nested[fail[child]]
+                if nested[child] > MAX_NESTED:
+                    raise NestedQuestions
+                out[child] = child if ending else out[fail[child]]
+                queue.append(child)
+        return out
+
+    def _step(self, node: int, gram: str) -> int:
+        while node and (node, gram) not in self._goto:
+            node = self._fail[node]
+        return self._goto.get((node, gram), 0)
 
     def example(self, text: str) -> HashedQuestion | None:
         return self.whole.get(self.hashes.digest(normalise_input(text)))
@@ -48,21 +107,38 @@ class HashedMatcher:
     def find(self, words: Sequence[str]) -> Iterator[tuple[int, HashedQuestion]]:
         """(index of the first word, question) for every golden question in ``words``.
 
-        Each window's n-gram is hashed once; a question starting with one is compared n-gram
-        by n-gram before its whole window is hashed, and the windows shorter than ``ngram``
-        are hashed a word at a time (one hash grown, read at each length a question has)."""
+        Each window's n-gram is hashed once and steps the trie once; the windows shorter
+        than ``ngram`` are hashed a word at a time (one hash grown, read at each length a
+        question has)."""
         n = self.hashes.ngram
-        grams = [self.hashes.gram(words[p : p + n]) for p in range(len(words) - n + 1)]
+        node = 0
         for p in range(len(words)):
-            if p < len(grams):
-                for q in self._first.get(grams[p], ()):
-                    if self._spans(q, grams, p) and self._whole(words[p : p + q.words]) == q.sha256:
-                        yield p, q
+            if self._goto and p + n <= len(words):
+                node = self._step(node, self.hashes.gram(words[p : p + n]))
+                yield from self._ending(words, p, node)
             yield from self._short_at(words, p)
 
-    @staticmethod
-    def _spans(q: HashedQuestion, grams: list[str], p: int) -> bool:
-        return tuple(grams[p : p + len(q.ngrams)]) == q.ngrams
+    def _ending(
+        self, words: Sequence[str], last: int, node: int
+    ) -> Iterator[tuple[int, HashedQuestion]]:
+        """The questions whose last n-gram starts at word ``last``, along the output links."""
+        found = self._out[node]
+        while found:
+            for q in self._confirm(words, last, found):
+                yield last - len(q.ngrams) + 1, q
+            found = self._out[self._fail[found]]
+
+    def _confirm(self, words: Sequence[str], last: int, node: int) -> tuple[HashedQuestion, ...]:
+        """The questions ending at ``node`` whose whole salted hash is the window's. Hashed
+        the first time the node is reached only: its n-gram hashes name the window's words,
+        so the window is the same wherever it is reached again, and so is the answer."""
+        confirmed = self._confirmed.get(node)
+        if confirmed is None:
+            ending = self._ends[node]
+            start = last - len(ending[0].ngrams) + 1
+            digest = self._whole(words[start : start + ending[0].words])
+            confirmed = self._confirmed[node] = tuple(q for q in ending if q.sha256 == digest)
+        return confirmed
 
     def _whole(self, window: Sequence[str]) -> str:
         return hashlib.sha256(self._salt + " ".join(window).encode()).hexdigest()
@@ -112,10 +188,13 @@ def _inside(
     for word in words:
         offsets.append(at)
         at += len(word) + 1
+    seen: set[tuple[int, int]] = set()  # (line, question): a question is reported once a line
     for start, q in matcher.find(words):
         if q.sha256 not in exact:
             line = text.line_of(offsets[start])
-            yield _finding(rel, line, "GC302", "holds", q)
+            if (line, id(q)) not in seen:
+                seen.add((line, id(q)))
+                yield _finding(rel, line, "GC302", "holds", q)
 
 
 def _finding(rel: str, line: int, code: str, verb: str, q: HashedQuestion) -> Finding:
@@ -131,10 +210,9 @@ def _finding(rel: str, line: int, code: str, verb: str, q: HashedQuestion) -> Fi
     )
 
 
-def scan_paths(hashes: Hashes, root: Path, rels: Sequence[str]) -> list[Finding]:
+def scan_paths(matcher: HashedMatcher, root: Path, rels: Sequence[str]) -> list[Finding]:
     """Every file in ``rels`` (relative to ``root``); an unreadable one is GC306. Findings
     name a file as every finding does: a byte of its name that is not UTF-8 escaped."""
-    matcher = HashedMatcher(hashes)
     out: list[Finding] = []
     for rel in rels:
         try:
@@ -183,6 +261,20 @@ def check_against(
 ) -> tuple[list[Finding], int]:
     """(findings, files scanned): ``paths`` (relative to ``root``), or when there are none,
     the files matched by the few-shot globs ``patterns``."""
-    hashes = load(hashes_file, root)
+    matcher = matcher_for(hashes_file, root)
     rels = list(paths) if paths else matching_files(root, patterns)
-    return scan_paths(hashes, root, rels), len(rels)
+    return scan_paths(matcher, root, rels), len(rels)
+
+
+def matcher_for(hashes_file: Path, root: Path) -> HashedMatcher:
+    """The matcher of a hashes file; one whose questions end in one another more than
+    ``MAX_NESTED`` deep (no golden set holds such) is refused before any text is read."""
+    try:
+        return HashedMatcher(load(hashes_file, root))
+    except NestedQuestions:
+        raise GoldcaseError(
+            f"{hashes_file}: more than {MAX_NESTED} of its questions end with the same words "
+            "(copies of one question, or each the end of the next): a prompt repeating those "
+            "words would hold each of them at every word; no golden set holds such questions: "
+            "write the file again with goldcase hashes"
+        ) from None
