@@ -297,6 +297,9 @@ line_texts = st.sampled_from([
     '{"id": "f", "outcome": "abstain", "meta": {"k": [{"a": 1, "a": 2}]}}',
     '{"id": "f", "outcome": "abstain", "meta": {"k": "\\u0022:", "k": "\\":"}}',
     '{"id": "i", "outcome": "answer", "answer": "x\\": y", "scope": ":z"}',
+    '{"id": "f", "outcome": "abstain", "meta": {"k": 1, "k": "\\u003a"}}',
+    '{"id": "f", "outcome": "abstain", "meta": {"k": 1, "k": "\\u003A"}}',
+    '{"id": "l", "outcome": "answer", "answer": "x\\u003a y"}',
     '{"id": "j", "outcome": "abstain", "meta": {"big": 1e400, "int": 123456789012345678901}}',
     '{"id": "k", "outcome": "abstain", "confidence": -0.0, "meta": [[[{"a": {}}]]]}',
     '{"id": "h", "outcome": "abstain"',
@@ -315,6 +318,26 @@ def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
     from goldcase.scoring.results import _parse_each, parse_lines
 
     text = "\n".join(lines) + ("\n" if final_newline else "")
+    fast, fast_problems = parse_lines(text.encode(), "run.jsonl")
+    slow, slow_problems = _parse_each(text, "run.jsonl")
+    assert [_read(r) for r in fast] == [_read(r) for r in slow]
+    assert fast_problems == slow_problems
+
+
+json_numbers = st.from_regex(r"\A-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,40})?([eE][+-]?[0-9]{1,3})?\Z")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(json_numbers, min_size=1, max_size=6))
+def test_every_number_is_read_whole_file_as_line_by_line(numbers: list[str]) -> None:
+    """The whole file is decoded by another reader than single lines: every number written
+    in JSON, of any length, precision or exponent, is the same value either way."""
+    from goldcase.scoring.results import _parse_each, parse_lines
+
+    text = "".join(
+        f'{{"id": "n{i}", "outcome": "abstain", "meta": {{"x": {number}}}}}\n'
+        for i, number in enumerate(numbers)
+    )
     fast, fast_problems = parse_lines(text.encode(), "run.jsonl")
     slow, slow_problems = _parse_each(text, "run.jsonl")
     assert [_read(r) for r in fast] == [_read(r) for r in slow]

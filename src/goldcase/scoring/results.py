@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from goldcase.errors import GoldcaseError
@@ -182,12 +183,14 @@ _NEWLINE_TO_COMMA = bytes.maketrans(b"\n", b",")
 
 
 def _decode_whole(raw: bytes) -> list[Any] | None:
-    """The file as one JSON array, its newlines read as commas: one call into the C decoder,
-    and no list of line strings. None when that is not the same as reading line by line: a
-    blank line, a line that is not one complete value, or two values on one line (which
-    would shift every later line's number) all make it fail or miscount; so does a byte that
-    is not UTF-8 (``_decode`` says where). The newlines become commas in the bytes, before
-    they are decoded: one copy of the text in memory instead of four."""
+    """The file as one JSON array, its newlines read as commas: one call into msgspec's C
+    decoder, and no list of line strings. None when that is not the same as reading line by
+    line: a blank line, a line that is not one complete value, or two values on one line
+    (which would shift every later line's number) all make it fail or miscount; so does a
+    byte that is not UTF-8 (``_decode`` says where), a number the line-by-line reader takes
+    otherwise (NaN, out of range), and a key given twice on a line (``_keys_lost``). The
+    newlines become commas in the bytes, which are decoded as they are: one copy of the
+    text in memory instead of four."""
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     end = len(raw)
     while end > start and raw[end - 1] == 0x0A:  # the trailing newlines, as rstrip("\n")
@@ -196,14 +199,26 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
         return None
     joined = b"".join((b"[", memoryview(raw.translate(_NEWLINE_TO_COMMA))[start:end], b"]"))
     try:
-        text = joined.decode("utf-8")
-        del joined  # let go before the objects are built: the peak of a large file
-        objects = _DECODER.decode(text)
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        objects = _WHOLE.decode(joined)
+    except (msgspec.DecodeError, RecursionError):
         return None
+    del joined  # let go before the keys are counted: the peak of a large file
     if not isinstance(objects, list) or len(objects) != raw.count(b"\n", start, end) + 1:
         return None
-    return objects
+    return None if _keys_lost(raw, objects) else objects
+
+
+def _keys_lost(raw: bytes, objects: list[Any]) -> bool:
+    """True when decoding may have dropped a key given twice in one object, which msgspec
+    does silently (the last one kept) and ``_DECODER`` refuses, naming it. Outside its
+    strings, a JSON text holds a colon for each key and nowhere else; inside them, each colon
+    decodes to one colon, and only ``\\u003a`` makes one from other bytes. So, when no string
+    spells it so, the file's colons are its keys and its strings' colons, and the objects,
+    encoded again, hold as many exactly when no key was lost: a lost key takes its colon, and
+    its value's, with it."""
+    if raw.find(b"\\u003a") >= 0 or raw.find(b"\\u003A") >= 0:
+        return True
+    return raw.count(b":") != _ENCODER.encode(objects).count(b":")
 
 
 def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
@@ -272,6 +287,10 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
+# the whole file at once: twice the speed of ``_DECODER``, whose hook is called for every
+# object; what it reads otherwise, it refuses (``_decode_whole``)
+_WHOLE = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
 
 
 def _line_problem(line: str) -> str:
