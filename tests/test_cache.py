@@ -129,6 +129,23 @@ def test_a_whole_run_that_read_every_entry_appends_its_few_changes(tmp_path: Pat
     assert again == {**{k: f"value {k[1:]}" * 10 for k in keys}, "k7": "changed"}
 
 
+def test_a_run_that_changed_every_entry_writes_the_namespace_whole(tmp_path: Path) -> None:
+    """A namespace of one entry replaced by a much smaller one (the score's view of a set
+    that shrank) keeps nothing of its file: it is written whole, and its time moves on."""
+    written = _whole(tmp_path, size=100)
+    long_ago = written.stat().st_mtime_ns - 60 * 10**9
+    os.utime(written, ns=(long_ago, long_ago))
+    cache = Cache(tmp_path)
+    keys = [f"k{i}" for i in range(100)]
+    assert len(cache.take("ns", keys, dict[str, str])) == 100
+    for key in keys:
+        cache.put("ns", key, "short")
+    cache.save()
+    assert not written.with_name("ns.journal").exists()
+    assert written.stat().st_mtime_ns > long_ago
+    assert decode(written.read_bytes()) == dict.fromkeys(keys, "short")
+
+
 def test_a_run_that_appends_leaves_the_time_files_are_measured_against(
     tmp_path: Path,
 ) -> None:

@@ -394,7 +394,10 @@ class Cache:
         nothing stale, and rewriting 5 MB to change one entry cost a commit that locks the set
         35-45 ms). The file's time, which ``known`` measures files against, stays: only a
         whole write moves it on (another process may have appended records this run never
-        checked)."""
+        checked). A run that changed every entry the namespace keeps leaves nothing of the
+        file current, so it writes it whole: the score's view, one entry, was appended when
+        the set shrank, and its file's time, older than the files it stands for, kept it
+        untrusted for as many runs as the journal took to outgrow the file."""
         if namespace not in self._sizes or not self._sizes[namespace][0]:
             return False
         if not self.partial and self._old[namespace]:  # stale entries: written whole, without
@@ -403,6 +406,8 @@ class Cache:
         entries = {key: used[key] for key in self._changed.get(namespace, ()) if key in used}
         if not entries:  # nothing to add (an empty record would end the journal's reading)
             return True
+        if len(entries) == len(used) and not self._old[namespace]:  # every entry new
+            return False
         record = encode(entries)
         if record is None:
             return False

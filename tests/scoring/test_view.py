@@ -222,6 +222,27 @@ def test_a_case_file_as_new_as_the_view_is_read_again(
     assert loads == [1]
 
 
+def test_a_view_written_again_is_trusted_on_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file changed since the view was written is read once: the view written again then
+    stands for it. Its one entry replaced, the view's file is written whole, so its time
+    moves past the changed file's; appended to a journal, the file kept its old time and
+    the set was loaded again on every run until the journal outgrew it."""
+    root = _repo(tmp_path)
+    _score(root)
+    long_ago = time.time_ns() - 60 * 10**9
+    os.utime(_view_file(root), ns=(long_ago, long_ago))
+    _edit(root)
+    _age_cases(root, seconds=30)  # changed after the view was written, before this run
+    expected = _uncached(root)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    assert loads == [1]
+    assert _score(root) == expected
+    assert loads == [1]  # the view answered
+
+
 def test_a_linked_case_file_gets_no_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _repo(tmp_path)
     target = root / "cases" / "golden" / "r-003.yaml"
