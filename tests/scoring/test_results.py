@@ -20,6 +20,7 @@ from goldcase.scoring.results import (
     Unlisted,
     _drop_repeats,
     index_results,
+    parse_lines,
     parse_results,
     read_raw,
     valid_line,
@@ -300,6 +301,8 @@ line_texts = st.sampled_from([
     '{"id": "f", "outcome": "abstain", "meta": {"k": 1, "k": "\\u003a"}}',
     '{"id": "f", "outcome": "abstain", "meta": {"k": 1, "k": "\\u003A"}}',
     '{"id": "l", "outcome": "answer", "answer": "x\\u003a y"}',
+    '{"id": "m", "outcome": "answer", "answer": "x',  # a value run over two lines
+    'y"}',
     '{"id": "j", "outcome": "abstain", "meta": {"big": 1e400, "int": 123456789012345678901}}',
     '{"id": "k", "outcome": "abstain", "confidence": -0.0, "meta": [[[{"a": {}}]]]}',
     '{"id": "h", "outcome": "abstain"',
@@ -342,6 +345,52 @@ def test_every_number_is_read_whole_file_as_line_by_line(numbers: list[str]) -> 
     slow, slow_problems = _parse_each(text, "run.jsonl")
     assert [_read(r) for r in fast] == [_read(r) for r in slow]
     assert fast_problems == slow_problems
+
+
+def test_two_values_on_a_line_do_not_make_up_for_one_run_over_two() -> None:
+    """Each is a problem of its lines, whatever the line count comes to."""
+    from goldcase.scoring.results import _parse_each
+
+    text = (
+        '{"id": "a", "outcome": "abstain"}, {"id": "b", "outcome": "abstain"}\n'
+        '{"id": "c", "outcome": "answer", "answer": "x\n'
+        'y"}\n'
+    )
+    assert parse_lines(text.encode(), "run.jsonl") == ([], _parse_each(text, "run.jsonl")[1])
+    assert [p.line for p in parse_lines(text.encode(), "run.jsonl")[1]] == [1, 2, 3]
+
+
+def test_a_deeply_nested_line_is_judged_alike_whatever_the_other_lines_hold() -> None:
+    """A line nested near the decoder's limit is valid, or a problem, on its own account: a
+    broken line beside it (which has the file read line by line) changes nothing."""
+    good, broken = '{"id": "b", "outcome": "abstain"}', '{"id": "b", "outcome": "abstain"'
+    verdicts = set()
+    for depth in range(900, 1000):
+        deep = '{"id": "a", "outcome": "abstain", "meta": {"x": ' + "[" * depth + "]" * depth
+        deep += "}}"
+        alone = parse_lines(f"{deep}\n{good}\n".encode(), "run.jsonl")
+        beside = parse_lines(f"{deep}\n{broken}\n".encode(), "run.jsonl")
+        line_one = ("a" in [r.id for r in alone[0]], 1 in [p.line for p in alone[1]])
+        assert line_one == ("a" in [r.id for r in beside[0]], 1 in [p.line for p in beside[1]])
+        verdicts.add(line_one)
+    assert verdicts == {(True, False), (False, True)}  # the limit lies in the range tried
+
+
+def test_a_line_too_deep_to_explain_is_a_problem_not_a_crash() -> None:
+    """Near the decoder's limit, a line that decodes can still be too deep for jsonschema to
+    walk while it words what is wrong: that is the line's problem, not a traceback."""
+    from goldcase.scoring.results import NESTED_TOO_DEEPLY
+
+    messages = set()
+    for depth in range(900, 1000):
+        deep = '{"id": "a", "outcome": "answer", "meta": {"x": ' + "[" * depth + "]" * depth
+        (problem,) = parse_lines(f"{deep}}}}}\n".encode(), "run.jsonl")[1]
+        messages.add(problem.message.split(":")[0])
+    assert messages == {
+        "an answer needs 'answer' (the text shown) or 'fact' (a structured key)",
+        NESTED_TOO_DEEPLY,
+        "malformed JSON",
+    }
 
 
 def _read(r: Result) -> tuple[Any, ...]:

@@ -179,33 +179,48 @@ TOO_COSTLY = (
     "split the results file and score the parts, or score fewer samples (a long answer costs "
     "little; many small values, objects and lists on a line cost much)"
 )
-_NEWLINE_TO_COMMA = bytes.maketrans(b"\n", b",")
 
 
 def _decode_whole(raw: bytes) -> list[Any] | None:
-    """The file as one JSON array, its newlines read as commas: one call into msgspec's C
+    """The file as one JSON array, a comma before each newline: one call into msgspec's C
     decoder, and no list of line strings. None when that is not the same as reading line by
     line: a blank line, a line that is not one complete value, or two values on one line
-    (which would shift every later line's number) all make it fail or miscount; so does a
-    byte that is not UTF-8 (``_decode`` says where), a number the line-by-line reader takes
-    otherwise (NaN, out of range), and a key given twice on a line (``_keys_lost``). The
-    newlines become commas in the bytes, which are decoded as they are: one copy of the
-    text in memory instead of four."""
+    (which would shift every later line's number) all make it fail or miscount; a value
+    cannot run over two lines, since a newline stays in the text, where a string may not
+    hold it and a comma may not stand before it inside a value. So does a byte that is not
+    UTF-8 (``_decode`` says where), a number the line-by-line reader takes otherwise (NaN,
+    out of range), a key given twice on a line (``_keys_lost``), and a line nested nearly
+    as deep as the line-by-line reader allows: the array sits inside ``_MARGIN`` more, so a
+    line near that limit is always judged by that reader, whatever the other lines hold.
+    The bytes are decoded as they are: two copies of the text in memory, not four."""
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     end = len(raw)
     while end > start and raw[end - 1] == 0x0A:  # the trailing newlines, as rstrip("\n")
         end -= 1
     if end == start or raw.startswith(b"\n", start) or raw.find(b"\n\n", start, end) >= 0:
         return None
-    joined = b"".join((b"[", memoryview(raw.translate(_NEWLINE_TO_COMMA))[start:end], b"]"))
+    newlines = raw.count(b"\n", start, end)
+    body = memoryview(raw.replace(b"\n", b",\n"))[start : end + newlines]
+    joined = b"".join((_OPEN, body, _CLOSE))
+    del body
     try:
         objects = _WHOLE.decode(joined)
     except (msgspec.DecodeError, RecursionError):
         return None
     del joined  # let go before the keys are counted: the peak of a large file
-    if not isinstance(objects, list) or len(objects) != raw.count(b"\n", start, end) + 1:
+    for _ in range(_MARGIN):
+        if not isinstance(objects, list) or len(objects) != 1:
+            return None
+        objects = objects[0]
+    if not isinstance(objects, list) or len(objects) != newlines + 1:
         return None
     return None if _keys_lost(raw, objects) else objects
+
+
+# Arrays around the file's: msgspec reads a few levels deeper than the line-by-line decoder
+# (997 against 995 from one call), which reads each line from two calls further down.
+_MARGIN = 16
+_OPEN, _CLOSE = b"[" * (_MARGIN + 1), b"]" * (_MARGIN + 1)
 
 
 def _keys_lost(raw: bytes, objects: list[Any]) -> bool:
@@ -218,7 +233,11 @@ def _keys_lost(raw: bytes, objects: list[Any]) -> bool:
     its value's, with it."""
     if raw.find(b"\\u003a") >= 0 or raw.find(b"\\u003A") >= 0:
         return True
-    return raw.count(b":") != _ENCODER.encode(objects).count(b":")
+    try:
+        encoded = _ENCODER.encode(objects)
+    except RecursionError:  # the line-by-line reader says which line, and why
+        return True
+    return raw.count(b":") != encoded.count(b":")
 
 
 def _parse_each(text: str, name: str) -> tuple[list[Result], list[Problem]]:
@@ -310,7 +329,16 @@ def _line_problem(line: str) -> str:
         kinds: dict[type, str] = {list: "a list", str: "a string", bool: "true or false"}
         kind = kinds.get(type(data), "null" if data is None else "a number")
         return f"line holds {kind}, not an object; write one JSON object per line"
-    return explain(data)
+    try:
+        return explain(data)
+    except RecursionError:  # decoded, but too deep for jsonschema to walk (meta is free-form)
+        return NESTED_TOO_DEEPLY
+
+
+NESTED_TOO_DEEPLY = (
+    "values nested too deeply to check against results.schema.json; nest meta's values "
+    "fewer levels deep"
+)
 
 
 def index_results(
