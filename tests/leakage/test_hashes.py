@@ -403,10 +403,34 @@ def test_a_hashes_file_of_questions_ending_in_one_another_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         f"error: {tmp_path / 'g.hashes'}: more than 32 of its questions end with the same "
-        "words (copies of one question, or each the end of the next): a prompt repeating those "
-        "words would hold each of them at every word; no golden set holds such questions: "
-        "write the file again with goldcase hashes\n"
+        "words (each the end of the next, or one question under other hashes): a prompt "
+        "repeating those words would hold each of them at every word; no golden set holds "
+        "such questions: write the file again with goldcase hashes\n"
     )
+
+
+def test_cases_sharing_one_question_are_found_once_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A set may hold one question in many cases (GC304 turned off): ``goldcase hashes``
+    writes each, and ``--against`` finds the question once a line, naming the first case and
+    counting the others, however many they are."""
+    question = "summarise the obligations of the supplier under this contract in three points"
+    hashes = _hashes_of(tmp_path / "g.hashes", [question] * 40)
+    first = hashes.questions[0].id
+    monkeypatch.chdir(tmp_path)
+    Path("p.md").write_text(f"Do not {question}.\nAgain: {question}\n", encoding="utf-8")
+    Path("shots.jsonl").write_text(json.dumps({"input": question}) + "\n", encoding="utf-8")
+    result = run_cli("leakage", "--against", "g.hashes", "p.md", "shots.jsonl")
+    assert result.exit_code == 1
+    lines = [line.split(" (salted")[0] for line in result.stdout.splitlines()]
+    named = f"the question of golden case {first} and of 39 other golden cases"
+    assert lines == [
+        f"p.md:1:1: GC302 holds {named}",
+        f"p.md:2:1: GC302 holds {named}",
+        f"shots.jsonl:1:1: GC301 few-shot example equals {named}",
+        "3 errors in 2 files",
+    ]
 
 
 HEAD = "what is the refund window for product"

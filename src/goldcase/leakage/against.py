@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -25,11 +25,11 @@ from goldcase.model import Finding
 from goldcase.safeio import not_a_file, read_inside, shown_path
 from goldcase.text import normalise_input
 
-# The most questions of a hashes file that may end with the same words: copies of one question,
-# or each question the end of the next. Every one of them is found at every place those words
-# end, so a prompt repeating them gives this many findings a word. A golden set holds a few
-# at most (GC304 is an error, and a question ending another is rare); a file of thousands is
-# made by hand, to hold the search.
+# The most distinct questions of a hashes file that may end with the same words: each the end
+# of the next, or one text under other whole hashes (which only a forged file holds). Every one
+# of them is found at every place those words end, so a prompt repeating them gives this many
+# findings a word. A question ending another is rare in a golden set; a file of thousands is
+# made by hand, to hold the search. Copies of one question (one whole hash) count once.
 MAX_NESTED = 32
 
 
@@ -48,12 +48,18 @@ class HashedMatcher:
 
     def __init__(self, hashes: Hashes) -> None:
         self.hashes = hashes
-        self.whole = {q.sha256: q for q in hashes.questions}
+        # one question of each text: its copies (cases sharing a question, GC304 turned
+        # off) are found once and counted in its findings
+        self.whole: dict[str, HashedQuestion] = {}
+        self.copies: Counter[str] = Counter()
+        for q in hashes.questions:
+            self.whole.setdefault(q.sha256, q)
+            self.copies[q.sha256] += 1
         n = hashes.ngram
         self._goto: dict[tuple[int, str], int] = {}  # (node, n-gram hash) -> node; root 0
         self._ends: dict[int, list[HashedQuestion]] = {}
         self._short: set[int] = set()
-        for q in hashes.questions:
+        for q in self.whole.values():
             if q.words >= n and q.ngrams:
                 self._ends.setdefault(self._insert(q.ngrams), []).append(q)
             elif hashes.min_words <= q.words < n:
@@ -175,7 +181,8 @@ def scan_file(matcher: HashedMatcher, rel: str, raw: bytes) -> list[Finding]:
         q = matcher.example(example.text)
         if q is not None:
             exact.add(q.sha256)
-            out.append(_finding(rel, example.line, "GC301", "few-shot example equals", q))
+            copies = matcher.copies[q.sha256]
+            out.append(_finding(rel, example.line, "GC301", "few-shot example equals", q, copies))
     out.extend(_inside(matcher, rel, NormalisedLines.of_numbered(read.numbered()), exact))
     return sorted(set(out))
 
@@ -194,11 +201,15 @@ def _inside(
             line = text.line_of(offsets[start])
             if (line, id(q)) not in seen:
                 seen.add((line, id(q)))
-                yield _finding(rel, line, "GC302", "holds", q)
+                yield _finding(rel, line, "GC302", "holds", q, matcher.copies[q.sha256])
 
 
-def _finding(rel: str, line: int, code: str, verb: str, q: HashedQuestion) -> Finding:
+def _finding(
+    rel: str, line: int, code: str, verb: str, q: HashedQuestion, copies: int = 1
+) -> Finding:
     what = "the question of " + label(q) if q.id else "a golden question"
+    if copies > 1:
+        what += f" and of {copies - 1:,} other golden case{'s' if copies > 2 else ''}"
     return Finding(
         rel,
         line,
@@ -274,7 +285,8 @@ def matcher_for(hashes_file: Path, root: Path) -> HashedMatcher:
     except NestedQuestions:
         raise GoldcaseError(
             f"{hashes_file}: more than {MAX_NESTED} of its questions end with the same words "
-            "(copies of one question, or each the end of the next): a prompt repeating those "
-            "words would hold each of them at every word; no golden set holds such questions: "
+            "(each the end of the next, or one question under other hashes): a prompt "
+            "repeating those words would hold each of them at every word; no golden set holds "
+            "such questions: "
             "write the file again with goldcase hashes"
         ) from None
