@@ -76,7 +76,8 @@ Counted = Mapping[float, int]  # each case value, and how many cases have it
 def _spread_and_cases(counted: Counted, draws: float) -> tuple[float, float]:
     """The mean of the counted values and the effective number of cases behind it. A set's
     cases take few distinct values (a case's passes out of its trials), so each is counted
-    once; sums are exact (``fsum``), and one distinct value is its own mean."""
+    once; each value times its count is summed with ``fsum`` (no rounding but the
+    products'), and one distinct value is its own mean."""
     m = sum(counted.values())
     upper = max(float(m), float(draws))
     if len(counted) == 1:
