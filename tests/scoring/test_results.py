@@ -303,6 +303,8 @@ line_texts = st.sampled_from([
     '{"id": "l", "outcome": "answer", "answer": "x\\u003a y"}',
     '{"id": "m", "outcome": "answer", "answer": "x',  # a value run over two lines
     'y"}',
+    # out of the arrays the whole file is read inside, and back in
+    '{"id": "n", "outcome": "abstain"}' + "]" * 17 + ", " + "[" * 17 + '{"id": "o"}',
     '{"id": "j", "outcome": "abstain", "meta": {"big": 1e400, "int": 123456789012345678901}}',
     '{"id": "k", "outcome": "abstain", "confidence": -0.0, "meta": [[[{"a": {}}]]]}',
     '{"id": "h", "outcome": "abstain"',
