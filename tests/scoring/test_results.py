@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from goldcase.errors import GoldcaseError
 from goldcase.schemas import validator
+from goldcase.scoring import results as results_module
 from goldcase.scoring.results import (
     InvalidInput,
     Result,
@@ -25,7 +26,7 @@ from goldcase.scoring.results import (
     read_raw,
     valid_line,
 )
-from kit import run_cli
+from kit import needs_cores, recorded_forks, run_cli
 from scoring.kit import (
     case_yaml,
     score_lines,
@@ -308,6 +309,7 @@ line_texts = st.sampled_from([
     '{"id": "j", "outcome": "abstain", "meta": {"big": 1e400, "int": 123456789012345678901}}',
     '{"id": "k", "outcome": "abstain", "confidence": -0.0, "meta": [[[{"a": {}}]]]}',
     '{"id": "h", "outcome": "abstain"',
+    '{"id": "p", "outcome": "answer", "answer": "x", "confidence": "0.5"}',
     "[1, 2]",
     "",
     "   ",
@@ -327,6 +329,112 @@ def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
     slow, slow_problems = _parse_each(text, "run.jsonl")
     assert [_read(r) for r in fast] == [_read(r) for r in slow]
     assert fast_problems == slow_problems
+
+
+@needs_cores
+@settings(max_examples=150, deadline=None)
+@given(st.lists(line_texts, max_size=8), st.booleans())
+def test_lines_checked_by_a_child_are_read_as_lines_checked_here(
+    lines: list[str], final_newline: bool
+) -> None:
+    """A large file's lines are checked by a forked child while this process builds them
+    unchecked: what it keeps, and every problem, are what reading it line by line gives;
+    the child is reaped and its pipe closed."""
+    from goldcase.scoring.results import _parse_each
+
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
+        forks = recorded_forks(patch)
+        beside, beside_problems = parse_lines(text.encode(), "run.jsonl")
+    alone, alone_problems = _parse_each(text, "run.jsonl")
+    assert [_read(r) for r in beside] == [_read(r) for r in alone]
+    assert beside_problems == alone_problems
+    if "\\ud" not in text:  # half a surrogate pair: read line by line, no child
+        forks.left_nothing()
+
+
+@needs_cores
+def test_a_line_the_schema_refuses_is_a_problem_though_it_makes_a_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """This process builds each line without checking it: a line it can build but the
+    schema refuses (a confidence in quotes) is still the problem the child found."""
+    monkeypatch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
+    forks = recorded_forks(monkeypatch)
+    bad = '{"id": "b", "outcome": "answer", "answer": "x", "confidence": "0.5"}'
+    assert Result(2, json.loads(bad)).confidence == 0.5  # built, unchecked
+    kept, found = parse_lines(f'{{"id": "a", "outcome": "abstain"}}\n{bad}\n'.encode(), "r")
+    assert [r.id for r in kept] == ["a"]
+    assert [str(p) for p in found] == ['r:2: confidence should be a number or null, got "0.5"']
+    [_] = forks.children
+    forks.left_nothing()
+
+
+@needs_cores
+@pytest.mark.parametrize("bad", [False, True])
+def test_a_child_that_fails_leaves_the_check_to_this_process(
+    monkeypatch: pytest.MonkeyPatch, bad: bool
+) -> None:
+    """A child that dies before it answers (here it runs out of memory) says nothing: the
+    lines are checked here, and read as without a child."""
+    from goldcase.scoring.results import _parse_each
+
+    text = (
+        '{"id": "a", "outcome": "abstain"}\n{"id": "b", "outcome": "answer"'
+        + ("" if bad else ', "answer": "x"')
+        + "}\n"
+    )
+    monkeypatch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
+
+    def broken(raw: bytes) -> bool:
+        raise MemoryError("no room in the child")
+
+    monkeypatch.setattr(results_module, "_all_valid", broken)
+    forks = recorded_forks(monkeypatch)
+    kept, found = parse_lines(text.encode(), "run.jsonl")
+    alone, alone_found = _parse_each(text, "run.jsonl")
+    assert [_read(r) for r in kept] == [_read(r) for r in alone]
+    assert found == alone_found and len(kept) == (1 if bad else 2)
+    [_] = forks.children
+    forks.left_nothing()
+
+
+@needs_cores
+@pytest.mark.parametrize(
+    ("smallest", "largest", "children"),
+    [(0, 10**9, 1), (10**9, 10**12, 0), (0, 10, 0)],  # a child; too small; too large
+)
+def test_the_callers_work_is_done_once_and_a_failure_in_it_reaps_the_child(
+    monkeypatch: pytest.MonkeyPatch, smallest: int, largest: int, children: int
+) -> None:
+    """``meanwhile`` runs once, with a child checking the lines or without (a file too small
+    to be worth a fork, or too large to decode twice); when it raises, the exception reaches
+    the caller and no child is left behind."""
+    monkeypatch.setattr(results_module, "CHECK_ASIDE_FROM", smallest)
+    monkeypatch.setattr(results_module, "CHECK_ASIDE_TO", largest)
+    forks = recorded_forks(monkeypatch)
+    calls: list[int] = []
+    raw = b'{"id": "a", "outcome": "abstain"}\n'
+    assert len(parse_lines(raw, "run.jsonl", lambda: calls.append(1))[0]) == 1
+    assert calls == [1] and len(forks.children) == children
+
+    def failing() -> None:
+        raise OSError("the view cannot be read")
+
+    with pytest.raises(OSError, match="the view"):
+        parse_lines(raw, "run.jsonl", failing)
+    if children:
+        forks.left_nothing()
+
+
+def test_a_file_checked_beside_is_decoded_twice_within_one_memory_budget() -> None:
+    """The child decodes the file as this process does: the largest file it is given, at
+    the worst expansion, fits both decodings in the budget one file is allowed."""
+    from goldcase.jsonmemory import BUDGET, WORST_EXPANSION
+
+    assert 2 * results_module.CHECK_ASIDE_TO * WORST_EXPANSION <= BUDGET
+    assert results_module.CHECK_ASIDE_TO >= 16 * 1024**2  # 100,000 result lines
 
 
 json_numbers = st.from_regex(r"\A-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,40})?([eE][+-]?[0-9]{1,3})?\Z")

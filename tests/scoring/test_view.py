@@ -151,7 +151,7 @@ def test_a_failure_while_the_child_lists_for_a_score_leaves_no_child_and_no_open
     assert os.getpid() not in listers() and str(beside.value) == str(alone.value)
     forks = recorded_forks(monkeypatch)
 
-    def broken(raw: bytes, name: str) -> Any:
+    def broken(raw: bytes, name: str, meanwhile: Any = None) -> Any:
         raise MemoryError("no room for the lines")
 
     monkeypatch.setattr(scorer, "parse_lines", broken)

@@ -16,15 +16,16 @@ import heapq
 import itertools
 import json
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from msgspec import Struct
 
+from goldcase.aside import aside, can_fork
 from goldcase.errors import GoldcaseError
-from goldcase.jsonmemory import refuse_costly
+from goldcase.jsonmemory import BUDGET, WORST_EXPANSION, refuse_costly
 from goldcase.safeio import line_too_long, longest_line, read_named
 from goldcase.schemacheck import checker
 from goldcase.schemas import path_name, validator
@@ -152,14 +153,25 @@ def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     return results, sorted(problems + repeated, key=lambda p: p.line)
 
 
-def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
+def parse_lines(
+    raw: bytes, name: str, meanwhile: Callable[[], object] | None = None
+) -> tuple[list[Result], list[Problem]]:
     """Every line that is a valid result on its own, and a problem for every other line (the
     first ``MAX_SHOWN``, then one ``Unlisted``); a ``GoldcaseError`` before anything is
-    decoded when that could take more memory than goldcase allows (``jsonmemory``)."""
+    decoded when that could take more memory than goldcase allows (``jsonmemory``).
+    ``meanwhile``: the caller's own work, done here first (``score`` reads the set's view),
+    while a child checks the lines (``_checked_aside``)."""
     refuse_costly(raw, name, TOO_COSTLY)
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
-    whole = None if HALF_SURROGATE_ESCAPE.search(raw) else _decode_whole(raw)
+    halved = HALF_SURROGATE_ESCAPE.search(raw) is not None
+    if not halved and CHECK_ASIDE_FROM <= len(raw) <= CHECK_ASIDE_TO and can_fork():
+        verdict = _checked_aside(raw, name, meanwhile)
+        if verdict is not None:
+            return verdict
+    elif meanwhile is not None:
+        meanwhile()
+    whole = None if halved else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
         valid_one = checker(SCHEMA)  # the compiled function itself: called once a line
         shared: dict[Answered, Answered] = {}
@@ -173,6 +185,64 @@ def parse_lines(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     if problem is not None:
         return [], [problem]
     return _parse_each(text, name)
+
+
+# A file this large has its lines checked by a forked child (``_checked_aside``); a smaller one
+# is checked in a few milliseconds, about what a fork costs. A larger one than
+# ``CHECK_ASIDE_TO`` is checked here: the child decodes the file too, and two decodings of
+# a file that size stay within goldcase's one memory budget at the worst expansion.
+CHECK_ASIDE_FROM = 256 * 1024
+CHECK_ASIDE_TO = BUDGET // (2 * WORST_EXPANSION)  # 32 MiB
+_VALID, _INVALID = b"valid", b"invalid"
+
+
+def _checked_aside(
+    raw: bytes, name: str, meanwhile: Callable[[], object] | None
+) -> tuple[list[Result], list[Problem]] | None:
+    """The lines of a file read whole, checked by a forked child (``aside``) while this
+    process does ``meanwhile`` and builds a ``Result`` of each line unchecked: on two cores
+    the schema's check (a fifth of a score of 10,000 x 10) costs no time. The child runs
+    the same reading and the same check (``_all_valid``), on the same bytes, as this process
+    would: its "valid" is the answer this process would have reached. Anything else (a line
+    that is not valid, the child failing, a line no ``Result`` can be built of) gives None:
+    the file is then read and checked here, as without a child. An invalid file is read line
+    by line at once, its whole reading known to fail."""
+    verdict = aside(lambda: _VALID if _all_valid(raw) else _INVALID)
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        guessed = _unchecked(raw)
+    finally:  # taken whatever happened: the child is reaped, the pipe closed
+        answer = verdict()
+    if answer == _VALID and guessed is not None:
+        return guessed, []
+    del guessed
+    if answer != _INVALID:
+        return None
+    text, problem = _decode(raw, name)
+    return ([], [problem]) if problem is not None else _parse_each(text, name)
+
+
+def _all_valid(raw: bytes) -> bool:
+    """Whether the file reads whole (``_decode_whole``) and every line matches the schema:
+    what ``parse_lines`` asks before it keeps every line of a file read whole."""
+    whole = _decode_whole(raw)
+    return whole is not None and all(map(checker(SCHEMA), whole))
+
+
+def _unchecked(raw: bytes) -> list[Result] | None:
+    """A ``Result`` of each line of the file read whole, no line checked (and no key found
+    lost: ``_all_valid`` proves both); None when the file does not read whole or a line is
+    no ``Result`` (an id that is a number, a line that is a list: whatever it raises, that
+    line is not valid)."""
+    whole = _decode_array(raw)
+    if whole is None:
+        return None
+    shared: dict[Answered, Answered] = {}
+    try:
+        return [Result(n, d, shared) for n, d in enumerate(whole, 1)]
+    except Exception:  # a line the schema would refuse: the child says which, and why
+        return None
 
 
 TOO_COSTLY = (
@@ -193,6 +263,13 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
     as deep as the line-by-line reader allows: the array sits inside ``_MARGIN`` more, so a
     line near that limit is always judged by that reader, whatever the other lines hold.
     The bytes are decoded as they are: two copies of the text in memory, not four."""
+    objects = _decode_array(raw)
+    return None if objects is None or _keys_lost(raw, objects) else objects
+
+
+def _decode_array(raw: bytes) -> list[Any] | None:
+    """``_decode_whole`` but for its keys: the lines as msgspec reads them, a key given twice
+    keeping its last value."""
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     end = len(raw)
     while end > start and raw[end - 1] == 0x0A:  # the trailing newlines, as rstrip("\n")
@@ -214,7 +291,7 @@ def _decode_whole(raw: bytes) -> list[Any] | None:
         objects = objects[0]
     if not isinstance(objects, list) or len(objects) != newlines + 1:
         return None
-    return None if _keys_lost(raw, objects) else objects
+    return objects
 
 
 # Arrays around the file's: msgspec reads a few levels deeper than the line-by-line decoder

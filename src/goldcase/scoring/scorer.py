@@ -242,11 +242,12 @@ def _score(
         raw = read_raw(results_path, name)
     # The case files are listed by a child (on 100,000 files it takes as long as the view
     # and the lines together) while this process reads the view and parses the lines.
+    # Another checks the lines against the schema while this process reads the view and
+    # builds the lines (``parse_lines``).
     listing = list_aside(ctx)
     try:
-        view.read(ctx)
         results_digest = hashlib.sha256(raw).hexdigest()
-        parsed = parse_lines(raw, name)
+        parsed = parse_lines(raw, name, lambda: view.read(ctx))
         del raw  # the lines are parsed: the bytes would only add to the peak
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         entries = listing()
