@@ -15,9 +15,21 @@ from typing import Any
 
 import pytest
 
+from goldcase.commands.common import open_context
 from goldcase.schemas import validator
+from goldcase.scoring import results as results_module
 from goldcase.scoring.report import SHOWN_FAILURES, cases_digest, render_markdown, render_text
-from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
+from goldcase.scoring.results import InvalidInput
+from goldcase.scoring.scorer import score
+from kit import needs_cores, recorded_forks
+from scoring.kit import (
+    case_yaml,
+    score_lines,
+    six_cases,
+    six_results,
+    write_repo,
+    write_results,
+)
 
 Z = 1.959963984540054
 
@@ -435,3 +447,39 @@ def _text(report: dict[str, Any]) -> str:
     out = io.StringIO()
     render_text(report, out)
     return out.getvalue()
+
+
+@needs_cores
+def test_a_large_results_file_checked_by_a_child_scores_as_one_checked_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A results file of 256 kB or more has its lines checked against the schema by a forked
+    child: the report is the one a process checking them itself makes, and a bad line among
+    3,000 stops the score with the same message."""
+    root = write_repo(tmp_path, six_cases())
+    lines: list[dict[str, Any] | str] = [
+        {**line, "trial": trial, "meta": {"note": "n" * 100}}
+        for trial in range(1, 501)
+        for line in six_results()
+    ]
+    path = write_results(root / "results.jsonl", lines)
+    assert path.stat().st_size >= results_module.CHECK_ASIDE_FROM
+    forks = recorded_forks(monkeypatch)
+    beside = score(open_context(root, cache=False), path)
+    [_] = forks.children  # the lines' checker (a set this small is listed here)
+    forks.left_nothing()
+    with monkeypatch.context() as alone:
+        alone.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        assert score(open_context(root, cache=False), path) == beside
+    assert beside["total"] == 6 and beside["result_lines"] == 3000 and beside["trials"]
+
+    lines[1500] = {**six_results()[0], "trial": 251, "confidence": "high"}  # type: ignore[dict-item]
+    write_results(path, lines)
+    with pytest.raises(InvalidInput) as with_child:
+        score(open_context(root, cache=False), path)
+    with monkeypatch.context() as alone:
+        alone.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        with pytest.raises(InvalidInput) as without:
+            score(open_context(root, cache=False), path)
+    assert str(with_child.value) == str(without.value)
+    assert "results.jsonl:1501: confidence should be a number or null" in str(without.value)
