@@ -22,14 +22,7 @@ from goldcase.scoring.report import SHOWN_FAILURES, cases_digest, render_markdow
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
 from kit import needs_cores, recorded_forks
-from scoring.kit import (
-    case_yaml,
-    score_lines,
-    six_cases,
-    six_results,
-    write_repo,
-    write_results,
-)
+from scoring.kit import case_yaml, score_lines, six_cases, six_results, write_repo
 
 Z = 1.959963984540054
 
@@ -457,12 +450,13 @@ def test_a_large_results_file_checked_by_a_child_scores_as_one_checked_here(
     child: the report is the one a process checking them itself makes, and a bad line among
     3,000 stops the score with the same message."""
     root = write_repo(tmp_path, six_cases())
-    lines: list[dict[str, Any] | str] = [
+    lines: list[dict[str, Any]] = [
         {**line, "trial": trial, "meta": {"note": "n" * 100}}
         for trial in range(1, 501)
         for line in six_results()
     ]
-    path = write_results(root / "results.jsonl", lines)
+    path = root / "results.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     assert path.stat().st_size >= results_module.CHECK_ASIDE_FROM
     forks = recorded_forks(monkeypatch)
     beside = score(open_context(root, cache=False), path)
@@ -473,8 +467,8 @@ def test_a_large_results_file_checked_by_a_child_scores_as_one_checked_here(
         assert score(open_context(root, cache=False), path) == beside
     assert beside["total"] == 6 and beside["result_lines"] == 3000 and beside["trials"]
 
-    lines[1500] = {**six_results()[0], "trial": 251, "confidence": "high"}  # type: ignore[dict-item]
-    write_results(path, lines)
+    lines[1500] = {**six_results()[0], "trial": 251, "confidence": "high"}
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     with pytest.raises(InvalidInput) as with_child:
         score(open_context(root, cache=False), path)
     with monkeypatch.context() as alone:
