@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,44 @@ def test_a_fork_that_fails_gives_none_and_leaves_no_pipe(monkeypatch: pytest.Mon
     for fd in forks.pipes[0]:
         with pytest.raises(OSError):
             os.fstat(fd)
+
+
+class _Interrupted:
+    """The pipe's reading end, where a Ctrl-C arrives while the bytes are awaited."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __enter__(self) -> _Interrupted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+    def read(self) -> bytes:
+        raise KeyboardInterrupt
+
+
+@needs_cores
+def test_an_interrupted_wait_kills_and_reaps_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that reaches this process alone while it waits: the child's work is not
+    wanted, so the child (here one that would never end) is killed and reaped, its pipe
+    closed, and the interruption goes on."""
+    hold_read, hold_write = os.pipe()  # the child waits on it for ever: both ends stay open
+    try:
+        forks = recorded_forks(monkeypatch)
+        taken = aside(lambda: os.read(hold_read, 1))
+        real_fdopen = os.fdopen
+
+        def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+            if mode == "rb":
+                return _Interrupted(fd)
+            return real_fdopen(fd, mode, *args, **kwargs)
+
+        monkeypatch.setattr(aside_module.os, "fdopen", fdopen)
+        with pytest.raises(KeyboardInterrupt):
+            taken()
+        forks.left_nothing()
+    finally:
+        os.close(hold_read)
+        os.close(hold_write)

@@ -1,6 +1,7 @@
 """Work handed to a forked child while this process does other work: the one way goldcase
 uses a second core beside its own (``engine.list_aside``: the case files listed while the
-case cache, or the score's view and lines, are read).
+case cache, or the score's view and lines, are read; ``scoring.results``: a results file's
+lines checked against the schema while ``score`` builds them).
 
 Only for work that reads little of this process's memory, forked before much is built: the
 child shares this process's pages until either writes one, and every object either touches
@@ -11,8 +12,10 @@ process's own half as slow as the whole had been (docs/benchmarks.md).
 then leaves without any clean-up (``os._exit``: nothing of this process's, no ``atexit``,
 no buffered output, runs twice). What it returns is called when the bytes are wanted: it
 reads them, reaps the child, and gives None when the child failed (or could not be made),
-so that the caller does the work itself. The bytes are only ever the child's own encoding of
-its result: a caller decodes them with a strict decoder and treats a failure as None.
+so that the caller does the work itself; interrupted while it waits (a Ctrl-C sent to this
+process alone), it kills and reaps the child before the interruption goes on. The bytes
+are only ever the child's own encoding of its result: a caller decodes them with a strict
+decoder and treats a failure as None.
 
 Only on Linux with two cores or more: elsewhere (or where a fork fails) ``aside`` gives a
 taker that answers None at once, without forking. A Ctrl-C is blocked across the fork, so
@@ -21,6 +24,7 @@ the child never runs this process's handler: it keeps the default, which ends it
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -73,10 +77,20 @@ def aside(work: Callable[[], bytes]) -> Taken:
 
 
 def _taken(read_fd: int, pid: int) -> bytes | None:
-    with os.fdopen(read_fd, "rb") as pipe:
-        raw = pipe.read()
     try:
-        _, status = os.waitpid(pid, 0)
+        with os.fdopen(read_fd, "rb") as pipe:
+            raw = pipe.read()
+    except BaseException:  # a Ctrl-C sent to this process alone: the child's work is not wanted
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        _reaped(pid)
+        raise
+    return raw if _reaped(pid) == 0 else None
+
+
+def _reaped(pid: int) -> int:
+    """The child's exit status, once it has ended."""
+    try:
+        return os.waitpid(pid, 0)[1]
     except ChildProcessError:  # reaped already (SIGCHLD ignored): cut bytes won't decode
-        status = 0
-    return raw if status == 0 else None
+        return 0

@@ -17,6 +17,7 @@ from goldcase.schemas import validator
 from goldcase.scoring import results as results_module
 from goldcase.scoring.results import (
     InvalidInput,
+    Problem,
     Result,
     Unlisted,
     _drop_repeats,
@@ -331,6 +332,24 @@ def test_reading_the_whole_file_at_once_equals_reading_line_by_line(
     assert fast_problems == slow_problems
 
 
+def _both_ways(raw: bytes) -> tuple[Any, Any]:
+    """``parse_lines`` of ``raw`` with a child checking its lines, and without one (each read
+    as ``score`` reads a file: with work of its own to do meanwhile); the child's reaped."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
+        forks = recorded_forks(patch)
+        beside = parse_lines(raw, "run.jsonl", lambda: None)
+    if forks.children:
+        forks.left_nothing()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        alone = parse_lines(raw, "run.jsonl", lambda: None)
+    return (
+        ([_read(r) for r in beside[0]], beside[1]),
+        ([_read(r) for r in alone[0]], alone[1]),
+    )
+
+
 @needs_cores
 @settings(max_examples=150, deadline=None)
 @given(st.lists(line_texts, max_size=8), st.booleans())
@@ -338,20 +357,33 @@ def test_lines_checked_by_a_child_are_read_as_lines_checked_here(
     lines: list[str], final_newline: bool
 ) -> None:
     """A large file's lines are checked by a forked child while this process builds them
-    unchecked: what it keeps, and every problem, are what reading it line by line gives;
-    the child is reaped and its pipe closed."""
-    from goldcase.scoring.results import _parse_each
-
+    unchecked: what it keeps, and every problem, are what reading it without a child gives."""
     text = "\n".join(lines) + ("\n" if final_newline else "")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
-        forks = recorded_forks(patch)
-        beside, beside_problems = parse_lines(text.encode(), "run.jsonl")
-    alone, alone_problems = _parse_each(text, "run.jsonl")
-    assert [_read(r) for r in beside] == [_read(r) for r in alone]
-    assert beside_problems == alone_problems
-    if "\\ud" not in text:  # half a surrogate pair: read line by line, no child
-        forks.left_nothing()
+    beside, alone = _both_ways(text.encode())
+    assert beside == alone
+
+
+@needs_cores
+def test_a_line_near_the_nesting_limit_is_judged_alike_with_a_child_or_without() -> None:
+    """A refused file is read line by line as deep in the stack with a child as without, so a
+    line nested near the decoder's limit gets the same verdict and the same message."""
+    good = '{"id": "b", "outcome": "abstain"}'
+    for depth in range(900, 1000):
+        for opening, closing in (("[", "]"), ('{"a": ', "}")):
+            deep = '{"id": "a", "outcome": "abstain", "meta": {"x": '
+            deep += opening * depth + "1" * (opening == '{"a": ') + closing * depth + "}}"
+            beside, alone = _both_ways(f"{good}\n{deep}\n{good[:-1]}\n".encode())
+            assert beside == alone, depth
+
+
+@needs_cores
+def test_a_file_that_is_not_utf8_is_the_same_problem_with_a_child() -> None:
+    raw = b'{"id": "a", "outcome": "abstain"}\n{"id": "b", "outcome": "answer", "answer": "\xff"}\n'
+    beside, alone = _both_ways(raw)
+    assert beside == alone == ([], [Problem("run.jsonl", 2, NOT_UTF8)])
+
+
+NOT_UTF8 = "byte 0xff is not UTF-8; write the results file as UTF-8"
 
 
 @needs_cores
@@ -364,7 +396,8 @@ def test_a_line_the_schema_refuses_is_a_problem_though_it_makes_a_result(
     forks = recorded_forks(monkeypatch)
     bad = '{"id": "b", "outcome": "answer", "answer": "x", "confidence": "0.5"}'
     assert Result(2, json.loads(bad)).confidence == 0.5  # built, unchecked
-    kept, found = parse_lines(f'{{"id": "a", "outcome": "abstain"}}\n{bad}\n'.encode(), "r")
+    raw = f'{{"id": "a", "outcome": "abstain"}}\n{bad}\n'.encode()
+    kept, found = parse_lines(raw, "r", lambda: None)
     assert [r.id for r in kept] == ["a"]
     assert [str(p) for p in found] == ['r:2: confidence should be a number or null, got "0.5"']
     [_] = forks.children
@@ -377,14 +410,13 @@ def test_a_child_that_fails_leaves_the_check_to_this_process(
     monkeypatch: pytest.MonkeyPatch, bad: bool
 ) -> None:
     """A child that dies before it answers (here it runs out of memory) says nothing: the
-    lines are checked here, and read as without a child."""
-    from goldcase.scoring.results import _parse_each
-
+    lines are checked here, and read as without a child; the caller's work is done once."""
     text = (
         '{"id": "a", "outcome": "abstain"}\n{"id": "b", "outcome": "answer"'
         + ("" if bad else ', "answer": "x"')
         + "}\n"
     )
+    _, alone = _both_ways(text.encode())
     monkeypatch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
 
     def broken(raw: bytes) -> bool:
@@ -392,10 +424,10 @@ def test_a_child_that_fails_leaves_the_check_to_this_process(
 
     monkeypatch.setattr(results_module, "_all_valid", broken)
     forks = recorded_forks(monkeypatch)
-    kept, found = parse_lines(text.encode(), "run.jsonl")
-    alone, alone_found = _parse_each(text, "run.jsonl")
-    assert [_read(r) for r in kept] == [_read(r) for r in alone]
-    assert found == alone_found and len(kept) == (1 if bad else 2)
+    calls: list[int] = []
+    kept, found = parse_lines(text.encode(), "run.jsonl", lambda: calls.append(1))
+    assert ([_read(r) for r in kept], found) == alone
+    assert len(kept) == (1 if bad else 2) and calls == [1]
     [_] = forks.children
     forks.left_nothing()
 
@@ -426,6 +458,16 @@ def test_the_callers_work_is_done_once_and_a_failure_in_it_reaps_the_child(
         parse_lines(raw, "run.jsonl", failing)
     if children:
         forks.left_nothing()
+
+
+@needs_cores
+def test_a_reader_with_no_work_of_its_own_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``meanwhile`` (``goldcase run`` reading back its --out file, perhaps beside the
+    threads of a system under test) the lines are checked here, whatever the file's size."""
+    monkeypatch.setattr(results_module, "CHECK_ASIDE_FROM", 0)
+    forks = recorded_forks(monkeypatch)
+    assert len(parse_lines(b'{"id": "a", "outcome": "abstain"}\n', "run.jsonl")[0]) == 1
+    assert forks.children == []
 
 
 def test_a_file_checked_beside_is_decoded_twice_within_one_memory_budget() -> None:

@@ -467,7 +467,7 @@ def test_a_large_results_file_checked_by_a_child_scores_as_one_checked_here(
         assert score(open_context(root, cache=False), path) == beside
     assert beside["total"] == 6 and beside["result_lines"] == 3000 and beside["trials"]
 
-    lines[1500] = {**six_results()[0], "trial": 251, "confidence": "high"}
+    lines[1500] = {**six_results()[0], "trial": 251, "confidence": "0.5"}
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     with pytest.raises(InvalidInput) as with_child:
         score(open_context(root, cache=False), path)

@@ -159,19 +159,26 @@ def parse_lines(
     """Every line that is a valid result on its own, and a problem for every other line (the
     first ``MAX_SHOWN``, then one ``Unlisted``); a ``GoldcaseError`` before anything is
     decoded when that could take more memory than goldcase allows (``jsonmemory``).
-    ``meanwhile``: the caller's own work, done here first (``score`` reads the set's view),
-    while a child checks the lines (``_checked_aside``)."""
+    ``meanwhile``: the caller's own work (``score`` reads the set's view), done here first,
+    while a forked child checks the lines of a large file (``_checked_aside``). Without it
+    nothing is forked: ``goldcase run`` reads its ``--out`` file back beside the system
+    under test, which may run threads of its own (a fork copies only the calling thread, and
+    a lock another one holds would stay held in the child)."""
     refuse_costly(raw, name, TOO_COSTLY)
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
     halved = HALF_SURROGATE_ESCAPE.search(raw) is not None
-    if not halved and CHECK_ASIDE_FROM <= len(raw) <= CHECK_ASIDE_TO and can_fork():
-        verdict = _checked_aside(raw, name, meanwhile)
-        if verdict is not None:
-            return verdict
-    elif meanwhile is not None:
-        meanwhile()
-    whole = None if halved else _decode_whole(raw)
+    whole = None
+    if meanwhile is not None and not halved and _worth_a_child(raw):
+        verdict = _checked_aside(raw, meanwhile)
+        if isinstance(verdict, list):
+            return verdict, []
+        if verdict is None:  # no answer: read and checked here, as without a child
+            whole = _decode_whole(raw)
+    else:
+        if meanwhile is not None:
+            meanwhile()
+        whole = None if halved else _decode_whole(raw)
     if whole is not None:  # the common case: every line one object, no blank lines
         valid_one = checker(SCHEMA)  # the compiled function itself: called once a line
         shared: dict[Answered, Answered] = {}
@@ -193,34 +200,33 @@ def parse_lines(
 # a file that size stay within goldcase's one memory budget at the worst expansion.
 CHECK_ASIDE_FROM = 256 * 1024
 CHECK_ASIDE_TO = BUDGET // (2 * WORST_EXPANSION)  # 32 MiB
-_VALID, _INVALID = b"valid", b"invalid"
+_VALID = b"valid"
+# the child's answer when a line is not valid: the file is then read line by line at once
+_INVALID = b"invalid"
 
 
-def _checked_aside(
-    raw: bytes, name: str, meanwhile: Callable[[], object] | None
-) -> tuple[list[Result], list[Problem]] | None:
+def _worth_a_child(raw: bytes) -> bool:
+    return CHECK_ASIDE_FROM <= len(raw) <= CHECK_ASIDE_TO and can_fork()
+
+
+def _checked_aside(raw: bytes, meanwhile: Callable[[], object]) -> list[Result] | bytes | None:
     """The lines of a file read whole, checked by a forked child (``aside``) while this
     process does ``meanwhile`` and builds a ``Result`` of each line unchecked: on two cores
     the schema's check (a fifth of a score of 10,000 x 10) costs no time. The child runs
     the same reading and the same check (``_all_valid``), on the same bytes, as this process
-    would: its "valid" is the answer this process would have reached. Anything else (a line
-    that is not valid, the child failing, a line no ``Result`` can be built of) gives None:
-    the file is then read and checked here, as without a child. An invalid file is read line
-    by line at once, its whole reading known to fail."""
+    would: its "valid" is the answer this process would have reached, and then the lines
+    built here are the ones it would have kept. ``_INVALID`` when a line is not valid (the
+    file is then read line by line, by the caller, as without a child); None when the child
+    gave no answer, or a line makes no ``Result`` (read and checked here)."""
     verdict = aside(lambda: _VALID if _all_valid(raw) else _INVALID)
     try:
-        if meanwhile is not None:
-            meanwhile()
+        meanwhile()
         guessed = _unchecked(raw)
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         answer = verdict()
-    if answer == _VALID and guessed is not None:
-        return guessed, []
-    del guessed
-    if answer != _INVALID:
-        return None
-    text, problem = _decode(raw, name)
-    return ([], [problem]) if problem is not None else _parse_each(text, name)
+    if answer == _VALID:
+        return guessed
+    return _INVALID if answer == _INVALID else None
 
 
 def _all_valid(raw: bytes) -> bool:
@@ -232,16 +238,17 @@ def _all_valid(raw: bytes) -> bool:
 
 def _unchecked(raw: bytes) -> list[Result] | None:
     """A ``Result`` of each line of the file read whole, no line checked (and no key found
-    lost: ``_all_valid`` proves both); None when the file does not read whole or a line is
-    no ``Result`` (an id that is a number, a line that is a list: whatever it raises, that
-    line is not valid)."""
+    lost: ``_all_valid`` proves both); None when the file does not read whole or a line
+    makes no ``Result``: a valid line always makes one, so whatever building it raises (a
+    line that is a list, citations that are not objects, a confidence no number can be made
+    of), that line is not valid."""
     whole = _decode_array(raw)
     if whole is None:
         return None
     shared: dict[Answered, Answered] = {}
     try:
         return [Result(n, d, shared) for n, d in enumerate(whole, 1)]
-    except Exception:  # a line the schema would refuse: the child says which, and why
+    except Exception:  # a line the schema refuses: the child says so
         return None
 
 
