@@ -112,3 +112,28 @@ def test_an_interrupted_wait_kills_and_reaps_the_child(monkeypatch: pytest.Monke
     finally:
         os.close(hold_read)
         os.close(hold_write)
+
+
+@needs_cores
+def test_ready_says_whether_the_child_is_done_without_waiting() -> None:
+    """``ready`` is False while the child's work is held (here until the test lets it go),
+    True once the child has written its bytes, and True when there is nothing to wait for."""
+    hold_read, hold_write = os.pipe()
+    try:
+        taken = aside(lambda: os.read(hold_read, 1) + b" done")
+        assert not taken.ready()  # the child cannot have written: it waits on the pipe
+        assert not taken.ready()
+        os.write(hold_write, b"x")
+        while not taken.ready():  # bounded by the test's timeout, not by a clock of its own
+            os.sched_yield()
+        assert taken() == b"x done"
+        assert taken.ready() and taken() is None  # taken once; nothing more to wait for
+    finally:
+        os.close(hold_read)
+        os.close(hold_write)
+
+
+def test_with_no_child_ready_is_true_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(aside_module.os, "cpu_count", lambda: 1)
+    taken = aside(lambda: b"x")
+    assert taken.ready() and taken() is None

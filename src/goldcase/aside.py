@@ -10,10 +10,12 @@ process's own half as slow as the whole had been (docs/benchmarks.md).
 
 ``aside(work)`` forks; the child runs ``work()`` and writes the bytes it returns down a pipe,
 then leaves without any clean-up (``os._exit``: nothing of this process's, no ``atexit``,
-no buffered output, runs twice). What it returns is called when the bytes are wanted: it
-reads them, reaps the child, and gives None when the child failed (or could not be made),
-so that the caller does the work itself; interrupted while it waits (a Ctrl-C sent to this
-process alone), it kills and reaps the child before the interruption goes on. The bytes
+no buffered output, runs twice). What it returns (a ``Taker``) is called when the bytes are
+wanted: it reads them, reaps the child, and gives None when the child failed (or could not
+be made), so that the caller does the work itself; interrupted while it waits (a Ctrl-C sent
+to this process alone), it kills and reaps the child before the interruption goes on. Its
+``ready()`` says, without waiting, whether the child has finished its work (or there is
+none): ``score`` grades ahead while it is not. The bytes
 are only ever the child's own encoding of its result: a caller decodes them with a strict
 decoder and treats a failure as None.
 
@@ -26,15 +28,34 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import sys
 from collections.abc import Callable
 
-Taken = Callable[[], bytes | None]
 
+class Taker:
+    """The child's bytes, once, when called (None: no child ran the work to the end); and
+    whether calling would return at once (``ready``)."""
 
-def _nothing() -> None:
-    return None
+    __slots__ = ("_fd", "_pid")
+
+    def __init__(self, fd: int | None = None, pid: int = 0) -> None:
+        self._fd = fd  # None: no child, and nothing to wait for
+        self._pid = pid
+
+    def ready(self) -> bool:
+        """Whether the child has written its bytes or ended (a call would not wait on its
+        work): the pipe has something to read, or its end was closed."""
+        if self._fd is None:
+            return True
+        polled = select.poll()  # not select.select: a descriptor past 1023 is fine here
+        polled.register(self._fd, select.POLLIN)
+        return bool(polled.poll(0))
+
+    def __call__(self) -> bytes | None:
+        fd, self._fd = self._fd, None
+        return None if fd is None else _taken(fd, self._pid)
 
 
 def can_fork() -> bool:
@@ -42,15 +63,15 @@ def can_fork() -> bool:
     return sys.platform == "linux" and (os.cpu_count() or 1) >= 2
 
 
-def aside(work: Callable[[], bytes]) -> Taken:
+def aside(work: Callable[[], bytes]) -> Taker:
     """``work()`` run by a forked child; what is returned gives its bytes once, or None when
     no child ran it to the end (the caller then does the work itself)."""
     if not can_fork():
-        return _nothing
+        return Taker()
     try:
         read_fd, write_fd = os.pipe()
     except OSError:
-        return _nothing
+        return Taker()
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
@@ -62,7 +83,7 @@ def aside(work: Callable[[], bytes]) -> Taken:
     if pid < 0:
         os.close(read_fd)
         os.close(write_fd)
-        return _nothing
+        return Taker()
     if pid == 0:  # the child: the bytes down the pipe, and out
         code = 1
         try:
@@ -73,7 +94,7 @@ def aside(work: Callable[[], bytes]) -> Taken:
         finally:
             os._exit(code)
     os.close(write_fd)
-    return lambda: _taken(read_fd, pid)
+    return Taker(read_fd, pid)
 
 
 def _taken(read_fd: int, pid: int) -> bytes | None:

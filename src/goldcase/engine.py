@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Struct
 
 from goldcase import checks, gitview, progress
-from goldcase.aside import aside, can_fork
+from goldcase.aside import Taker, aside, can_fork
 from goldcase.cache import findings_to
 from goldcase.collector import kept
 from goldcase.context import Context
@@ -75,7 +75,7 @@ def case_entries(ctx: Context) -> Entries:
 LIST_ASIDE_FROM = 1 << 20  # bytes of case cache (800 to 3,000 cases) from which it pays
 
 
-def list_aside(ctx: Context) -> Callable[[], Entries]:
+def list_aside(ctx: Context) -> Listing:
     """``case_entries(ctx)``, taken by a forked child (``aside``) while this process does
     other work (``check`` decodes the case cache and imports the families, ``score`` reads
     the view and the result lines): the listing is 3-5 µs of ``lstat`` a file (system time,
@@ -83,16 +83,31 @@ def list_aside(ctx: Context) -> Callable[[], Entries]:
     result; taken here, when asked for, for a small set (a case cache under
     ``LIST_ASIDE_FROM``), one core, or any failure of the child."""
     if not can_fork() or ctx.cache.stored_bytes(_FILES) < LIST_ASIDE_FROM:
-        return lambda: case_entries(ctx)
-    taken = aside(lambda: _ENTRIES.encode(case_entries(ctx)))
-    return lambda: _listed(ctx, taken())
+        return Listing(ctx, None)
+    return Listing(ctx, aside(lambda: _ENTRIES.encode(case_entries(ctx))))
 
 
-def _listed(ctx: Context, raw: bytes | None) -> Entries:
-    if raw is not None:
-        with contextlib.suppress(msgspec.DecodeError):
-            return _ENTRIES_SHAPE.decode(raw)
-    return case_entries(ctx)  # the child failed: listed here
+class Listing:
+    """The case files' entries (``case_entries``), given once when called: a child's listing
+    (``list_aside``), or, with no child, one taken then. ``ready()``: whether a call would
+    not wait for a child still listing."""
+
+    __slots__ = ("_ctx", "_taker")
+
+    def __init__(self, ctx: Context, taker: Taker | None) -> None:
+        self._ctx = ctx
+        self._taker = taker
+
+    def ready(self) -> bool:
+        return self._taker is None or self._taker.ready()
+
+    def __call__(self) -> Entries:
+        if self._taker is not None:
+            raw = self._taker()
+            if raw is not None:
+                with contextlib.suppress(msgspec.DecodeError):
+                    return _ENTRIES_SHAPE.decode(raw)
+        return case_entries(self._ctx)  # no child, or it failed: listed here
 
 
 _ENTRIES = msgspec.msgpack.Encoder()

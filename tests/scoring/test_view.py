@@ -403,3 +403,106 @@ def test_a_damaged_view_file_is_not_trusted(
     loads = _loads(monkeypatch)
     assert _score(root) == expected
     assert loads == [1]
+
+
+class _StillListing:
+    """A listing of the case files that is not done for its first ``busy`` looks
+    (``ready``), as a child's is on a large set while the lines are graded ahead; then the
+    listing itself. (When the child ends is up to the machine; this fixes it.)"""
+
+    def __init__(self, ctx: Context, busy: int) -> None:
+        self.ctx = ctx
+        self.busy = busy
+
+    def ready(self) -> bool:
+        self.busy -= 1
+        return self.busy < 0
+
+    def __call__(self) -> engine.Entries:
+        return case_entries(self.ctx)
+
+
+def _graded_ahead(monkeypatch: pytest.MonkeyPatch, busy: int) -> list[str]:
+    """The listing not done for ``busy`` looks; what returns counts every case graded, by id
+    (a case graded ahead and then again shows twice)."""
+    monkeypatch.setattr(scorer, "list_aside", lambda ctx: _StillListing(ctx, busy))
+    monkeypatch.setattr(scorer, "AHEAD_CHUNK", 1)
+    graded: list[str] = []
+    real = scorer.CaseGrader.grade
+
+    def counting(self: scorer.CaseGrader, *args: Any, **kwargs: Any) -> Any:
+        graded.append(self.case_id)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(scorer.CaseGrader, "grade", counting)
+    return graded
+
+
+def test_lines_graded_ahead_count_once_the_listing_confirms_the_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two cases graded against the view while the files are listed, the other two after:
+    each case graded once, and the report the one a score with no cache gives."""
+    root = _repo(tmp_path)
+    expected = _uncached(root)
+    _score(root)
+    graded = _graded_ahead(monkeypatch, busy=3)  # one look before grading, then one a case
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    assert loads == [] and sorted(graded) == ["d-001", *IDS]
+
+
+@pytest.mark.parametrize("change", [_edit, _add, _same_size_edit])
+def test_lines_graded_ahead_against_a_stale_view_are_graded_again_from_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], None]
+) -> None:
+    """Every case graded against the view before the listing shows a file changed: that
+    grading is let go, the set loaded, and every case graded again from the files."""
+    root = _repo(tmp_path)
+    first = _score(root)
+    change(root)
+    _age_cases(root)
+    expected = _uncached(root)
+    graded = _graded_ahead(monkeypatch, busy=1_000)
+    loads = _loads(monkeypatch)
+    after = _score(root)
+    assert loads == [1] and after == expected
+    assert after["set_digest"] != first["set_digest"]
+    again = [c["id"] for c in expected["cases"]]  # the files' cases (r-004 added)
+    assert sorted(graded) == sorted(["d-001", *IDS, *again])  # the view's ahead, then again
+
+
+def test_a_line_for_a_case_the_stale_view_lacks_is_no_problem_once_the_files_have_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Graded ahead, the line for a new case names no case of the view: the problem found
+    then is dropped with the view, and the set loaded from the files knows the case."""
+    root = _repo(tmp_path)
+    _score(root)
+    _add(root)
+    _age_cases(root)
+    with (root / "run.jsonl").open("a", encoding="utf-8") as out:
+        out.write('{"id": "r-004", "outcome": "answer", "answer": "30 days"}\n')
+    expected = _uncached(root)
+    _graded_ahead(monkeypatch, busy=1_000)
+    assert _score(root) == expected
+    assert any(c["id"] == "r-004" for c in expected["cases"])
+
+
+def test_a_line_for_no_case_found_ahead_is_raised_once_the_view_is_confirmed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The problems found against the view stop the score when the view is the set, with the
+    message a score with no cache gives."""
+    root = _repo(tmp_path)
+    _score(root)
+    with (root / "run.jsonl").open("a", encoding="utf-8") as out:
+        out.write('{"id": "r-404", "outcome": "answer", "answer": "30 days"}\n')
+    with pytest.raises(InvalidInput) as alone:
+        _uncached(root)
+    graded = _graded_ahead(monkeypatch, busy=1_000)
+    loads = _loads(monkeypatch)
+    with pytest.raises(InvalidInput) as ahead:
+        _score(root)
+    assert str(ahead.value) == str(alone.value) and "r-404" in str(ahead.value)
+    assert loads == [] and graded == []

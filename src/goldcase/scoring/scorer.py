@@ -14,7 +14,7 @@ import heapq
 import itertools
 import math
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -240,25 +240,38 @@ def _score(
     name = shown if shown is not None else str(results_path)
     if raw is None:
         raw = read_raw(results_path, name)
+    explained = None if digest else SHOWN_FAILURES
     # The case files are listed by a child (on 100,000 files it takes as long as the view
     # and the lines together) while this process reads the view and parses the lines.
     # Another checks the lines against the schema while this process reads the view and
-    # builds the lines (``parse_lines``).
+    # builds the lines (``parse_lines``). While the listing is still not done, the lines
+    # are graded against the view's set ahead of knowing it is the set on disk.
     listing = list_aside(ctx)
     try:
         results_digest = hashlib.sha256(raw).hexdigest()
         parsed = parse_lines(raw, name, lambda: view.read(ctx))
         del raw  # the lines are parsed: the bytes would only add to the peak
+        peeked = view.peek(ctx)
+        ahead = _ahead(ctx, peeked, parsed, name, split, threshold, explained, listing.ready)
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         entries = listing()
-    scored = scored_set(ctx, entries)
-    del entries  # 100,000 paths and signatures: 30 MB the rest of the run does not need
-    by_id, result_lines = validated(scored, parsed, name)
-    del parsed
+    if peeked is None or not view.confirmed(ctx, entries, peeked):
+        ahead = peeked = None  # no view, or not the files': what was graded against it goes
+        scored = loaded_set(ctx, entries)
+    else:
+        scored = peeked.scored
+    del entries, peeked  # 100,000 paths and signatures: 30 MB the rest of the run does not need
+    if isinstance(ahead, InvalidInput):
+        raise ahead
+    if ahead is None:  # nothing graded ahead: all of it now
+        by_id, lines = validated(scored, parsed, name)
+        ahead = _Grading(by_id, lines, select(ctx, scored.case_set, split), threshold, explained)
+    grading = ahead
+    del parsed, ahead
+    graded = grading.finish()
+    by_id, result_lines, selection = grading.by_id, grading.lines, grading.selection
+    del grading
     case_set = scored.case_set
-    selection = select(ctx, case_set, split)
-    explained = None if digest else SHOWN_FAILURES
-    graded = _grade_all(selection.cases, by_id, threshold, result_lines, explained)
     inside = set(map(_CASE_ID, graded))  # one graded case a case of the split, its id in C
     outside = sum(len(by_id[case_id]) for case_id in by_id.keys() - inside)
     extra = diagnostics(selection.cases, by_id, graded, ctx.corpus, threshold)
@@ -290,15 +303,11 @@ def _score(
     return report
 
 
-def scored_set(ctx: Context, entries: Entries) -> ScoredSet:
+def loaded_set(ctx: Context, entries: Entries) -> ScoredSet:
     """The set of the case files ``entries`` lists (``case_entries``, taken before anything
-    is read: a later change gives another key), from the score view when nothing changed
-    since it was written (see ``scoring.view``); else loaded and checked for what stops a
-    score, with the key its view is remembered under once the lines are graded
-    (``view.remember``)."""
-    hit = view.cached(ctx, entries)
-    if hit is not None:
-        return hit
+    is read: a later change gives another key), loaded when the score view is not theirs
+    (see ``scoring.view``) and checked for what stops a score, with the key its view is
+    remembered under once the lines are graded (``view.remember``)."""
     case_set = load_case_set(ctx, entries)  # listed once: the key and the load see the same files
     release_case_cache(ctx)  # saved: the next score (or check) of an unchanged set skips parsing
     problems = list(case_problems(ctx, case_set))
@@ -325,37 +334,79 @@ def validated(
     return by_id, len(results)
 
 
-def _grade_all(
-    cases: Sequence[Case],
-    by_id: dict[str, list[Result]],
+def _ahead(
+    ctx: Context,
+    peeked: view.Peeked | None,
+    parsed: tuple[list[Result], list[Problem]],
+    name: str,
+    split: str,
     threshold: float | None,
-    lines: int,
-    explained: int | None = None,
-) -> list[Graded]:
-    """Every case graded, in id order; every failing case says why, or (``explained``) only
-    the first that many."""
-    graders = sorted(map(CaseGrader, cases), key=_CASE_ID)
-    with progress.task("grading", len(graders), show=lines >= SHOW_FROM) as advance:
-        graded = _grade(graders, by_id, threshold, advance, why=explained is None)
-    if explained is not None:
-        failing = (pair for pair in zip(graders, graded, strict=True) if pair[1].failed)
-        for grader, one in itertools.islice(failing, explained):
-            grader.explain_graded(one, by_id.get(grader.case_id, ()), threshold)
-    return graded
+    explained: int | None,
+    until: Callable[[], bool],
+) -> _Grading | InvalidInput | None:
+    """The lines graded against the view's set (``peek``) until ``until()`` (the case files
+    are listed): on 100,000 files the listing takes longer than the view and the lines, and
+    this process would wait for it. What it gives counts only once the listing confirms the
+    view (``view.confirmed``): the grading goes on from there, or the problems found are
+    raised. None: no view, or the listing is done already."""
+    if peeked is None or until():
+        return None
+    scored = peeked.scored
+    try:
+        by_id, lines = validated(scored, parsed, name)
+    except InvalidInput as problems:
+        return problems
+    grading = _Grading(by_id, lines, select(ctx, scored.case_set, split), threshold, explained)
+    grading.ahead(until)
+    return grading
 
 
+class _Grading:
+    """Every case of a selection graded in id order against its result lines, a chunk at a
+    time: ``ahead`` grades until told to stop, ``finish`` the rest, and then every failing
+    case says why, or (``explained``) only the first that many."""
+
+    def __init__(
+        self,
+        by_id: dict[str, list[Result]],
+        lines: int,
+        selection: Selection,
+        threshold: float | None,
+        explained: int | None,
+    ) -> None:
+        self.by_id = by_id
+        self.lines = lines
+        self.selection = selection
+        self._threshold = threshold
+        self._explained = explained
+        self._graders = sorted(map(CaseGrader, selection.cases), key=_CASE_ID)
+        self._graded: list[Graded] = []
+
+    def ahead(self, until: Callable[[], bool]) -> None:
+        """Grade a chunk at a time until ``until()`` or every case is graded."""
+        graders, graded = self._graders, self._graded
+        while len(graded) < len(graders) and not until():
+            chunk = graders[len(graded) : len(graded) + AHEAD_CHUNK]
+            graded.extend(self._grade(chunk))
+
+    def finish(self) -> list[Graded]:
+        graders, graded = self._graders, self._graded
+        rest = graders[len(graded) :]
+        with progress.task("grading", len(graders), show=self.lines >= SHOW_FROM) as advance:
+            advance(len(graded))
+            graded.extend(self._grade(progress.each(advance, rest, 1024)))
+        if self._explained is not None:
+            failing = (pair for pair in zip(graders, graded, strict=True) if pair[1].failed)
+            for grader, one in itertools.islice(failing, self._explained):
+                grader.explain_graded(one, self.by_id.get(grader.case_id, ()), self._threshold)
+        return graded
+
+    def _grade(self, graders: Iterable[CaseGrader]) -> list[Graded]:
+        by_id, threshold, why = self.by_id, self._threshold, self._explained is None
+        return [
+            grader.grade(by_id.get(grader.case_id, ()), threshold, why=why) for grader in graders
+        ]
+
+
+AHEAD_CHUNK = 1024  # cases graded ahead between two looks at the listing (a few ms)
 SHOW_FROM = 10_000  # result lines before grading shows a progress bar
-
-
-def _grade(
-    graders: Sequence[CaseGrader],
-    by_id: dict[str, list[Result]],
-    threshold: float | None,
-    advance: progress.Advance = progress.skip,
-    *,
-    why: bool = True,
-) -> list[Graded]:
-    return [
-        grader.grade(by_id.get(grader.case_id, ()), threshold, why=why)
-        for grader in progress.each(advance, graders, 1024)
-    ]

@@ -73,38 +73,49 @@ _SHAPE = dict[str, tuple[str, str, list[Case]]]
 
 
 def read(ctx: Context) -> None:
-    """Read and decode the view's file now (``cached`` then finds it read): ``score`` does
+    """Read and decode the view's file now (``peek`` then finds it read): ``score`` does
     this while a child lists the case files the view is checked against."""
     ctx.cache.written_ns(NAMESPACE, _SHAPE)
 
 
-def cached(ctx: Context, entries: Entries) -> ScoredSet | None:
-    """The set from the view, when the view's key is these files' and every file is older
-    than the view; None otherwise. The view's entries are let go once read."""
+class Peeked(Struct):
+    """The set as the view holds it, before the case files are listed: ``confirmed`` says
+    whether it is the set on disk."""
+
+    written: int  # when the view's file was written (ns)
+    key: str
+    scored: ScoredSet
+
+
+def peek(ctx: Context) -> Peeked | None:
+    """The view's set, whether or not the case files are still the ones it was written from
+    (``score`` grades against it while they are listed); None when there is no view or one
+    of a shape no set has. The view's entries are let go once read."""
     try:
-        return _cached(ctx, entries)
+        written = ctx.cache.written_ns(NAMESPACE, _SHAPE)
+        value = ctx.cache.get(NAMESPACE, _KEY)
     finally:
         ctx.cache.release(NAMESPACE)
-
-
-def _cached(ctx: Context, entries: Entries) -> ScoredSet | None:
-    written = ctx.cache.written_ns(NAMESPACE, _SHAPE)
-    signatures = list(map(_SIGNATURE, entries))
-    if None in signatures or (signatures and max(map(_MTIME, signatures)) >= written):
-        return None  # a link, or a file as new as the view (racy): load the set
-    value = ctx.cache.get(NAMESPACE, _KEY)
     if value is None:
         return None
     key, golden_digest, cases = value
-    if key != stat_key(ctx, entries):
-        return None
     known: set[str] = set()
     for case in cases:  # one loop: what the shape cannot say of 100,000 cases
         case_id = case.data.get("id")
         if type(case_id) is not str or case.split not in _SPLITS:
             return None
         known.add(case_id)
-    return ScoredSet(CaseSet([], cases), golden_digest, known=known)
+    return Peeked(written, key, ScoredSet(CaseSet([], cases), golden_digest, known=known))
+
+
+def confirmed(ctx: Context, entries: Entries, peeked: Peeked) -> bool:
+    """Whether the view ``peek`` read is the set of the case files ``entries`` lists: its key
+    is theirs, and every file is a plain file older than the view (a link, or a file as new
+    as the view, is loaded: git's racy-clean rule)."""
+    signatures = list(map(_SIGNATURE, entries))
+    if None in signatures or (signatures and max(map(_MTIME, signatures)) >= peeked.written):
+        return False
+    return peeked.key == stat_key(ctx, entries)
 
 
 def remember(ctx: Context, scored: ScoredSet) -> None:
