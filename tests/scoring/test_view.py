@@ -3,6 +3,7 @@ trusted across a changed, added or removed file, a racy file, a link, or a damag
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -17,11 +18,12 @@ from goldcase.commands.common import open_context
 from goldcase.config import load_config
 from goldcase.context import Context
 from goldcase.engine import case_entries
+from goldcase.scoring import results as results_module
 from goldcase.scoring import scorer, view
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
 from kit import cache_folder, listed_aside, needs_cores, recorded_forks
-from scoring.kit import case_yaml, write_repo, write_results
+from scoring.kit import case_yaml, six_cases, six_results, write_repo, write_results
 
 IDS = ("r-001", "r-002", "r-003")
 
@@ -151,7 +153,7 @@ def test_a_failure_while_the_child_lists_for_a_score_leaves_no_child_and_no_open
     assert os.getpid() not in listers() and str(beside.value) == str(alone.value)
     forks = recorded_forks(monkeypatch)
 
-    def broken(raw: bytes, name: str, meanwhile: Any = None) -> Any:
+    def broken(raw: bytes, name: str, meanwhile: Any = None, ahead: Any = None) -> Any:
         raise MemoryError("no room for the lines")
 
     monkeypatch.setattr(scorer, "parse_lines", broken)
@@ -506,3 +508,116 @@ def test_a_line_for_no_case_found_ahead_is_raised_once_the_view_is_confirmed(
         _score(root)
     assert str(ahead.value) == str(alone.value) and "r-404" in str(ahead.value)
     assert loads == [] and graded == []
+
+
+class _CheckedSlowly:
+    """The taker of the child checking a large file's lines, whose answer is not in for its
+    first ``busy`` looks (``ready``), as on a file the child takes longer over than this
+    process; what was graded by the time the answer is taken is noted in ``graded_then``."""
+
+    def __init__(self, taker: Any, busy: int, graded: list[str]) -> None:
+        self.taker = taker
+        self.busy = busy
+        self.graded = graded
+        self.graded_then: int | None = None
+
+    def ready(self) -> bool:
+        self.busy -= 1
+        return self.busy < 0
+
+    def __call__(self) -> bytes | None:
+        self.graded_then = len(self.graded)
+        return self.taker()
+
+
+def _large_run(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    """Six cases, and 3,000 result lines: a file whose lines a child checks (256 KiB or
+    more); the case files aged and the view written, as on a second score of a run."""
+    root = write_repo(tmp_path / "repo", six_cases())
+    lines = [
+        {**line, "trial": trial, "meta": {"note": "n" * 100}}
+        for trial in range(1, 501)
+        for line in six_results()
+        if isinstance(line, dict)
+    ]
+    _write_lines(root, lines)
+    assert (root / "run.jsonl").stat().st_size >= results_module.CHECK_ASIDE_FROM
+    _age_cases(root)
+    _score(root)
+    return root, lines
+
+
+def _write_lines(root: Path, lines: list[dict[str, Any]]) -> None:
+    (root / "run.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+
+
+def _checked_slowly(monkeypatch: pytest.MonkeyPatch, busy: int) -> tuple[list[str], list[Any]]:
+    """Every case graded (by id), and the takers of the line checks made."""
+    graded = _graded_ahead(monkeypatch, busy=-1)  # the listing: done at once
+    takers: list[_CheckedSlowly] = []
+    real = results_module.aside
+
+    def slowly(work: Callable[[], bytes]) -> _CheckedSlowly:
+        takers.append(_CheckedSlowly(real(work), busy, graded))
+        return takers[-1]
+
+    monkeypatch.setattr(results_module, "aside", slowly)
+    return graded, takers
+
+
+@needs_cores
+def test_lines_graded_while_a_child_checks_them_count_once_it_finds_them_valid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two cases graded before the child's "valid" is in, the rest after: each case graded
+    once, and the report the one a score with no cache and no child gives."""
+    root, _ = _large_run(tmp_path)
+    with monkeypatch.context() as alone:
+        alone.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        expected = _uncached(root)
+    graded, takers = _checked_slowly(monkeypatch, busy=3)
+    loads = _loads(monkeypatch)
+    assert _score(root) == expected
+    [taker] = takers
+    assert taker.graded_then == 2 and sorted(graded) == sorted(c["id"] for c in expected["cases"])
+    assert loads == []
+
+
+@needs_cores
+def test_lines_graded_while_a_child_checks_them_are_graded_again_when_it_gives_no_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child fails: the lines are read and checked here, as other lists, and what was
+    graded before is let go and graded again from them."""
+    root, _ = _large_run(tmp_path)
+    expected = _uncached(root)
+
+    def failing(raw: bytes) -> bool:
+        raise MemoryError("the child ran out of room")
+
+    monkeypatch.setattr(results_module, "_all_valid", failing)  # in the child: it fails
+    graded, takers = _checked_slowly(monkeypatch, busy=1_000)
+    assert _score(root) == expected
+    [taker] = takers
+    assert taker.graded_then == 6 and len(graded) == 12  # all before, all again after
+
+
+@needs_cores
+def test_a_line_that_breaks_grading_before_it_is_checked_gets_the_schemas_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line the schema refuses can still become a result line unchecked (an id given as
+    a list), and break the grading done before the child's answer: that grading is let go,
+    and the score stops with the message it has with no child."""
+    root, lines = _large_run(tmp_path)
+    lines[1500] = {**lines[1500], "id": [lines[1500]["id"]]}
+    _write_lines(root, lines)
+    with monkeypatch.context() as alone:
+        alone.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        with pytest.raises(InvalidInput) as without:
+            _score(root)
+    _checked_slowly(monkeypatch, busy=1_000)
+    with pytest.raises(InvalidInput) as beside:
+        _score(root)
+    assert str(beside.value) == str(without.value)
+    assert "run.jsonl:1501:" in str(without.value)

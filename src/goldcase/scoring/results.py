@@ -153,8 +153,14 @@ def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     return results, sorted(problems + repeated, key=lambda p: p.line)
 
 
+Ahead = Callable[[list[Result], Callable[[], bool]], object]  # see parse_lines
+
+
 def parse_lines(
-    raw: bytes, name: str, meanwhile: Callable[[], object] | None = None
+    raw: bytes,
+    name: str,
+    meanwhile: Callable[[], object] | None = None,
+    ahead: Ahead | None = None,
 ) -> tuple[list[Result], list[Problem]]:
     """Every line that is a valid result on its own, and a problem for every other line (the
     first ``MAX_SHOWN``, then one ``Unlisted``); a ``GoldcaseError`` before anything is
@@ -163,14 +169,18 @@ def parse_lines(
     while a forked child checks the lines of a large file (``_checked_aside``). Without it
     nothing is forked: ``goldcase run`` reads its ``--out`` file back beside the system
     under test, which may run threads of its own (a fork copies only the calling thread, and
-    a lock another one holds would stay held in the child)."""
+    a lock another one holds would stay held in the child). ``ahead``: work on the lines
+    before they are known to be valid, while the child checks them: called with the lines
+    built unchecked and a function that says when the child has answered (``score`` grades
+    them). The list it is given is the one returned exactly when those lines are the ones
+    kept (and its work can count); any other answer returns other lists."""
     refuse_costly(raw, name, TOO_COSTLY)
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
     halved = HALF_SURROGATE_ESCAPE.search(raw) is not None
     whole = None
     if meanwhile is not None and not halved and _worth_a_child(raw):
-        verdict = _checked_aside(raw, meanwhile)
+        verdict = _checked_aside(raw, meanwhile, ahead)
         if isinstance(verdict, list):
             return verdict, []
         if verdict is None:  # no answer: read and checked here, as without a child
@@ -209,19 +219,24 @@ def _worth_a_child(raw: bytes) -> bool:
     return CHECK_ASIDE_FROM <= len(raw) <= CHECK_ASIDE_TO and can_fork()
 
 
-def _checked_aside(raw: bytes, meanwhile: Callable[[], object]) -> list[Result] | bytes | None:
+def _checked_aside(
+    raw: bytes, meanwhile: Callable[[], object], ahead: Ahead | None = None
+) -> list[Result] | bytes | None:
     """The lines of a file read whole, checked by a forked child (``aside``) while this
     process does ``meanwhile`` and builds a ``Result`` of each line unchecked: on two cores
     the schema's check (a fifth of a score of 10,000 x 10) costs no time. The child runs
     the same reading and the same check (``_all_valid``), on the same bytes, as this process
     would: its "valid" is the answer this process would have reached, and then the lines
-    built here are the ones it would have kept. ``_INVALID`` when a line is not valid (the
+    built here are the ones it would have kept (and the caller's ``ahead`` work on them,
+    done until the answer is in, counts). ``_INVALID`` when a line is not valid (the
     file is then read line by line, by the caller, as without a child); None when the child
     gave no answer, or a line makes no ``Result`` (read and checked here)."""
     verdict = aside(lambda: _VALID if _all_valid(raw) else _INVALID)
     try:
         meanwhile()
         guessed = _unchecked(raw)
+        if guessed is not None and ahead is not None:
+            ahead(guessed, verdict.ready)
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         answer = verdict()
     if answer == _VALID:

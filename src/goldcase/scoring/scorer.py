@@ -240,21 +240,23 @@ def _score(
     name = shown if shown is not None else str(results_path)
     if raw is None:
         raw = read_raw(results_path, name)
-    explained = None if digest else SHOWN_FAILURES
     # The case files are listed by a child (on 100,000 files it takes as long as the view
     # and the lines together) while this process reads the view and parses the lines.
     # Another checks the lines against the schema while this process reads the view and
-    # builds the lines (``parse_lines``). While the listing is still not done, the lines
-    # are graded against the view's set ahead of knowing it is the set on disk.
+    # builds the lines (``parse_lines``). While either child is still at work, the lines
+    # are graded ahead (``_Ahead``), which counts once both have said yes.
+    explained = None if digest else SHOWN_FAILURES
+    early = _Ahead(ctx, name, split, threshold, explained)
     listing = list_aside(ctx)
     try:
         results_digest = hashlib.sha256(raw).hexdigest()
-        parsed = parse_lines(raw, name, lambda: view.read(ctx))
+        parsed = parse_lines(raw, name, lambda: view.read(ctx), early.unchecked)
         del raw  # the lines are parsed: the bytes would only add to the peak
-        peeked = view.peek(ctx)
-        ahead = _ahead(ctx, peeked, parsed, name, split, threshold, explained, listing.ready)
+        early.checked(parsed, listing.ready)
     finally:  # taken whatever happened: the child is reaped, the pipe closed
         entries = listing()
+    peeked, ahead = early.peeked, early.grading
+    del early
     if peeked is None or not view.confirmed(ctx, entries, peeked):
         ahead = peeked = None  # no view, or not the files': what was graded against it goes
         scored = loaded_set(ctx, entries)
@@ -265,7 +267,8 @@ def _score(
         raise ahead
     if ahead is None:  # nothing graded ahead: all of it now
         by_id, lines = validated(scored, parsed, name)
-        ahead = _Grading(by_id, lines, select(ctx, scored.case_set, split), threshold, explained)
+        selection = select(ctx, scored.case_set, split)
+        ahead = _Grading(by_id, lines, selection, threshold, explained)
     grading = ahead
     del parsed, ahead
     graded = grading.finish()
@@ -334,31 +337,67 @@ def validated(
     return by_id, len(results)
 
 
-def _ahead(
-    ctx: Context,
-    peeked: view.Peeked | None,
-    parsed: tuple[list[Result], list[Problem]],
-    name: str,
-    split: str,
-    threshold: float | None,
-    explained: int | None,
-    until: Callable[[], bool],
-) -> _Grading | InvalidInput | None:
-    """The lines graded against the view's set (``peek``) until ``until()`` (the case files
-    are listed): on 100,000 files the listing takes longer than the view and the lines, and
-    this process would wait for it. What it gives counts only once the listing confirms the
-    view (``view.confirmed``): the grading goes on from there, or the problems found are
-    raised. None: no view, or the listing is done already."""
-    if peeked is None or until():
-        return None
-    scored = peeked.scored
-    try:
-        by_id, lines = validated(scored, parsed, name)
-    except InvalidInput as problems:
-        return problems
-    grading = _Grading(by_id, lines, select(ctx, scored.case_set, split), threshold, explained)
-    grading.ahead(until)
-    return grading
+class _Ahead:
+    """Grading done before what it reads is known to be sound, on a large run, where this
+    process would otherwise wait: against lines a child is still checking against the
+    schema (``unchecked``, from ``parse_lines``), then against the view's set while the
+    case files are still being listed (``checked``). What it gives (``grading``: the cases
+    graded so far, or the problems found) counts only once the lines are the ones kept and
+    the listing confirms the view (``view.confirmed``); the grading then goes on from where
+    it stopped, or is dropped and done again from the files."""
+
+    def __init__(
+        self, ctx: Context, name: str, split: str, threshold: float | None, explained: int | None
+    ) -> None:
+        self._ctx = ctx
+        self._name = name
+        self._split = split
+        self._threshold = threshold
+        self._explained = explained
+        self._peeked = False
+        self.peeked: view.Peeked | None = None  # the view's set, once read
+        self.grading: _Grading | InvalidInput | None = None
+        self._lines: list[Result] | None = None  # held: compared by identity (``checked``)
+
+    def unchecked(self, lines: list[Result], until: Callable[[], bool]) -> None:
+        """Grade lines not yet known to be valid until ``until()`` (the child's answer). A
+        line the schema would refuse may break grading (a confidence given as text): that
+        grading is dropped, and the line's problem is the one reported."""
+        self._lines = lines
+        try:
+            self.grading = self._start((lines, []), until)
+        except Exception:  # lines not known to be valid: graded again if they are
+            self.grading = self._lines = None
+
+    def checked(
+        self, parsed: tuple[list[Result], list[Problem]], until: Callable[[], bool]
+    ) -> None:
+        """Go on grading the lines ``parse_lines`` kept until ``until()`` (the listing): what
+        was graded counts when they are the lines graded before (the same list)."""
+        if parsed[0] is not self._lines or parsed[1]:
+            self.grading = None  # other lines were graded (or none): let go
+        self._lines = None
+        if self.grading is None:
+            self.grading = self._start(parsed, until)
+        elif isinstance(self.grading, _Grading):
+            self.grading.ahead(until)
+
+    def _start(
+        self, parsed: tuple[list[Result], list[Problem]], until: Callable[[], bool]
+    ) -> _Grading | InvalidInput | None:
+        if not self._peeked:
+            self.peeked, self._peeked = view.peek(self._ctx), True
+        if self.peeked is None or until():
+            return None
+        scored = self.peeked.scored
+        try:
+            by_id, lines = validated(scored, parsed, self._name)
+        except InvalidInput as problems:
+            return problems
+        selection = select(self._ctx, scored.case_set, self._split)
+        grading = _Grading(by_id, lines, selection, self._threshold, self._explained)
+        grading.ahead(until)
+        return grading
 
 
 class _Grading:
