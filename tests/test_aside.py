@@ -129,6 +129,25 @@ def test_ready_says_whether_the_child_is_done_without_waiting() -> None:
         assert taken() == b"x done"
         assert taken.ready() and taken() is None  # taken once; nothing more to wait for
     finally:
+        taken.cancel()  # a child still held (an assertion failed first) is not left behind
+        os.close(hold_read)
+        os.close(hold_write)
+
+
+@needs_cores
+def test_cancel_kills_and_reaps_a_child_still_at_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller leaving before it wants the bytes (an error, a Ctrl-C): the child (here one
+    that would never end) is killed and reaped and its pipe closed, without a wait; the
+    taker then has nothing to give, and a second cancel nothing to do."""
+    hold_read, hold_write = os.pipe()
+    try:
+        forks = recorded_forks(monkeypatch)
+        taken = aside(lambda: os.read(hold_read, 1))
+        taken.cancel()
+        forks.left_nothing()
+        assert taken.ready() and taken() is None
+        taken.cancel()
+    finally:
         os.close(hold_read)
         os.close(hold_write)
 

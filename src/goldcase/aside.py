@@ -8,16 +8,17 @@ child shares this process's pages until either writes one, and every object eith
 is written (its reference count). Half of a 100,000-case grading in a child made this
 process's own half as slow as the whole had been (docs/benchmarks.md).
 
-``aside(work)`` forks; the child runs ``work()`` and writes the bytes it returns down a pipe,
-then leaves without any clean-up (``os._exit``: nothing of this process's, no ``atexit``,
-no buffered output, runs twice). What it returns (a ``Taker``) is called when the bytes are
-wanted: it reads them, reaps the child, and gives None when the child failed (or could not
-be made), so that the caller does the work itself; interrupted while it waits (a Ctrl-C sent
-to this process alone), it kills and reaps the child before the interruption goes on. Its
+``aside(work)`` forks; the child runs ``work()`` and writes the bytes it returns down a
+pipe, then leaves without any clean-up (``os._exit``: nothing of this process's, no
+``atexit``, no buffered output, runs twice). What it returns (a ``Taker``) is called when
+the bytes are wanted: it reads them, reaps the child, and gives None when the child failed
+(or could not be made), so that the caller does the work itself; interrupted while it waits
+(a Ctrl-C sent to this process alone), it kills and reaps the child before the interruption
+goes on, as ``cancel()`` does for a caller leaving before it wants the bytes. Its
 ``ready()`` says, without waiting, whether the child has finished its work (or there is
-none): ``score`` grades ahead while it is not. The bytes
-are only ever the child's own encoding of its result: a caller decodes them with a strict
-decoder and treats a failure as None.
+none): ``score`` grades ahead while it is not. The bytes are only ever the child's own
+encoding of its result: a caller decodes them with a strict decoder and treats a failure as
+None.
 
 Only on Linux with two cores or more: elsewhere (or where a fork fails) ``aside`` gives a
 taker that answers None at once, without forking. A Ctrl-C is blocked across the fork, so
@@ -56,6 +57,14 @@ class Taker:
     def __call__(self) -> bytes | None:
         fd, self._fd = self._fd, None
         return None if fd is None else _taken(fd, self._pid)
+
+    def cancel(self) -> None:
+        """The child's work is not wanted (the caller is leaving on an error or a Ctrl-C):
+        the child is killed and reaped, the pipe closed, and nothing waited for."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+            _killed(self._pid)
 
 
 def can_fork() -> bool:
@@ -102,11 +111,15 @@ def _taken(read_fd: int, pid: int) -> bytes | None:
         with os.fdopen(read_fd, "rb") as pipe:
             raw = pipe.read()
     except BaseException:  # a Ctrl-C sent to this process alone: the child's work is not wanted
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        _reaped(pid)
+        _killed(pid)
         raise
     return raw if _reaped(pid) == 0 else None
+
+
+def _killed(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    _reaped(pid)
 
 
 def _reaped(pid: int) -> int:

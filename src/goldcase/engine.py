@@ -90,7 +90,7 @@ def list_aside(ctx: Context) -> Listing:
 class Listing:
     """The case files' entries (``case_entries``), given once when called: a child's listing
     (``list_aside``), or, with no child, one taken then. ``ready()``: whether a call would
-    not wait for a child still listing."""
+    not wait for a child still listing; ``cancel()``: the child killed, nothing listed."""
 
     __slots__ = ("_ctx", "_taker")
 
@@ -100,6 +100,11 @@ class Listing:
 
     def ready(self) -> bool:
         return self._taker is None or self._taker.ready()
+
+    def cancel(self) -> None:
+        """The listing is not wanted (an error or a Ctrl-C): a child still listing is killed."""
+        if self._taker is not None:
+            self._taker.cancel()
 
     def __call__(self) -> Entries:
         if self._taker is not None:

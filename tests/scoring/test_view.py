@@ -423,6 +423,9 @@ class _StillListing:
     def __call__(self) -> engine.Entries:
         return case_entries(self.ctx)
 
+    def cancel(self) -> None:
+        """No child to kill: the listing is taken when called."""
+
 
 def _graded_ahead(monkeypatch: pytest.MonkeyPatch, busy: int) -> list[str]:
     """The listing not done for ``busy`` looks; what returns counts every case graded, by id
@@ -529,6 +532,9 @@ class _CheckedSlowly:
         self.graded_then = len(self.graded)
         return self.taker()
 
+    def cancel(self) -> None:
+        self.taker.cancel()
+
 
 def _large_run(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
     """Six cases, and 3,000 result lines: a file whose lines a child checks (256 KiB or
@@ -621,3 +627,75 @@ def test_a_line_that_breaks_grading_before_it_is_checked_gets_the_schemas_messag
         _score(root)
     assert str(beside.value) == str(without.value)
     assert "run.jsonl:1501:" in str(without.value)
+
+
+@needs_cores
+def test_lines_graded_unchecked_are_let_go_before_a_refused_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line the schema refuses but that grades (a confidence of 2): the child says so, and
+    the lines graded before its answer, with their grading, are let go before the file is
+    read again line by line (two copies of the lines would be the peak); the message is the
+    one a score with no child gives."""
+    root, lines = _large_run(tmp_path)
+    lines[1500] = {**lines[1500], "confidence": 2}
+    _write_lines(root, lines)
+    with monkeypatch.context() as alone:
+        alone.setattr(results_module, "CHECK_ASIDE_FROM", 10**12)
+        with pytest.raises(InvalidInput) as without:
+            _score(root)
+    graded, _ = _checked_slowly(monkeypatch, busy=1_000)
+    made: list[Any] = []
+
+    class Recorded(scorer._Ahead):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    held: list[tuple[Any, Any]] = []
+    real_decode = results_module._decode
+
+    def decode(raw: bytes, name: str) -> Any:  # the file read again, line by line
+        held.extend((early._lines, early.grading) for early in made)
+        return real_decode(raw, name)
+
+    monkeypatch.setattr(scorer, "_Ahead", Recorded)
+    monkeypatch.setattr(results_module, "_decode", decode)
+    with pytest.raises(InvalidInput) as beside:
+        _score(root)
+    assert str(beside.value) == str(without.value) and "run.jsonl:1501:" in str(without.value)
+    assert len(graded) == 6  # every case was graded against the unchecked lines
+    assert held == [(None, None)]
+
+
+@needs_cores
+def test_a_ctrl_c_while_grading_ahead_kills_the_children_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C while the lines are graded before the child's answer: the child checking
+    them (here one that would never answer) and the one listing the files are killed and
+    reaped, their pipes closed, and the interruption goes on at once."""
+    root, _ = _large_run(tmp_path)
+    hold_read, hold_write = os.pipe()  # the line check waits on it for ever
+    try:
+        monkeypatch.setattr(results_module, "_all_valid", lambda raw: bool(os.read(hold_read, 1)))
+        _checked_slowly(monkeypatch, busy=1_000)
+        monkeypatch.setattr(scorer, "list_aside", engine.list_aside)  # a real listing child,
+        monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)  # even for six cases
+        forks = recorded_forks(monkeypatch)
+
+        def interrupted(self: scorer.CaseGrader, *args: Any, **kwargs: Any) -> Any:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(scorer.CaseGrader, "grade", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            _score(root)
+        assert len(forks.children) == 2  # the listing, then the line check
+        for pid, (read_fd, _) in zip(forks.children, forks.pipes, strict=True):
+            with pytest.raises(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+            with pytest.raises(OSError):
+                os.fstat(read_fd)
+    finally:
+        os.close(hold_read)
+        os.close(hold_write)

@@ -18,7 +18,7 @@ import json
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from msgspec import Struct
@@ -153,7 +153,14 @@ def parse_results(raw: bytes, name: str) -> tuple[list[Result], list[Problem]]:
     return results, sorted(problems + repeated, key=lambda p: p.line)
 
 
-Ahead = Callable[[list[Result], Callable[[], bool]], object]  # see parse_lines
+class Ahead(Protocol):
+    """Work on result lines before they are known to be valid (see ``parse_lines``)."""
+
+    def unchecked(self, lines: list[Result], until: Callable[[], bool]) -> None:
+        """Work on ``lines`` until ``until()`` (the child's answer is in)."""
+
+    def dropped(self) -> None:
+        """Those lines will not be kept: let go of them and of the work on them."""
 
 
 def parse_lines(
@@ -170,10 +177,11 @@ def parse_lines(
     nothing is forked: ``goldcase run`` reads its ``--out`` file back beside the system
     under test, which may run threads of its own (a fork copies only the calling thread, and
     a lock another one holds would stay held in the child). ``ahead``: work on the lines
-    before they are known to be valid, while the child checks them: called with the lines
-    built unchecked and a function that says when the child has answered (``score`` grades
-    them). The list it is given is the one returned exactly when those lines are the ones
-    kept (and its work can count); any other answer returns other lists."""
+    before they are known to be valid, while the child checks them: ``unchecked`` is called
+    with the lines built unchecked and a function that says when the child has answered
+    (``score`` grades them). The list it is given is the one returned exactly when those
+    lines are the ones kept (and its work can count); any other answer returns other lists,
+    and ``dropped`` is called first, before the file is read again."""
     refuse_costly(raw, name, TOO_COSTLY)
     # An escaped surrogate may be half a pair, which JSON decodes and no file can hold: such a
     # file is read line by line, where a lone one is a problem of its line.
@@ -236,11 +244,15 @@ def _checked_aside(
         meanwhile()
         guessed = _unchecked(raw)
         if guessed is not None and ahead is not None:
-            ahead(guessed, verdict.ready)
-    finally:  # taken whatever happened: the child is reaped, the pipe closed
-        answer = verdict()
+            ahead.unchecked(guessed, verdict.ready)
+    except BaseException:  # an error or a Ctrl-C: the answer is not wanted, nor waited for
+        verdict.cancel()
+        raise
+    answer = verdict()
     if answer == _VALID:
         return guessed
+    if ahead is not None:  # the lines are read again: the work on these must not double the peak
+        ahead.dropped()
     return _INVALID if answer == _INVALID else None
 
 

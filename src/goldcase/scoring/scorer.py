@@ -250,11 +250,13 @@ def _score(
     listing = list_aside(ctx)
     try:
         results_digest = hashlib.sha256(raw).hexdigest()
-        parsed = parse_lines(raw, name, lambda: view.read(ctx), early.unchecked)
+        parsed = parse_lines(raw, name, lambda: view.read(ctx), early)
         del raw  # the lines are parsed: the bytes would only add to the peak
         early.checked(parsed, listing.ready)
-    finally:  # taken whatever happened: the child is reaped, the pipe closed
-        entries = listing()
+    except BaseException:  # an error or a Ctrl-C: the child killed and reaped, not waited for
+        listing.cancel()
+        raise
+    entries = listing()
     peeked, ahead = early.peeked, early.grading
     del early
     if peeked is None or not view.confirmed(ctx, entries, peeked):
@@ -367,7 +369,12 @@ class _Ahead:
         try:
             self.grading = self._start((lines, []), until)
         except Exception:  # lines not known to be valid: graded again if they are
-            self.grading = self._lines = None
+            self.dropped()
+
+    def dropped(self) -> None:
+        """The lines graded unchecked are not the ones kept: the grading and they go now,
+        before the file is read again (two copies of the lines would be the peak)."""
+        self.grading = self._lines = None
 
     def checked(
         self, parsed: tuple[list[Result], list[Problem]], until: Callable[[], bool]
