@@ -203,3 +203,57 @@ def test_a_listing_child_reaped_already_when_sigchld_is_ignored_still_gives_its_
         signal.signal(signal.SIGCHLD, previous)
     assert any(pid != os.getpid() for pid in listers())  # a child did list
     assert aside == expected
+
+
+@needs_cores
+def test_a_listing_says_whether_it_would_wait_and_a_cancelled_one_leaves_no_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Listing.ready`` is True at once with no child, False while a child lists (here
+    held until the test lets it go) and True once it has; the child's listing is the one
+    taken here. ``cancel`` kills and reaps a child still listing and closes its pipe, and
+    with no child it has nothing to do."""
+    root = _planted(tmp_path)
+    _check(root, ALL)
+    ctx = Context(load_config(root), Cache.for_repository(root))
+    expected = engine.case_entries(ctx)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 10**12)  # too small a set for a child
+    alone = engine.list_aside(ctx)
+    assert alone.ready()
+    alone.cancel()
+    assert alone() == expected
+
+    hold_read, hold_write = os.pipe()
+    real = engine.case_entries
+
+    def held(ctx: Context) -> engine.Entries:
+        os.read(hold_read, 1)  # in the child: waits until the test writes a byte
+        return real(ctx)
+
+    monkeypatch.setattr(engine, "case_entries", held)
+    monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
+    forks = recorded_forks(monkeypatch)
+    listings: list[engine.Listing] = []
+    try:
+        listings.append(engine.list_aside(ctx))
+        assert not listings[0].ready() and not listings[0].ready()
+        os.write(hold_write, b"x")
+        while not listings[0].ready():  # bounded by the test's timeout, not a clock of its own
+            os.sched_yield()
+        assert listings[0]() == expected
+        forks.left_nothing()
+
+        listings.append(engine.list_aside(ctx))  # never let go: only a kill ends it
+        assert not listings[1].ready()
+        listings[1].cancel()
+        with pytest.raises(ChildProcessError):  # reaped by cancel, not left to the test
+            os.waitpid(forks.children[-1], os.WNOHANG)
+        with pytest.raises(OSError):  # the pipe's read end closed
+            os.fstat(forks.pipes[-1][0])
+        assert listings[1].ready()
+    finally:
+        os.write(hold_write, b"xx")  # a child still held (an assertion failed first) ends
+        for listing in listings:
+            listing.cancel()
+        os.close(hold_read)
+        os.close(hold_write)

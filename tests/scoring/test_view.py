@@ -407,17 +407,27 @@ def test_a_damaged_view_file_is_not_trusted(
     assert loads == [1]
 
 
+class _Graded(list[str]):
+    """Every case graded, by id, in order (a case graded ahead and then again shows twice);
+    ``listed_at``: how many had been graded when the listing first said it was done."""
+
+    listed_at: int | None = None
+
+
 class _StillListing:
     """A listing of the case files that is not done for its first ``busy`` looks
     (``ready``), as a child's is on a large set while the lines are graded ahead; then the
     listing itself. (When the child ends is up to the machine; this fixes it.)"""
 
-    def __init__(self, ctx: Context, busy: int) -> None:
+    def __init__(self, ctx: Context, busy: int, graded: _Graded) -> None:
         self.ctx = ctx
         self.busy = busy
+        self.graded = graded
 
     def ready(self) -> bool:
         self.busy -= 1
+        if self.busy < 0 and self.graded.listed_at is None:
+            self.graded.listed_at = len(self.graded)
         return self.busy < 0
 
     def __call__(self) -> engine.Entries:
@@ -427,12 +437,11 @@ class _StillListing:
         """No child to kill: the listing is taken when called."""
 
 
-def _graded_ahead(monkeypatch: pytest.MonkeyPatch, busy: int) -> list[str]:
-    """The listing not done for ``busy`` looks; what returns counts every case graded, by id
-    (a case graded ahead and then again shows twice)."""
-    monkeypatch.setattr(scorer, "list_aside", lambda ctx: _StillListing(ctx, busy))
+def _graded_ahead(monkeypatch: pytest.MonkeyPatch, busy: int) -> _Graded:
+    """The listing not done for ``busy`` looks; what returns counts every case graded."""
+    graded = _Graded()
+    monkeypatch.setattr(scorer, "list_aside", lambda ctx: _StillListing(ctx, busy, graded))
     monkeypatch.setattr(scorer, "AHEAD_CHUNK", 1)
-    graded: list[str] = []
     real = scorer.CaseGrader.grade
 
     def counting(self: scorer.CaseGrader, *args: Any, **kwargs: Any) -> Any:
@@ -455,6 +464,7 @@ def test_lines_graded_ahead_count_once_the_listing_confirms_the_view(
     loads = _loads(monkeypatch)
     assert _score(root) == expected
     assert loads == [] and sorted(graded) == ["d-001", *IDS]
+    assert graded.listed_at == 2  # grading stopped when the listing was done
 
 
 @pytest.mark.parametrize("change", [_edit, _add, _same_size_edit])
