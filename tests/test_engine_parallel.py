@@ -6,6 +6,7 @@ on a small set through ``parallel_from``."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 from pathlib import Path
 
@@ -168,21 +169,35 @@ def test_a_failure_while_the_child_lists_leaves_no_child_and_no_open_pipe(
     """An exception in this process between the fork and the collection of the listing (a
     family that cannot be imported, an interrupt) still reaps the child and closes the
     pipe's end: a long-lived caller (the label page) would otherwise keep a child blocked on
-    a full pipe, and a descriptor, for each such failure."""
+    a full pipe, and a descriptor, for each such failure. The child (here one still
+    listing, held by the test) is killed, not waited for: the listing is not wanted."""
     root = _planted(tmp_path)
     _check(root, ALL)
-    forks = recorded_forks(monkeypatch)
+    hold_read, hold_write = os.pipe()
+    real = engine.case_entries
+
+    def held(ctx: Context) -> engine.Entries:
+        select.select([hold_read], [], [], 60)  # never let go: a wait would end only here
+        (tmp_path / "listed").touch()
+        return real(ctx)
 
     def cannot_import(name: str) -> None:
         raise ImportError(f"the family {name} cannot be imported")
 
+    monkeypatch.setattr(engine, "case_entries", held)
     monkeypatch.setattr(engine, "LIST_ASIDE_FROM", 0)
     monkeypatch.setattr(checks, "family", cannot_import)
+    forks = recorded_forks(monkeypatch)
     ctx = Context(load_config(root), Cache.for_repository(root))
-    with pytest.raises(ImportError):
-        load_case_set(ctx, prepare=["leakage"])
-    assert forks.children and forks.pipes
-    forks.left_nothing()  # reaped by load_case_set, its pipe closed: not left to us
+    try:
+        with pytest.raises(ImportError):
+            load_case_set(ctx, prepare=["leakage"])
+        assert forks.children and forks.pipes
+        forks.left_nothing()  # reaped by load_case_set, its pipe closed: not left to us
+        assert not (tmp_path / "listed").exists()  # killed while it listed
+    finally:
+        os.close(hold_read)
+        os.close(hold_write)
 
 
 @needs_cores

@@ -182,8 +182,10 @@ def load_case_set(
             ctx.cache.take(_FILES, (), _SHAPE)  # decoded (its shape checked) meanwhile
             for name in (*prepare, *imported):  # and the families imported
                 checks.family(name)
-        finally:  # taken whatever happened: the child is reaped, the pipe closed
-            listed = take_listing()
+        except BaseException:  # an error or a Ctrl-C: the child killed and reaped, not waited for
+            take_listing.cancel()
+            raise
+        listed = take_listing()
     parallel = _Parallel(PARALLEL_FROM if parallel_from is None else parallel_from, prepare)
     with kept():  # the set lives as long as the command
         return _load_case_set(ctx, listed, parallel)
