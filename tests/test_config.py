@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -322,3 +324,27 @@ def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, text: str, message
         load_config(tmp_path)
     assert message in str(caught.value)
     assert BIG not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "why"),
+    [
+        ("goldcase.toml", lambda p: os.mkfifo(p), "not a regular file (a FIFO, socket or device)"),
+        ("goldcase.toml", lambda p: p.mkdir(), "Is a directory"),
+        ("goldcase.toml", lambda p: p.symlink_to("nowhere.toml"), "No such file or directory"),
+        ("pyproject.toml", lambda p: os.mkfifo(p), "not a regular file (a FIFO, socket or device)"),
+    ],
+)
+def test_a_config_that_is_no_file_is_an_error_not_the_defaults(
+    tmp_path: Path, name: str, make: Callable[[Path], object], why: str
+) -> None:
+    """A config file in place but not readable as one (a branch committed a link to nothing,
+    a FIFO was made there) was passed over: the defaults' split, seed and threshold were
+    used, silently, instead of the team's."""
+    make(tmp_path / name)
+    with pytest.raises(GoldcaseError) as caught:
+        load_config(tmp_path)
+    assert caught.value.message == (
+        f"{tmp_path.resolve() / name}: cannot read the config: {why}; make it a TOML file, or "
+        "remove it to take the defaults"
+    )

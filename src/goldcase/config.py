@@ -172,7 +172,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
         # through the guarded reader: a config that is a FIFO, a device or a link out of the
         # repository is refused, not waited on
         return tomllib.loads(read_inside(path.parent, path.name, MAX_CONFIG_BYTES).decode())
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise GoldcaseError(
+            f"{path}: cannot read the config: {exc.strerror or exc}; make it a TOML file, or "
+            "remove it to take the defaults"
+        ) from None
+    except UnicodeDecodeError as exc:
         raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise GoldcaseError(f"{path}: invalid TOML: {exc}") from exc
@@ -195,11 +200,13 @@ def load_config(root: Path) -> Config:
 
 
 def _load(root: Path) -> Config:
+    # there, whatever it is: a FIFO, a folder or a broken link in its place is an error, not
+    # the defaults taken silently (another split, seed and threshold than the team's)
     own = root / CONFIG_NAME
-    if own.is_file():
+    if os.path.lexists(own):
         return _parse(root, own, _read_toml(own))
     pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
+    if os.path.lexists(pyproject):
         table = _tool_table(pyproject)
         if table is not None:
             if not isinstance(table, dict):

@@ -66,8 +66,8 @@ def _per_byte(raw: bytes) -> int:
 
 def refuse_costly(raw: bytes, shown: str, fix: str) -> None:
     """A ``GoldcaseError`` naming ``shown`` when decoding ``raw`` may take more than
-    ``BUDGET``; ``fix`` says what to do instead ("split the file …"). A file too small to
-    reach the budget is not scanned."""
+    ``BUDGET``; ``fix`` says what to do instead ("split the file …"; empty when the caller
+    says it). A file too small to reach the budget is not scanned."""
     budget = BUDGET
     if len(raw) * WORST_EXPANSION <= budget:
         return
@@ -76,8 +76,15 @@ def refuse_costly(raw: bytes, shown: str, fix: str) -> None:
         raise GoldcaseError(
             f"{shown}: decoding its {len(raw):,} bytes of JSON could take about {_mib(need)} of "
             f"memory (its braces, brackets, commas and colons each become an object), more "
-            f"than the {_mib(budget)} goldcase allows; {fix}"
+            f"than the {_mib(budget)} goldcase allows" + (f"; {fix}" if fix else "")
         )
+
+
+def refuse_costly_text(text: str, shown: str, fix: str) -> None:
+    """``refuse_costly`` for JSON already decoded to text (``golden.lock``, read from the work
+    tree or from git): encoded again only when it is long enough to reach the budget."""
+    if len(text) * 4 * WORST_EXPANSION > BUDGET:  # UTF-8 takes at most four bytes a character
+        refuse_costly(text.encode("utf-8", "surrogatepass"), shown, fix)
 
 
 def _mib(size: int) -> str:

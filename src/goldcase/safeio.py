@@ -11,7 +11,8 @@ it goes through here.
   two together.
 - ``refuse_linked_output(root, out, command)``: an output file named on the command line that
   is a link, or lies under the repository behind a linked folder leading out of it, is
-  refused: a repository can commit such a link, and the file is read and written there.
+  refused: a repository can commit such a link, and the file is read and written there; so
+  is one that is a file the command reads (``reads``), which it would replace.
 
 Every refusal is an ``OSError`` whose ``strerror`` says why, so each caller's
 ``except OSError`` names the file in its own words. Files named on the command line (a
@@ -25,7 +26,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
@@ -184,12 +185,26 @@ def under(root: Path, path: Path) -> str | None:
 
 
 def refuse_linked_output(
-    root: Path, out: Path, command: str, *, option: str = "--out", what: str = "file"
+    root: Path,
+    out: Path,
+    command: str,
+    *,
+    option: str = "--out",
+    what: str = "file",
+    reads: Iterable[tuple[Path, str]] = (),
 ) -> None:
     """Refuse an output file (or folder: ``what``) named on the command line (``option``)
     that would be read or written through a link: a link at its name (a repository can
     commit one leading anywhere), or, under the repository ``root``, a linked folder leading
-    out of it. ``command`` writes it."""
+    out of it; or one of the files ``command`` reads (``reads``: each path and what it is),
+    which the output would replace."""
+    for read, called in reads:
+        with contextlib.suppress(OSError):  # either missing: not the same file
+            if os.path.samefile(out, read):
+                raise GoldcaseError(
+                    f"{out}: is {called}, which {command} reads; writing there would replace "
+                    f"it: name another {what} with {option}"
+                )
     if os.path.islink(out):
         raise GoldcaseError(
             f"{out}: is a link (to {os.readlink(out)}); {command} writes the {what} itself, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from goldcase import jsonmemory
 from kit import Result, run_cli
 
 Maker = Callable[..., Path]
@@ -495,3 +497,112 @@ def test_a_huge_integer_in_a_named_file_is_named(
     no_traceback(result)
     assert result.exit_code in (1, 2)
     assert str(given) in result.stderr + result.stdout
+
+
+def test_a_golden_version_of_300_mb_is_refused_unread(scored_repo: Path) -> None:
+    """A version is one short line: a branch's 300 MB of NULs (a few kB in git) was read,
+    decoded and printed in the report (6.5 GB at the peak, 1.3 GB written)."""
+    assert "(first lock)" in run_cli("lock", "--repo", scored_repo).stdout
+    with (scored_repo / "golden.version").open("wb") as fh:
+        fh.truncate(300 * 1024 * 1024)
+    said = (
+        "golden.version holds 314,572,800 bytes, more than the 65,536 a version may take; "
+        "write the version on a single short line"
+    )
+    checked = run_cli("lock", "--check", "--repo", scored_repo)
+    assert checked.exit_code == 1
+    assert f"golden.version:1:1: GC405 {said}" in checked.stdout
+    results = scored_repo / "run.jsonl"
+    results.write_text('{"id": "ret-001", "outcome": "answer", "answer": "14 days"}\n')
+    scored = run_cli("score", results, "--repo", scored_repo)
+    assert (scored.exit_code, scored.stdout, scored.stderr) == (2, "", f"error: {said}\n")
+
+
+def test_a_golden_lock_past_its_size_or_memory_is_a_finding_and_lock_rewrites_it(
+    scored_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock larger than any the memory budget lets through is not read (a sparse 600 MB
+    file here); one whose decoding could take more than the budget (60 million empty
+    objects took 4.5 GB) is refused before it is decoded (the budget lowered to 8 MiB, so
+    that a small file shows it). `goldcase lock` writes the lock again from the set."""
+    assert "(first lock)" in run_cli("lock", "--repo", scored_repo).stdout
+    lock = scored_repo / "golden.lock"
+    with lock.open("wb") as fh:
+        fh.truncate(600 * 1024 * 1024)
+    checked = run_cli("lock", "--check", "--repo", scored_repo)
+    assert checked.exit_code == 1
+    assert (
+        "golden.lock:1:1: GC404 golden.lock holds 629,145,600 bytes, more than the 536,870,912 "
+        "a lock may take; run goldcase lock to rewrite it\n"
+    ) in checked.stdout
+    monkeypatch.setattr(jsonmemory, "BUDGET", 8 * 1024**2)
+    lock.write_text("[" + "{}," * 100_000 + "{}]", encoding="utf-8")
+    checked = run_cli("lock", "--check", "--repo", scored_repo)
+    assert checked.exit_code == 1
+    assert (
+        "golden.lock:1:1: GC404 golden.lock: decoding its 300,004 bytes of JSON could take "
+        "about 28 MiB of memory (its braces, brackets, commas and colons each become an "
+        "object), more than the 8 MiB goldcase allows; run goldcase lock to rewrite it\n"
+    ) in checked.stdout
+    relocked = run_cli("lock", "--repo", scored_repo)
+    no_traceback(relocked)
+    assert relocked.exit_code == 1 and "golden.lock was unreadable" in relocked.stdout
+    assert run_cli("lock", "--check", "--repo", scored_repo).exit_code == 0
+
+
+def _device(path: Path) -> None:
+    """A character device made where a test can put it (/dev/null's numbers), or a skip."""
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, _device])
+def test_score_out_onto_a_fifo_or_a_device_is_refused_and_left_in_place(
+    scored_repo: Path, make: Callable[[Path], None]
+) -> None:
+    """The report is written whole by renaming a file over ``--out``: run as root with
+    ``--out /dev/full`` (or ``/dev/null``), the device was replaced by a regular file."""
+    results = scored_repo / "run.jsonl"
+    results.write_text('{"id": "ret-001", "outcome": "answer", "answer": "14 days"}\n')
+    out = scored_repo / "report.json"
+    make(out)
+    before = os.lstat(out)
+    result = run_cli("score", results, "--repo", scored_repo, "--out", out)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {out}: cannot write: not a regular file (a FIFO, socket or device), where "
+        "goldcase writes a file whole (by renaming one over it); name a file\n"
+    )
+    after = os.lstat(out)
+    assert (after.st_ino, after.st_mode, after.st_rdev) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_rdev,
+    )
+
+
+def test_an_output_that_is_the_file_read_is_refused_and_the_file_kept(scored_repo: Path) -> None:
+    """``score RESULTS --out RESULTS`` replaced the results with the report, exit 0; ``report
+    REPORT --html REPORT`` the report with its page."""
+    results = scored_repo / "run.jsonl"
+    line = '{"id": "ret-001", "outcome": "answer", "answer": "14 days"}\n'
+    results.write_text(line)
+    result = run_cli("score", results, "--repo", scored_repo, "--out", f"{scored_repo}/./run.jsonl")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {scored_repo}/run.jsonl: is the results file, which goldcase score reads; "
+        "writing there would replace it: name another file with --out\n",
+    )
+    assert results.read_text() == line
+    report = scored_repo / "report.json"
+    assert run_cli("score", results, "--repo", scored_repo, "--out", report).exit_code == 0
+    kept = report.read_bytes()
+    result = run_cli("report", report, "--html", report, "--repo", scored_repo)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {report}: is the report, which goldcase report reads; writing there would "
+        "replace it: name another file with --html\n",
+    )
+    assert report.read_bytes() == kept

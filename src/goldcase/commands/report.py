@@ -42,7 +42,9 @@ def command(report: Path, base: Path | None, stats: bool, out: Path, repo: Path 
         if repo is not None or stats:
             raise
         ctx = None  # a report can be rendered away from its repository, without links
-    refuse_linked_output(out.parent if ctx is None else ctx.root, out, "goldcase report")
+    reads = [(report, "the report"), *([(base, "the base report")] if base else [])]
+    root = out.parent if ctx is None else ctx.root
+    refuse_linked_output(root, out, "goldcase report", option="--html", reads=reads)
 
     for warning in render(ctx, report, out, base, stats):
         click.echo(f"warning: {warning}", err=True)

@@ -73,7 +73,7 @@ def command(
     check_threshold(threshold)
     ctx = open_context(repo, cache=True)
     if out is not None:
-        refuse_linked_output(ctx.root, out, "goldcase score")
+        refuse_linked_output(ctx.root, out, "goldcase score", reads=[(results, "the results file")])
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
     as_json = out is not None or fmt == "json"  # only the JSON report carries cases_digest

@@ -31,6 +31,8 @@ from typing import Any
 from msgspec import Struct, field
 
 from goldcase.corpus import Corpus
+from goldcase.errors import GoldcaseError
+from goldcase.jsonmemory import refuse_costly_text
 from goldcase.loader import case_hashes, hashes_digest, set_digest
 from goldcase.model import CaseSet
 from goldcase.versioning.version import parse_version_text
@@ -113,8 +115,19 @@ def _table(name: str, table: Mapping[str, str]) -> list[str]:
     return [f"  {_s(name)}: {{", *body, "  },"]
 
 
+# A lock's bytes, read from the work tree: a lock the memory budget lets through (about 10
+# bytes of objects a byte: one case a line) is at most about 400 MB.
+MAX_LOCK_BYTES = 512 * 1024**2
+
+
 def parse(text: str) -> Lock:
-    """Read a lock's text, or raise ``LockError`` saying what is wrong and where."""
+    """Read a lock's text, or raise ``LockError`` saying what is wrong and where. A lock
+    whose decoding could take more memory than goldcase allows (``jsonmemory``: one of a
+    branch's 60 million empty objects, 4.5 GB) is refused before it is decoded."""
+    try:
+        refuse_costly_text(text, "golden.lock", "")  # what to do: the caller's (GC404)
+    except GoldcaseError as exc:
+        raise LockError(exc.message) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -26,7 +26,14 @@ from goldcase.loader import case_hash
 from goldcase.model import Case, CaseSet, Finding
 from goldcase.output import plain
 from goldcase.repolock import serialised
-from goldcase.safeio import Outside, inside, read_inside, shown_path, stat_signature
+from goldcase.safeio import (
+    Outside,
+    TooLarge,
+    inside,
+    read_inside,
+    shown_path,
+    stat_signature,
+)
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -35,6 +42,7 @@ from goldcase.versioning.version import (
     highest,
     next_version,
     read_version,
+    read_version_text,
     version_key,
 )
 from goldcase.writer import atomic_write_text
@@ -79,9 +87,16 @@ def read_lock(
     if config.lock_file.exists():
         try:
             signature = stat_signature(config.lock_file)  # before the bytes
-            text = _read_own(config, config.lock_file)
+            # inside the repository: a link to a file elsewhere is never read into a message
+            lock_name = config.lock_file.name
+            text = read_inside(config.root, lock_name, lockfile.MAX_LOCK_BYTES).decode("utf-8")
             known = cache.known(_LOCKS, _LOCK_KEY, signature) if cache is not None else None
             lock = _lock_from(known) or lockfile.parse(text)
+        except TooLarge as exc:
+            text = ""
+            problem = LockError(
+                f"golden.lock holds {exc.size:,} bytes, more than the {exc.limit:,} a lock may take"
+            )
         except (OSError, UnicodeDecodeError) as exc:
             text = text if text is not None else ""
             problem = LockError(f"golden.lock cannot be read: {exc}")
@@ -90,16 +105,10 @@ def read_lock(
     return text, lock, problem
 
 
-def _read_own(config: Config, path: Path) -> str:
-    """golden.lock or golden.version, read only when it lies inside the repository (a link
-    to a file elsewhere is refused, never read into the lock or a message)."""
-    return read_inside(config.root, path.name).decode("utf-8")
-
-
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
     """A golden.version left with conflict markers, resolved by the merge driver's rule."""
     try:
-        sides = conflict_sides(_read_own(config, config.version_file))
+        sides = conflict_sides(read_version_text(config))
     except (OSError, UnicodeDecodeError):
         return None
     if sides is None:

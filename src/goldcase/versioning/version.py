@@ -6,7 +6,11 @@ import re
 
 from goldcase.config import Config
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import read_inside
+from goldcase.safeio import TooLarge, read_inside
+
+# A version is one short line: a larger file (a branch's 300 MB of NULs, a few kB in git) is
+# refused unread, not decoded, split and printed in every report.
+MAX_VERSION_BYTES = 64 * 1024
 
 
 def read_version(config: Config) -> str | None:
@@ -15,8 +19,12 @@ def read_version(config: Config) -> str | None:
     if not path.exists():
         return None
     try:
-        # inside the repository: a link to a one-line file anywhere would become the version
-        text = read_inside(config.root, path.name).decode("utf-8")
+        text = read_version_text(config)
+    except TooLarge as exc:
+        raise GoldcaseError(
+            f"{path.name} holds {exc.size:,} bytes, more than the {exc.limit:,} a version may "
+            "take; write the version on a single short line"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"{path.name}: cannot read it: {exc}") from exc
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -26,6 +34,12 @@ def read_version(config: Config) -> str | None:
             f"{len(lines)}; write the version on a single line"
         )
     return lines[0]
+
+
+def read_version_text(config: Config) -> str:
+    """``golden.version``'s text, read only when it lies inside the repository (a link to a
+    one-line file anywhere would become the version) and within ``MAX_VERSION_BYTES``."""
+    return read_inside(config.root, config.version_file.name, MAX_VERSION_BYTES).decode("utf-8")
 
 
 # Searched where a run of digits begins: "^(.*?)(\d+)$" tried every split of the version, each
