@@ -329,10 +329,10 @@ def test_a_number_of_400_digits_is_quoted_cut(tmp_path: Path, text: str, message
 @pytest.mark.parametrize(
     ("name", "make", "why"),
     [
-        ("goldcase.toml", lambda p: os.mkfifo(p), "not a regular file (a FIFO, socket or device)"),
-        ("goldcase.toml", lambda p: p.mkdir(), "Is a directory"),
-        ("goldcase.toml", lambda p: p.symlink_to("nowhere.toml"), "No such file or directory"),
-        ("pyproject.toml", lambda p: os.mkfifo(p), "not a regular file (a FIFO, socket or device)"),
+        ("goldcase.toml", os.mkfifo, "is a FIFO (named pipe), not a regular file"),
+        ("goldcase.toml", Path.mkdir, "is a folder"),
+        ("goldcase.toml", lambda p: p.symlink_to("nowhere.toml"), "is a broken link"),
+        ("pyproject.toml", os.mkfifo, "is a FIFO (named pipe), not a regular file"),
     ],
 )
 def test_a_config_that_is_no_file_is_an_error_not_the_defaults(
@@ -344,7 +344,17 @@ def test_a_config_that_is_no_file_is_an_error_not_the_defaults(
     make(tmp_path / name)
     with pytest.raises(GoldcaseError) as caught:
         load_config(tmp_path)
-    assert caught.value.message == (
-        f"{tmp_path.resolve() / name}: cannot read the config: {why}; make it a TOML file, or "
-        "remove it to take the defaults"
-    )
+    fix = "make it a TOML file" + (", or remove it to take the defaults" if "gold" in name else "")
+    shown = tmp_path.resolve() / name
+    assert caught.value.message == f"{shown}: cannot read the config: {why}; {fix}"
+
+
+def test_a_broken_config_in_a_subfolder_of_a_git_repository_marks_the_set(tmp_path: Path) -> None:
+    """A set in a subfolder of a repository, its goldcase.toml a link to nothing: the root
+    was taken to be git's top (no config there), and the defaults used, exit 0."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "evals" / "cases").mkdir(parents=True)
+    (tmp_path / "evals" / "goldcase.toml").symlink_to("nowhere.toml")
+    assert find_root(tmp_path / "evals" / "cases") == (tmp_path / "evals").resolve()
+    with pytest.raises(GoldcaseError, match="cannot read the config: is a broken link"):
+        load_config(find_root(tmp_path / "evals"))

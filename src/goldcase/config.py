@@ -19,7 +19,7 @@ from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
 from goldcase.patterns import MAX_PROGRAM, program_size, refusal
-from goldcase.safeio import GIT_FOLDER, is_inside, read_inside
+from goldcase.safeio import GIT_FOLDER, Outside, is_inside, not_a_file, read_inside
 from goldcase.text import clip
 
 LABELS = "labels"  # second labellers' files (labelling.labels reads them)
@@ -136,7 +136,7 @@ def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that holds a golden set."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if (folder / CONFIG_NAME).is_file() or _has_tool_table(folder / "pyproject.toml"):
+        if os.path.lexists(folder / CONFIG_NAME) or _has_tool_table(folder / "pyproject.toml"):
             return folder
     for folder in (start, *start.parents):
         if (folder / ".git").exists() or (folder / "golden.version").is_file():
@@ -173,10 +173,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
         # repository is refused, not waited on
         return tomllib.loads(read_inside(path.parent, path.name, MAX_CONFIG_BYTES).decode())
     except OSError as exc:
-        raise GoldcaseError(
-            f"{path}: cannot read the config: {exc.strerror or exc}; make it a TOML file, or "
-            "remove it to take the defaults"
-        ) from None
+        if isinstance(exc, Outside):
+            why, fix = exc.strerror, "replace the link with the file itself"
+        else:
+            why = not_a_file(path) or exc.strerror or str(exc)
+            fix = "make it a TOML file" + (
+                ", or remove it to take the defaults" if path.name == CONFIG_NAME else ""
+            )
+        raise GoldcaseError(f"{path}: cannot read the config: {why}; {fix}") from None
     except UnicodeDecodeError as exc:
         raise GoldcaseError(f"{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:

@@ -12,7 +12,8 @@ it goes through here.
 - ``refuse_linked_output(root, out, command)``: an output file named on the command line that
   is a link, or lies under the repository behind a linked folder leading out of it, is
   refused: a repository can commit such a link, and the file is read and written there; so
-  is one that is a file the command reads (``reads``), which it would replace.
+  is a FIFO or a device at the name, and a file the command reads (``reads``), which the
+  output would replace.
 
 Every refusal is an ``OSError`` whose ``strerror`` says why, so each caller's
 ``except OSError`` names the file in its own words. Files named on the command line (a
@@ -191,20 +192,16 @@ def refuse_linked_output(
     *,
     option: str = "--out",
     what: str = "file",
+    whole: bool = True,
     reads: Iterable[tuple[Path, str]] = (),
 ) -> None:
     """Refuse an output file (or folder: ``what``) named on the command line (``option``)
-    that would be read or written through a link: a link at its name (a repository can
-    commit one leading anywhere), or, under the repository ``root``, a linked folder leading
-    out of it; or one of the files ``command`` reads (``reads``: each path and what it is),
-    which the output would replace."""
-    for read, called in reads:
-        with contextlib.suppress(OSError):  # either missing: not the same file
-            if os.path.samefile(out, read):
-                raise GoldcaseError(
-                    f"{out}: is {called}, which {command} reads; writing there would replace "
-                    f"it: name another {what} with {option}"
-                )
+    before any work: one that would be read or written through a link (a link at its name,
+    which a repository can commit leading anywhere, or, under the repository ``root``, a
+    linked folder leading out of it); a file that is there but is no regular file (a FIFO,
+    a device), when the file is written ``whole``: one is renamed over the name, and would
+    replace ``/dev/null`` (a file appended to is read first, and refused then); or one of the
+    files ``command`` reads (``reads``: each path and what it is), which it would replace."""
     if os.path.islink(out):
         raise GoldcaseError(
             f"{out}: is a link (to {os.readlink(out)}); {command} writes the {what} itself, "
@@ -216,6 +213,20 @@ def refuse_linked_output(
             f"{out}: a linked folder leads outside the repository; {command} never "
             f"writes through a link: name a {what} in a real folder with {option}"
         )
+    with contextlib.suppress(OSError):  # nothing there: a new file
+        mode = os.stat(out).st_mode
+        if whole and what == "file" and not stat.S_ISREG(mode):
+            raise GoldcaseError(
+                f"{out}: is {kind_of_mode(mode)}, where {command} writes a file whole (by "
+                f"renaming one over the name); name a file with {option}"
+            )
+    real = os.path.realpath(out)
+    for read, called in reads:
+        if os.path.realpath(read) == real:
+            raise GoldcaseError(
+                f"{out}: is {called}, which {command} reads; writing there would replace "
+                f"it: name another {what} with {option}"
+            )
 
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a result line or a training record; memory is a few times it

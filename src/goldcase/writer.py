@@ -11,7 +11,6 @@ import contextlib
 import io
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import Any
 
 from goldcase import progress
 from goldcase.errors import GoldcaseError
-from goldcase.safeio import NOT_REGULAR
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -28,15 +26,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         exists = path.exists()
-        kind = path.stat().st_mode if exists else stat.S_IFREG | 0o666 & ~_umask()
+        mode = path.stat().st_mode & 0o7777 if exists else 0o666 & ~_umask()
     except OSError as exc:
         raise GoldcaseError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    if not stat.S_ISREG(kind):  # a rename would put a file in place of a FIFO or /dev/null
-        raise GoldcaseError(
-            f"{path}: cannot write: {'is a folder' if stat.S_ISDIR(kind) else NOT_REGULAR}, "
-            "where goldcase writes a file whole (by renaming one over it); name a file"
-        )
-    mode = kind & 0o7777
     if exists and not mode & 0o222:  # a rename would replace it whatever its mode
         raise GoldcaseError(
             f"{path}: the file is read-only (mode {mode:o}); make it writable "

@@ -290,6 +290,7 @@ def test_fifo_or_device_named_on_the_command_line(
     ],
 )
 def test_hostile_golden_lock(scored_repo: Path, content: bytes | None, code: str) -> None:
+    """Each is GC404, and `goldcase lock` writes the lock again (a FIFO replaced by a file)."""
     lock = scored_repo / "golden.lock"
     if content is None:
         os.mkfifo(lock)
@@ -298,6 +299,9 @@ def test_hostile_golden_lock(scored_repo: Path, content: bytes | None, code: str
     result = run_cli("lock", "--check", "--repo", scored_repo)
     assert result.exit_code == 1
     assert f"golden.lock:1:1: {code}" in result.stdout
+    relocked = run_cli("lock", "--repo", scored_repo)
+    assert relocked.exit_code == 1 and "wrote golden.version and golden.lock" in relocked.stdout
+    assert run_cli("lock", "--check", "--repo", scored_repo).exit_code == 0
 
 
 def test_conflicted_golden_version(scored_repo: Path) -> None:
@@ -558,9 +562,11 @@ def _device(path: Path) -> None:
         pytest.skip("making a device node needs root")
 
 
-@pytest.mark.parametrize("make", [os.mkfifo, _device])
+@pytest.mark.parametrize(
+    ("make", "kind"), [(os.mkfifo, "a FIFO (named pipe)"), (_device, "a character device")]
+)
 def test_score_out_onto_a_fifo_or_a_device_is_refused_and_left_in_place(
-    scored_repo: Path, make: Callable[[Path], None]
+    scored_repo: Path, make: Callable[[Path], None], kind: str
 ) -> None:
     """The report is written whole by renaming a file over ``--out``: run as root with
     ``--out /dev/full`` (or ``/dev/null``), the device was replaced by a regular file."""
@@ -571,9 +577,9 @@ def test_score_out_onto_a_fifo_or_a_device_is_refused_and_left_in_place(
     before = os.lstat(out)
     result = run_cli("score", results, "--repo", scored_repo, "--out", out)
     assert result.exit_code == 2
-    assert result.stderr == (
-        f"error: {out}: cannot write: not a regular file (a FIFO, socket or device), where "
-        "goldcase writes a file whole (by renaming one over it); name a file\n"
+    assert result.stderr == (  # refused before the lines are read
+        f"error: {out}: is {kind}, where goldcase score writes a file whole (by renaming one "
+        "over the name); name a file with --out\n"
     )
     after = os.lstat(out)
     assert (after.st_ino, after.st_mode, after.st_rdev) == (

@@ -274,3 +274,26 @@ def test_the_driver_takes_its_operands_as_git_passes_them(
     result = run_cli("merge-driver", *(str(where[w]) if w in where else w for w in args))
     assert result.exit_code == 0, result.stderr
     assert where["a"].read_text(encoding="utf-8").strip() == "6"
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "limit"),
+    [("golden.version", 300 * 1024**2, 65_536), ("golden.lock", 600 * 1024**2, 536_870_912)],
+)
+def test_driver_reads_no_side_past_what_the_file_may_take(
+    tmp_path: Path, name: str, size: int, limit: int
+) -> None:
+    """Our side a sparse file (a few kB in git): a golden.version of 300 MB was read whole
+    and printed in the refusal (28 s, 4 GB, 1.26 GB written to standard error)."""
+    write(tmp_path, "o", "")  # no common ancestor's file
+    write(tmp_path, "b", "2\n" if name == "golden.version" else "{}\n")
+    with (tmp_path / "a").open("wb") as fh:
+        fh.truncate(size)
+    result = run_cli("merge-driver", "--", tmp_path / "o", tmp_path / "a", tmp_path / "b", name)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"goldcase merge-driver: {name}: cannot read {tmp_path / 'a'}: {size:,} bytes, more "
+        f"than the {limit:,} it may take; resolve it by hand (or take either side) and run "
+        "goldcase lock\n"
+    )
+    assert (tmp_path / "a").stat().st_size == size  # left as it was

@@ -43,7 +43,7 @@ def command(
     """
     ctx = open_context(repo)
     if out is not None:  # read, then written whole
-        refuse_linked_output(ctx.root, out, "goldcase review")
+        refuse_linked_output(ctx.root, out, "goldcase review", whole=False)  # appended to
     text = render(review(ctx, base, head), fmt)
     click.echo(text, nl=False)
     if out is not None:

@@ -9,6 +9,7 @@ import click
 
 from goldcase.commands.common import format_option, open_context, repo_option
 from goldcase.interchange.sources import SOURCES, score_from
+from goldcase.run.manifest import manifest_path
 from goldcase.safeio import refuse_linked_output
 from goldcase.scoring.report import FORMATS, render_json, render_markdown, render_text
 from goldcase.scoring.scorer import (
@@ -73,7 +74,13 @@ def command(
     check_threshold(threshold)
     ctx = open_context(repo, cache=True)
     if out is not None:
-        refuse_linked_output(ctx.root, out, "goldcase score", reads=[(results, "the results file")])
+        reads = [
+            (results, "the results file"),
+            (manifest_path(results), "the results file's run manifest"),
+            (ctx.config.version_file, "golden.version"),
+            (ctx.config.lock_file, "golden.lock"),
+        ]
+        refuse_linked_output(ctx.root, out, "goldcase score", reads=reads)
     for warning in split_warnings(split, threshold):
         click.echo(f"warning: {warning}", err=True)
     as_json = out is not None or fmt == "json"  # only the JSON report carries cases_digest

@@ -98,7 +98,7 @@ def backoff(attempt: int, asked: float | None) -> float:
 def run(ctx: Context, system: System, options: RunOptions, progress: Progress) -> Summary:
     """Ask the system every (case, trial) of the split not yet in ``options.out``."""
     for written in (options.out, manifest_path(options.out)):  # both read, then written
-        refuse_linked_output(ctx.root, written, "goldcase run")
+        refuse_linked_output(ctx.root, written, "goldcase run", whole=False)  # appended to
     case_set = load_case_set(ctx)
     _refuse_broken(case_set)
     cases = sorted(select(ctx, case_set, options.split).cases, key=operator.attrgetter("id"))

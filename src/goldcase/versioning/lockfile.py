@@ -115,15 +115,16 @@ def _table(name: str, table: Mapping[str, str]) -> list[str]:
     return [f"  {_s(name)}: {{", *body, "  },"]
 
 
-# A lock's bytes, read from the work tree: a lock the memory budget lets through (about 10
-# bytes of objects a byte: one case a line) is at most about 400 MB.
+# A lock's bytes, read from the work tree or by the merge driver: a real lock (one case a line)
+# decodes to about 10 bytes of objects a byte, so the memory budget lets none over about 400 MB
+# through; a larger file is not read at all.
 MAX_LOCK_BYTES = 512 * 1024**2
 
 
 def parse(text: str) -> Lock:
     """Read a lock's text, or raise ``LockError`` saying what is wrong and where. A lock
-    whose decoding could take more memory than goldcase allows (``jsonmemory``: one of a
-    branch's 60 million empty objects, 4.5 GB) is refused before it is decoded."""
+    whose decoding could take more memory than goldcase allows (``jsonmemory``: a branch's
+    lock of 60 million empty objects took 4.5 GB) is refused before it is decoded."""
     try:
         refuse_costly_text(text, "golden.lock", "")  # what to do: the caller's (GC404)
     except GoldcaseError as exc:

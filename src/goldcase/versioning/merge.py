@@ -36,9 +36,16 @@ from pathlib import Path
 from msgspec.structs import replace
 
 from goldcase.errors import GoldcaseError
+from goldcase.safeio import TooLarge, read_regular
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Lock, LockError
-from goldcase.versioning.version import highest, next_version, parse_version_text, version_key
+from goldcase.versioning.version import (
+    MAX_VERSION_BYTES,
+    highest,
+    next_version,
+    parse_version_text,
+    version_key,
+)
 from goldcase.writer import atomic_write_text
 
 VERSION_NAME = "golden.version"
@@ -121,15 +128,21 @@ def run_driver(base: Path, ours: Path, theirs: Path, name: str) -> int:
     return 0
 
 
-def _read(path: Path) -> str:
+def _read(path: Path, limit: int) -> str:
+    """A side's file as git hands it over, within ``limit`` bytes (a branch's golden.version
+    of 300 MB of NULs is a few kB in git)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular(path, limit).decode("utf-8")
+    except TooLarge as exc:
+        raise GoldcaseError(
+            f"cannot read {path}: {exc.size:,} bytes, more than the {limit:,} it may take"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise GoldcaseError(f"cannot read {path}: {exc}") from exc
 
 
 def _version_of(path: Path, side: str, *, optional: bool = False) -> str | None:
-    text = _read(path)
+    text = _read(path, MAX_VERSION_BYTES)
     version = parse_version_text(text)
     if version is None and not (optional and not text.strip()):
         raise GoldcaseError(f"{side} side's golden.version does not hold one version line")
@@ -146,7 +159,7 @@ def _merge_version_files(base: Path, ours: Path, theirs: Path) -> None:
 
 
 def _lock_of(path: Path, side: str, *, optional: bool = False) -> Lock | None:
-    text = _read(path)
+    text = _read(path, lockfile.MAX_LOCK_BYTES)
     if optional and not text.strip():
         return None
     try:
