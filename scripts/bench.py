@@ -15,12 +15,17 @@
 out of git), then times `goldcase check` cold (no cache), warm (nothing changed) and with one
 case changed, and check-jsonschema (schema validation only) on the same files, and prints the
 ratios against the budgets. Timings are wall-clock medians of a few runs.
+
+Every row is printed with its budget and a verdict (``met`` or ``OVER``; rows shown for
+reference have none), and the script exits 1 when any budget is over, so "bench.py passes"
+means every budget it measured held in this run.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import operator
 import random
 import shutil
 import statistics
@@ -215,6 +220,44 @@ def _peak_rss_mb(cmd: list[str], cwd: Path) -> float:
     return int(out.stdout.strip()) / 1024
 
 
+_COMPARISONS = (("<=", operator.le), (">=", operator.ge), ("<", operator.lt), (">", operator.gt))
+
+
+def verdict(value: float, budget: str) -> bool | None:
+    """Whether ``value`` meets ``budget``: "< X", "<= X", ">= X" or "> X" (a unit such as
+    " s" may follow X), or a bare number the value must equal (a count, such as commit
+    attempts). None for a row shown for reference: a budget in parentheses, or one that
+    starts with "reference"."""
+    text = budget.strip()
+    if text.startswith(("(", "reference")):
+        return None
+    for symbol, compare in _COMPARISONS:
+        if text.startswith(symbol):
+            return bool(compare(value, float(text[len(symbol) :].split()[0])))
+    return value == float(text.split()[0])
+
+
+def print_table(rows: list[Budget]) -> int:
+    """The rows as a Markdown table with a verdict column, then the budgets over; the exit
+    status: 1 when any budget is over, else 0."""
+    print("\n| measure | value | budget | verdict |\n|---|---|---|---|")
+    over = []
+    for name, value, budget in rows:
+        met = verdict(value, budget)
+        print(f"| {name} | {value:.3f} | {budget} | {_VERDICTS[met]} |")
+        if met is False:
+            over.append(name)
+    budgets = sum(verdict(value, budget) is not None for _, value, budget in rows)
+    if over:
+        print(f"\n{len(over)} of {budgets} budgets OVER: {'; '.join(over)}")
+        return 1
+    print(f"\nall {budgets} budgets met")
+    return 0
+
+
+_VERDICTS = {True: "met", False: "OVER", None: ""}
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], list[Budget]]] = {
     "check": lambda a: bench_check(a.cases),
     "help": lambda a: bench_help(),
@@ -250,10 +293,7 @@ def main() -> int:
     for name in args.which or ["check", "help"]:
         print(f"== {name}")
         rows.extend(BENCHES[name](args))
-    print("\n| measure | value | budget |\n|---|---|---|")
-    for name, value, budget in rows:
-        print(f"| {name} | {value:.3f} | {budget} |")
-    return 0
+    return print_table(rows)
 
 
 if __name__ == "__main__":

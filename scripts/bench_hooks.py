@@ -21,6 +21,12 @@ so the four are measured in the same minutes; a commit that is refused is added 
 again, and the time counts both attempts. Then ``goldcase check FILE`` and
 ``check-jsonschema --schemafile case.schema.json FILE`` on the same edited file, alternating.
 Medians over the rounds; the ratios are goldcase over check-jsonschema.
+
+The budget (1.2 times check-jsonschema's hook) is for a commit through ``goldcase``, the hook
+``goldcase init`` writes, and through ``goldcase-check`` alone, on a dev case and on a golden
+case. The pair ``goldcase-version`` + ``goldcase-check`` is timed for reference: it starts a
+second interpreter, loads the set a second time and lets pre-commit diff the work tree once
+more, about 0.2 s that no work inside either process can take back (docs/hooks.md).
 """
 
 from __future__ import annotations
@@ -168,6 +174,7 @@ def bench(cases: int = 10_000, rounds: int = 5) -> list[Budget]:
         plan = [
             ("check-jsonschema, dev case", "check-jsonschema", "dev"),
             ("goldcase-check, dev case", "goldcase-check", "dev"),
+            ("goldcase, dev case", "goldcase", "dev"),
             ("check-jsonschema, golden case", "check-jsonschema", "golden"),
             (
                 "goldcase-version + goldcase-check, golden case",
@@ -210,17 +217,19 @@ def _report(
     print(f"git commit of one changed case, {cases:,} cases, median of {runs}:")
     for label, seconds in median.items():
         print(f"  {label}: {seconds:.3f} s, {attempts[label]} attempt(s)")
-    for kind, mine in (
-        ("dev", "goldcase-check"),
-        ("golden", "goldcase-version + goldcase-check"),
-        ("golden", "goldcase"),
+    for kind, mine, budget in (
+        ("dev", "goldcase-check", "<= 1.2"),
+        ("dev", "goldcase", "<= 1.2"),
+        ("golden", "goldcase", "<= 1.2"),
+        ("golden", "goldcase-version + goldcase-check", "(reference: two processes)"),
     ):
         ratio = median[f"{mine}, {kind} case"] / median[f"check-jsonschema, {kind} case"]
-        print(f"  {mine} / check-jsonschema ({kind} case): {ratio:.2f} (budget 1.2)")
+        print(f"  {mine} / check-jsonschema ({kind} case): {ratio:.2f} (budget {budget})")
         rows.append(
-            (f"commit of a {kind} case through {mine} / check-jsonschema hook", ratio, "<= 1.2")
+            (f"commit of a {kind} case through {mine} / check-jsonschema hook", ratio, budget)
         )
-        rows.append((f"commit attempts through {mine}", attempts[f"{mine}, {kind} case"], "1"))
+        tries = attempts[f"{mine}, {kind} case"]
+        rows.append((f"commit attempts, {kind} case, through {mine}", tries, "1"))
     mine, theirs = (statistics.median(files[k]) for k in ("goldcase", "check-jsonschema"))
     print(
         f"goldcase check FILE: {mine:.3f} s; check-jsonschema FILE: {theirs:.3f} s; "
@@ -236,9 +245,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
-    for name, value, budget in bench(args.cases, args.rounds):
-        print(f"| {name} | {value:.3f} | {budget} |")
-    return 0
+    from bench import print_table  # the verdicts, as scripts/bench.py prints them
+
+    return print_table(bench(args.cases, args.rounds))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench import generate, print_table
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 Budget = tuple[str, float, str]
@@ -44,7 +46,6 @@ for line in sys.stdin:
 
 def _repo(cases: int) -> Path:
     sys.path.insert(0, str(ROOT / "scripts"))
-    from bench import generate
 
     folder = ROOT / "bench-data" / f"run-{cases}"
     if (
@@ -120,7 +121,9 @@ def bench_memory(sizes: tuple[int, ...] = (1000, 10000)) -> list[Budget]:
         check = _peak_mb([str(BIN / "goldcase"), "check", "--select", "schema"], repo)
         print(f"{cases:,} cases: goldcase run peak {run:.0f} MB, goldcase check --select schema "
               f"{check:.0f} MB, the run adds {run - check:.0f} MB")  # fmt: skip
-        rows.append((f"run peak memory, {cases:,} cases (MB)", run, f"check: {check:.0f}"))
+        rows.append(
+            (f"run peak memory, {cases:,} cases (MB)", run, f"(reference: check {check:.0f})")
+        )
     return rows
 
 
@@ -132,11 +135,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=1000)
     args = parser.parse_args()
-    rows = bench_throughput(args.cases) + bench_overhead() + bench_memory()
-    print("\n| measure | value | budget |\n|---|---|---|")
-    for name, value, budget in rows:
-        print(f"| {name} | {value:.3f} | {budget} |")
-    return 0
+    return print_table(bench_throughput(args.cases) + bench_overhead() + bench_memory())
 
 
 if __name__ == "__main__":

@@ -9,7 +9,12 @@ lead / cites checks, a quarter unanswerable) and a results file of `cases x tria
 answers, citations, confidences, abstentions and errors, warms goldcase's case cache with one
 run, then times the `goldcase score` command (text output, as a user runs it) end to end:
 process start, loading the set, validating every line, grading and rendering. The number is
-the median wall-clock time of three runs.
+the median wall-clock time of five runs, each followed by a run of the floor (what any scorer
+of these files must do), so the two are measured in the same minutes.
+
+The complete JSON report (`--format json --out`: every case listed with why it failed, the
+digest of the list, 29 MB written twice on 100,000 cases) is timed for reference: the budget
+is for the report a person reads, as the floor is for reading the inputs alone.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import print_table  # the verdicts, as scripts/bench.py prints them
 
 BIN = Path(sys.executable).parent
 BUDGET = 2.0
@@ -142,13 +149,16 @@ def _floor(folder: Path) -> float:
     return time.perf_counter() - start
 
 
+ROUNDS = 5  # three let one slow run of the floor or the command set the ratio
+
+
 def bench_score(tmpdir: Path, cases: int = 10_000, trials: int = 10) -> list[Budget]:
-    """Time `goldcase score` on `cases x trials` results (warm case cache), median of 3,
-    alternating with the floor (median of 3)."""
+    """Time `goldcase score` on `cases x trials` results (warm case cache), median of
+    ``ROUNDS``, alternating with the floor (median of ``ROUNDS``)."""
     folder = generate(Path(tmpdir) / "score-bench", cases, trials)
     _run(folder)  # fills the case cache the way any second run finds it
     runs, floors = [], []
-    for _ in range(3):
+    for _ in range(ROUNDS):
         runs.append(_run(folder))
         floors.append(_floor(folder))
     text, floor = _median(runs), statistics.median(floors)
@@ -162,7 +172,7 @@ def bench_score(tmpdir: Path, cases: int = 10_000, trials: int = 10) -> list[Bud
         (f"{label}, text / floor", text[0] / floor, "<= 1.3"),
         (f"{label}, text, wall", text[0], limit),
         (f"{label}, text, CPU", text[1], CPU_NOTE),
-        (f"{label}, json + --out, wall", as_json[0], limit),
+        (f"{label}, json + --out, wall", as_json[0], "(reference: the complete report)"),
         (f"{label}, json + --out, CPU", as_json[1], CPU_NOTE),
     ]
 
@@ -176,18 +186,7 @@ def main() -> int:
     compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "src" / "goldcase"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         rows = bench_score(Path(tmp), args.cases, args.trials)
-    failed = False
-    for name, seconds, limit in rows:
-        if not limit.startswith("<"):
-            print(f"{name}: {seconds:.3f} ({limit})")
-            continue
-        if limit.startswith("<="):
-            print(f"{name}: {seconds:.2f} ({limit})")
-            continue
-        ok = seconds < BUDGET
-        failed |= not ok
-        print(f"{name}: {seconds:.3f} s ({limit}) {'ok' if ok else 'OVER BUDGET'}")
-    return 1 if failed else 0
+    return print_table(rows)
 
 
 if __name__ == "__main__":
