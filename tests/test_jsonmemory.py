@@ -94,3 +94,19 @@ def test_a_large_file_of_long_strings_is_within_the_budget(
 ) -> None:
     monkeypatch.setattr(jsonmemory, "BUDGET", 1024**2)
     refuse_costly(b'["' + b"a" * 200_000 + b'"]\n', "long.jsonl", "split it")
+
+
+def test_decoded_text_is_encoded_again_only_when_its_bytes_could_reach_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """refuse_costly_text: ASCII text is one byte a character, any other at most four; text
+    whose bytes cannot reach the budget is passed without being encoded and counted."""
+    monkeypatch.setattr(jsonmemory, "BUDGET", 64 * 1024)  # 1,024 bytes at the worst expansion
+    seen: list[int] = []
+    monkeypatch.setattr(jsonmemory, "refuse_costly", lambda raw, *_: seen.append(len(raw)))
+    jsonmemory.refuse_costly_text("{}," * 341, "golden.lock", "")  # 1,023 ASCII bytes
+    jsonmemory.refuse_costly_text("é" * 256, "golden.lock", "")  # 512 bytes, 1,024 at worst
+    assert seen == []
+    jsonmemory.refuse_costly_text("{}," * 342, "golden.lock", "")  # 1,026 bytes: counted
+    jsonmemory.refuse_costly_text("é" * 257, "golden.lock", "")  # may be 1,028: counted
+    assert seen == [1026, 514]

@@ -82,8 +82,11 @@ def refuse_costly(raw: bytes, shown: str, fix: str) -> None:
 
 def refuse_costly_text(text: str, shown: str, fix: str) -> None:
     """``refuse_costly`` for JSON already decoded to text (``golden.lock``, read from the work
-    tree or from git): encoded again only when it is long enough to reach the budget."""
-    if len(text) * 4 * WORST_EXPANSION > BUDGET:  # UTF-8 takes at most four bytes a character
+    tree or from git): encoded again only when it is long enough to reach the budget. UTF-8
+    takes one byte a character for ASCII text (``isascii`` reads a flag the string carries),
+    at most four for any other."""
+    most = len(text) if text.isascii() else 4 * len(text)
+    if most * WORST_EXPANSION > BUDGET:
         refuse_costly(text.encode("utf-8", "surrogatepass"), shown, fix)
 
 
