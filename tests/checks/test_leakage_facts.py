@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from goldcase.cache import Cache, decode
+from goldcase.checks import leakage as leakage_check
 from goldcase.checks.leakage import fact_units
+from goldcase.model import Case
 from kit import cache_folder, run_cli
 
 Repo = Callable[..., Path]
@@ -225,15 +227,47 @@ def test_gc308_of_a_commit_is_found_from_the_other_splits_table_even_a_damaged_o
     whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
     assert len(whole) == 1 and "GC308" in whole[0]
     assert _focused(root, "cases/dev/dev-001.yaml") == whole
-    [(key, value)] = decode(
-        (cache_folder(root) / "leakage-facts-golden.msgpack").read_bytes()
-    ).items()
+    kept = decode((cache_folder(root) / "leakage-facts-golden.msgpack").read_bytes())
+    assert kept  # the whole run kept the golden facts (in a part or two)
     cache = Cache.for_repository(root)
-    cache.put("leakage-facts-golden", key, damage(*value))
+    for key, value in kept.items():
+        cache.put("leakage-facts-golden", key, damage(*value))
     cache.save()
     dev = root / "cases" / "dev" / "dev-001.yaml"
     dev.write_text(dev.read_text() + "notes: edited\n")
     assert _focused(root, "cases/dev/dev-001.yaml") == whole
+
+
+def test_after_a_golden_case_changes_a_commit_builds_its_part_of_the_facts_alone(
+    make_repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The golden facts are kept in parts by case path: once a golden case changed, a focused
+    check of a dev case builds that case's part again, reads every other part from the
+    cache, and finds what the whole run finds."""
+    golden = {
+        f"cases/golden/g-{i:03d}.yaml": answered(
+            f"g-{i:03d}", f"question {i}", f"Parcel number {i} travels by the usual carrier."
+        )
+        for i in range(48)  # every part holds some (16 parts)
+    }
+    golden["cases/golden/del-013.yaml"] = answered("del-013", "can i pick saturday", QUOTE)
+    dev = {"cases/dev/dev-001.yaml": answered("dev-001", "nominated", "Saturday is not available.")}
+    root = repo(make_repo, golden | dev)
+    whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
+    assert len(whole) == 1 and "GC308" in whole[0]
+    changed = root / "cases" / "golden" / "g-007.yaml"
+    changed.write_text(changed.read_text() + "notes: edited\n")
+    built: list[list[str]] = []
+    real = leakage_check._facts_built
+
+    def counted(ctx: object, cases: list[Case], split: str) -> object:
+        built.append([case.path for case in cases])
+        return real(ctx, cases, split)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leakage_check, "_facts_built", counted)
+    assert _focused(root, "cases/dev/dev-001.yaml") == whole
+    [part] = built
+    assert "cases/golden/g-007.yaml" in part and 0 < len(part) < 49 // 4
 
 
 def test_no_gc308_for_quotes_of_different_sentences(make_repo: Repo) -> None:
