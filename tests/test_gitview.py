@@ -14,6 +14,8 @@ import pytest
 
 from goldcase import gitview
 from goldcase.errors import GoldcaseError
+from goldcase.safeio import TooLarge
+from goldcase.versioning.version import MAX_VERSION_BYTES
 from kit import (
     GOLDCASE,
     case_text,
@@ -38,27 +40,58 @@ def repo_with_version(root: Path, version: str = "7") -> Path:
 
 def test_not_a_repository(tmp_path: Path) -> None:
     assert gitview.top_level(tmp_path) is None
-    assert gitview.committed_text(tmp_path / "golden.version") is None
+    assert gitview.committed_text(tmp_path / "golden.version", MAX_VERSION_BYTES) is None
 
 
 def test_no_commits_yet(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
     write(tmp_path, "golden.version", "1\n")
     assert gitview.top_level(tmp_path) == tmp_path.resolve()
-    assert gitview.committed_text(tmp_path / "golden.version") is None
+    assert gitview.committed_text(tmp_path / "golden.version", MAX_VERSION_BYTES) is None
 
 
 def test_committed_text_reads_head_not_the_work_tree(tmp_path: Path) -> None:
     root = repo_with_version(tmp_path / "a b")  # a path with a space
     write(root, "golden.version", "8\n")
-    assert gitview.committed_text(root / "golden.version") == "7\n"
-    assert gitview.committed_text(root / "missing.txt") is None
+    assert gitview.committed_text(root / "golden.version", MAX_VERSION_BYTES) == "7\n"
+    assert gitview.committed_text(root / "missing.txt", MAX_VERSION_BYTES) is None
+
+
+def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size comes from the tree: git keeps 600 MB of one byte in a few kilobytes, and
+    reading the blob whole would hold it three times over before any caller could refuse."""
+    root = repo_with_version(tmp_path / "r")
+    write(root, "golden.lock", "x" * 3_000_000)
+    commit(root, "a large file")
+    asked: list[tuple[str, ...]] = []
+    real = gitview._git
+
+    def recorded(path: Path, *args: str) -> bytes | None:
+        asked.append(args)
+        return real(path, *args)
+
+    monkeypatch.setattr(gitview, "_git", recorded)
+    with pytest.raises(TooLarge) as refused:
+        gitview.text_at(root / "golden.lock", "HEAD", 2_999_999)
+    assert (refused.value.size, refused.value.limit) == (3_000_000, 2_999_999)
+    assert refused.value.filename == "golden.lock at HEAD"
+    assert not [args for args in asked if "cat-file" in args]  # nothing of it read
+    assert gitview.text_at(root / "golden.lock", "HEAD", 3_000_000) == "x" * 3_000_000
+
+
+def test_a_folder_at_a_commit_is_no_text(tmp_path: Path) -> None:
+    root = repo_with_version(tmp_path / "r")
+    write(root, "sub/golden.version", "1\n")
+    commit(root, "a folder")
+    assert gitview.text_at(root / "sub", "HEAD", MAX_VERSION_BYTES) is None
 
 
 def test_detached_head(tmp_path: Path) -> None:
     root = repo_with_version(tmp_path / "r")
     git(root, "checkout", "-q", "--detach")
-    assert gitview.committed_text(root / "golden.version") == "7\n"
+    assert gitview.committed_text(root / "golden.version", MAX_VERSION_BYTES) == "7\n"
 
 
 def test_shallow_clone(tmp_path: Path) -> None:
@@ -68,7 +101,7 @@ def test_shallow_clone(tmp_path: Path) -> None:
     clone = tmp_path / "shallow clone"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{source}", str(clone))
     assert (clone / ".git" / "shallow").exists()
-    assert gitview.committed_text(clone / "golden.version") == "8\n"
+    assert gitview.committed_text(clone / "golden.version", MAX_VERSION_BYTES) == "8\n"
 
 
 def test_sub_folder_of_a_repository(tmp_path: Path) -> None:
@@ -78,7 +111,9 @@ def test_sub_folder_of_a_repository(tmp_path: Path) -> None:
     write(root, "sets/one/golden.version", "3\n")
     commit(root, "set")
     assert gitview.top_level(root / "sets" / "one") == root.resolve()
-    assert gitview.committed_text(root / "sets" / "one" / "golden.version") == "3\n"
+    assert (
+        gitview.committed_text(root / "sets" / "one" / "golden.version", MAX_VERSION_BYTES) == "3\n"
+    )
 
 
 def test_inherited_git_dir_of_another_repository_is_dropped(
@@ -89,7 +124,7 @@ def test_inherited_git_dir_of_another_repository_is_dropped(
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(other))
     monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
-    assert gitview.committed_text(ours / "golden.version") == "7\n"
+    assert gitview.committed_text(ours / "golden.version", MAX_VERSION_BYTES) == "7\n"
     assert "GIT_DIR" not in gitview.git_env(ours)
     assert os.environ["GIT_DIR"] == str(other / ".git")  # restored after the call
 
@@ -102,14 +137,14 @@ def test_git_dir_of_the_same_repository_is_kept(
     monkeypatch.setenv("GIT_INDEX_FILE", str(ours / ".git" / "index"))
     env = gitview.git_env(ours)
     assert env["GIT_INDEX_FILE"] == str(ours / ".git" / "index")
-    assert gitview.committed_text(ours / "golden.version") == "7\n"
+    assert gitview.committed_text(ours / "golden.version", MAX_VERSION_BYTES) == "7\n"
 
 
 def test_worktree(tmp_path: Path) -> None:
     root = repo_with_version(tmp_path / "main")
     git(root, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "wt")
     assert gitview.find_git_dir(tmp_path / "wt") == (root / ".git" / "worktrees" / "wt").resolve()
-    assert gitview.committed_text(tmp_path / "wt" / "golden.version") == "7\n"
+    assert gitview.committed_text(tmp_path / "wt" / "golden.version", MAX_VERSION_BYTES) == "7\n"
 
 
 # --- work_tree: the top and HEAD in one question ---

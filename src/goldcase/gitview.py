@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from goldcase.errors import GoldcaseError
 from goldcase.output import plain
+from goldcase.safeio import TooLarge
 
 if TYPE_CHECKING:
     import git  # GitPython takes 75 ms to import; goldcase check never asks git
@@ -609,23 +610,53 @@ def work_tree(path: Path) -> tuple[Path, str | None] | None:
     return Path(top).resolve(), head
 
 
-def committed_text(path: Path) -> str | None:
+def committed_text(path: Path, limit: int) -> str | None:
     """The text of file ``path`` as committed at HEAD; None when there is no repository, no
-    commit yet, or no such file at HEAD. Works on a detached HEAD and in a shallow clone."""
-    return text_at(path, "HEAD")
+    commit yet, or no such file at HEAD. Works on a detached HEAD and in a shallow clone.
+    ``TooLarge`` over ``limit`` bytes, as :func:`text_at`."""
+    return text_at(path, "HEAD", limit)
 
 
-def text_at(path: Path, commit: str) -> str | None:
+def text_at(path: Path, commit: str, limit: int) -> str | None:
     """The text of file ``path`` at ``commit``; None when there is no such commit or file, or
-    the file is not UTF-8."""
+    the file is not UTF-8. A file over ``limit`` bytes is ``TooLarge``, refused by the size
+    its tree records before anything of it is read: git keeps 600 MB of one repeated byte in
+    a few kilobytes, which a reader of the whole blob would hold three times over."""
     path = Path(os.path.abspath(path))
-    data = _git(path.parent, "cat-file", "blob", f"{commit}:./{path.name}")
+    found = _blob_at(path, commit)
+    if found is None:
+        return None
+    blob, size = found
+    if size > limit:
+        raise TooLarge(size, limit, f"{path.name} at {commit}")
+    data = _git(path.parent, "cat-file", "blob", blob)
     if data is None:
         return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
+    """(object name, size in bytes) of file ``path`` at ``commit``, as its tree lists it; None
+    when there is no such commit or file, or it is a folder or a submodule there. The blob is
+    then read by its object name: what was measured is what is read, wherever HEAD moves."""
+    out = _git(
+        path.parent,
+        "--literal-pathspecs",
+        "ls-tree",
+        "-l",
+        "-z",
+        "--end-of-options",
+        commit,
+        "--",
+        path.name,
+    )
+    fields = (out or b"").split(b"\t", 1)[0].split()  # mode, type, object name, size
+    if len(fields) != 4 or fields[1] != b"blob":
+        return None
+    return fields[2].decode(), int(fields[3])
 
 
 def init_repository(path: Path) -> None:

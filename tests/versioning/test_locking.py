@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from goldcase.errors import GoldcaseError
+from goldcase.versioning import lockfile
 from goldcase.versioning.version import next_version
 from kit import (
     DOCUMENT,
@@ -666,6 +667,34 @@ def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
     assert run_cli("lock", "--repo", root).stdout.startswith("golden.version: 2 -> 3")
     assert list(cached_table(root, "base-lock")) == ["golden.lock"]
     assert cached_table(root, "base-lock")["golden.lock"][0] == merged
+
+
+@pytest.mark.parametrize("args", [("lock", "--check"), ("lock",)])
+def test_a_base_lock_over_the_bytes_a_lock_may_take_is_refused_naming_the_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """The base's golden.lock is measured by the size git records before it is read, as the
+    one on disk is (a sparse 600 MB lock is a few kilobytes in git, and was read whole as
+    bytes, then as text). Over the bytes a lock may take (lowered here, so that 2 MB show
+    it) the command stops, naming the commit, rather than take it for no lock at the base."""
+    root = git_set(tmp_path / "set")
+    good = (root / "golden.lock").read_text()
+    write(root, "golden.lock", good + " " * 2_000_000)
+    commit(root, "an oversized lock")
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "golden.lock", good)
+    commit(root, "the lock as goldcase wrote it")
+    monkeypatch.setattr(lockfile, "MAX_LOCK_BYTES", 1_000_000)
+    done = run_cli(*args, "--repo", root)
+    size = len(good.encode()) + 2_000_000
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"error: golden.lock at {base[:12]} (the merge base of HEAD and main) holds {size:,} "
+        "bytes, more than the 1,000,000 a lock may take, so the version cannot follow it; "
+        "replace it where it was committed (git rm golden.lock, commit, then run goldcase "
+        "lock)\n"
+    )
 
 
 def test_two_sets_of_one_repository_sharing_a_cache_folder_keep_their_own_base(

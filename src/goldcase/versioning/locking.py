@@ -651,8 +651,17 @@ def find_base(ctx: Context, disk: OnDisk) -> Base:
     if head is None:
         return Base(None, "", in_git=True)  # no commits yet
     sha, how = gitview.base_of(ctx.root, head) or (head, "HEAD")
-    lock = _lock_at(ctx, top, sha, disk)
-    return Base(lock, how if how == "HEAD" else f"the {how}", in_git=True)
+    how = how if how == "HEAD" else f"the {how}"
+    try:
+        lock = _lock_at(ctx, top, sha, disk)
+    except TooLarge as exc:
+        # Taken for no lock at the base, it would move the version by another rule, unseen.
+        raise GoldcaseError(
+            f"golden.lock at {sha[:12]} ({how}) holds {exc.size:,} bytes, more than the "
+            f"{exc.limit:,} a lock may take, so the version cannot follow it; replace it where "
+            "it was committed (git rm golden.lock, commit, then run goldcase lock)"
+        ) from None
+    return Base(lock, how, in_git=True)
 
 
 _BASE_LOCKS = "base-lock"
@@ -663,7 +672,8 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
     A commit's files never change, so the lock read at the base is kept in the cache with
     the base's sha: every commit of a branch measures its set against the same base, read
     and checked once. One entry a lock path in the work tree (the cache folder may be
-    shared), the last base's: a lock of 10,000 cases takes a megabyte."""
+    shared), the last base's: a lock of 10,000 cases takes a megabyte. ``TooLarge`` for a
+    lock over the bytes one may take (``lockfile.MAX_LOCK_BYTES``), as on disk."""
     path = ctx.config.lock_file
     try:
         inside = (path.parent.resolve() / path.name).relative_to(top).as_posix()
@@ -675,7 +685,7 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
             known = _lock_from(entry[1])
             if known is not None:
                 return known
-    text = gitview.text_at(path, sha)
+    text = gitview.text_at(path, sha, lockfile.MAX_LOCK_BYTES)
     if text is not None and text == disk.lock_text:
         lock = disk.lock  # what parsing the same text gave (None: it does not parse)
     else:
