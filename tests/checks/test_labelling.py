@@ -83,6 +83,21 @@ def test_pending_labels_are_not_compared(make_repo: Repo) -> None:
     assert findings(root) == []
 
 
+@pytest.mark.parametrize("rel", ["labels/lee", "labels/lee/r10.yaml"])
+def test_gc509_a_link_to_a_folder_among_the_labels(
+    make_repo: Repo, tmp_path: Path, rel: str
+) -> None:
+    """Not followed (one leading out would have files elsewhere read as labels), and said."""
+    root = make_repo(healthy())
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "r10.yaml").write_text("id: r10\nanswerable: false\n")
+    (root / rel).symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    found = findings(root)
+    assert brief(found) == [(rel, 1, 1, "GC509", "error")]
+    assert found[0].message.startswith("a link to a folder, which goldcase does not follow")
+
+
 @pytest.mark.parametrize(
     ("rel", "text", "expected"),
     [

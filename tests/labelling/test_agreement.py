@@ -224,6 +224,33 @@ def test_agreement_command_resolved_exits_0(labelled: Path) -> None:
     assert "  a1 [resolved]" in result.stdout
 
 
+LINKED = (
+    "GC509 a link to a folder, which goldcase does not follow, so no label file behind it is "
+    "read; label files live in labels/<labeller>/<id>.yaml, folders and files of their own: "
+    "replace the link with what it leads to"
+)
+
+
+def test_a_link_to_a_folder_among_the_labels_is_reported_not_passed_over(
+    labelled: Path, tmp_path: Path
+) -> None:
+    """A labeller's folder committed as a link, or a link where a label file would be: the
+    walk of labels/ listed it among the folders and did not enter it, so its labels dropped
+    out of the count without a word (``--labeller bob`` said there were no label files)."""
+    outside = tmp_path / "outside"
+    write(outside, "bob/a3.yaml", "id: a3\nanswerable: false\n")
+    (labelled / "labels" / "bob").symlink_to(outside / "bob", target_is_directory=True)
+    (labelled / "labels" / "lee" / "a3.yaml").symlink_to(outside, target_is_directory=True)
+    result = run_cli("agreement", "--repo", labelled)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "labeller: lee; items compared: 4; pending: 1"
+    assert result.stdout.endswith(f"labels/bob:1:1: {LINKED}\nlabels/lee/a3.yaml:1:1: {LINKED}\n")
+    result = run_cli("agreement", "--repo", labelled, "--labeller", "bob")
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.splitlines()[0] == "labeller: bob; items compared: 0; pending: 0"
+    assert result.stdout.endswith(f"disagreements: 0\nlabels/bob:1:1: {LINKED}\n")
+
+
 def test_label_sample_writes_blank_files_and_refuses_to_overwrite(make_repo: Repo) -> None:
     root = make_repo(
         {

@@ -61,24 +61,40 @@ class LabelSet(Struct):
 
 
 def label_paths(root: Path) -> list[str]:
-    """Every ``*.yaml`` / ``*.yml`` file under ``labels/``, relative to the root, sorted."""
+    """Every ``*.yaml`` / ``*.yml`` file under ``labels/``, and every link to a folder there,
+    relative to the root, sorted."""
+    files, links = _listed(root)
+    return sorted([*files, *links])
+
+
+def _listed(root: Path) -> tuple[list[str], list[str]]:
+    """The label files under ``labels/``, and the links to folders there (a labeller's folder,
+    or a name a label file would have): not followed, as the labelling page refuses them (one
+    leading out would have files outside the repository read as labels), and reported."""
     top = root / LABELS
     if not top.is_dir():
-        return []
-    out = []
+        return [], []
+    files, links = [], []
     for dirpath, dirnames, filenames in os.walk(top):
+        folder = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
             if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                out.append((Path(dirpath) / name).relative_to(root).as_posix())
-    return sorted(out)
+                files.append((folder / name).relative_to(root).as_posix())
+        # os.walk lists a link to a folder among the folders and does not enter it
+        links += [
+            (folder / d).relative_to(root).as_posix() for d in dirnames if (folder / d).is_symlink()
+        ]
+    return sorted(files), sorted(links)
 
 
 def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None) -> LabelSet:
-    """Read and validate every label file (of one labeller, when given)."""
+    """Read and validate every label file (of one labeller, when given); a link to a folder
+    where label files would be is a finding, not passed over."""
     known = set(case_ids)
     result = LabelSet()
-    for rel in label_paths(root):
+    files, links = _listed(root)
+    for rel in files:
         parts = rel.split("/")
         if labeller is not None and (len(parts) != 3 or parts[1] != labeller):
             continue
@@ -87,6 +103,9 @@ def load_labels(root: Path, case_ids: Iterable[str], labeller: str | None = None
         result.findings.extend(findings)
         if label is not None:
             result.labels.append(label)
+    for rel in links:
+        if labeller is None or rel.split("/")[1] == labeller:
+            result.findings.append(_finding(shown_path(rel), (1, 1), _LINKED))
     return result
 
 
@@ -111,6 +130,11 @@ _MISPLACED = (
 _UNREADABLE = (
     "cannot read the label file (permissions, not a regular file, over a megabyte, or a link "
     "that leads outside the repository)"
+)
+_LINKED = (
+    "a link to a folder, which goldcase does not follow, so no label file behind it is read; "
+    "label files live in labels/<labeller>/<id>.yaml, folders and files of their own: replace "
+    "the link with what it leads to"
 )
 _UNNAMED = (
     "the label file's path is not UTF-8, so no report can name it (shown with the byte "
