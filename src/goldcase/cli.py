@@ -133,8 +133,13 @@ def _main(args: list[str]) -> int:
             raise
         click.echo(f"error: {exc.message}", err=True)
         return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("error: aborted", err=True)
+    except click.exceptions.Abort as exc:
+        # click turns a Ctrl-C inside any command (and at a prompt) into Abort: it is still
+        # an interruption, ended as the shell's 130, as one before click has started
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            click.echo("error: interrupted", err=True)
+            return 130
+        click.echo("error: aborted", err=True)  # end of input at a prompt
         return 2
     except click.ClickException as exc:
         exc.show()

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import array
+import fcntl
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
 
 import pytest
 
-from kit import run_cli
-from scoring.kit import six_cases, six_results, write_repo, write_results
+from kit import GOLDCASE, env, run_cli
+from scoring.kit import case_yaml, six_cases, six_results, write_repo, write_results
 
 
 @pytest.fixture
@@ -339,3 +344,73 @@ def test_a_manifest_that_is_no_regular_file_or_too_large_is_not_read(six: Path, 
     assert warning.startswith(f"warning: {manifest}: ")
     assert warning.endswith("; its provenance is not known")
     assert len(warning) < len(str(manifest)) + 200, warning[:400]
+
+
+def _filled_pipe() -> tuple[int, int, int]:
+    """A pipe (read end, write end) whose buffer holds all but one page: a write of more
+    than a page there blocks until it is read. The third value: the bytes it holds."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    held = 0
+    room = fcntl.fcntl(write_fd, F_GETPIPE_SZ) - PAGE
+    while held < room:
+        held += os.write(write_fd, b"x" * min(PAGE, room - held))
+    os.set_blocking(write_fd, True)
+    return read_fd, write_fd, held
+
+
+F_GETPIPE_SZ = 1032  # fcntl's F_GETPIPE_SZ on Linux (named in the module from Python 3.10)
+PAGE = 4096
+PATIENCE = 240.0  # seconds to wait for the first byte of the report on a busy machine
+
+
+def _held(read_fd: int) -> int:
+    """The bytes waiting in the pipe (FIONREAD)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(read_fd, termios.FIONREAD, count)
+    return count[0]
+
+
+def _ctrl_c_as_a_terminal_gives_it() -> None:
+    """SIGINT handled by default in the child, as in a terminal (a shell without job control
+    starts background commands with it ignored, and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="FIONREAD and F_GETPIPE_SZ as on Linux")
+def test_a_ctrl_c_ends_score_with_130_as_every_command(tmp_path: Path) -> None:
+    """A real SIGINT to a real ``goldcase score``, sent once the process is surely inside the
+    command and stays there: its report goes to a pipe nobody reads, whose buffer is all but
+    full, so the first page written (the test sees it arrive) leaves it blocked in the write.
+    click turned the KeyboardInterrupt into an Abort, which ended with exit 2 (`error:
+    aborted`), where `goldcase run` gives the shell's 130."""
+    ids = [f"c-{n:03d}" for n in range(100)]  # a JSON report of 20 kB: pages of it
+    root = write_repo(tmp_path / "set", {case_id: case_yaml(case_id) for case_id in ids})
+    answers = [{"id": case_id, "outcome": "answer", "answer": "30 days"} for case_id in ids]
+    write_results(root / "run.jsonl", answers)
+    read_fd, write_fd, held = _filled_pipe()
+    try:
+        proc = subprocess.Popen(
+            [str(GOLDCASE), "score", "run.jsonl", "--format", "json"],
+            cwd=root,
+            env=env(),
+            stdout=write_fd,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_ctrl_c_as_a_terminal_gives_it,
+        )
+        os.close(write_fd)
+        write_fd = -1
+        deadline = time.monotonic() + PATIENCE
+        while _held(read_fd) == held:  # no byte of the report yet
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no report written"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=PATIENCE)
+    finally:
+        os.close(read_fd)
+        if write_fd >= 0:
+            os.close(write_fd)
+    assert proc.returncode == 130, stderr
+    assert stderr.endswith("error: interrupted\n"), stderr

@@ -22,7 +22,7 @@ from goldcase.scoring import results as results_module
 from goldcase.scoring import scorer, view
 from goldcase.scoring.results import InvalidInput
 from goldcase.scoring.scorer import score
-from kit import cache_folder, listed_aside, needs_cores, recorded_forks
+from kit import cache_folder, listed_aside, needs_cores, recorded_forks, run_cli
 from scoring.kit import case_yaml, six_cases, six_results, write_repo, write_results
 
 IDS = ("r-001", "r-002", "r-003")
@@ -679,12 +679,14 @@ def test_lines_graded_unchecked_are_let_go_before_a_refused_file_is_read_again(
 
 
 @needs_cores
+@pytest.mark.parametrize("through", ["library", "command"])
 def test_a_ctrl_c_while_grading_ahead_kills_the_children_without_waiting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, through: str
 ) -> None:
     """A Ctrl-C while the lines are graded before the child's answer: the child checking
     them (here one that would never answer) and the one listing the files are killed and
-    reaped, their pipes closed, and the interruption goes on at once."""
+    reaped, their pipes closed, and the interruption goes on at once. Through the command
+    it ends as a Ctrl-C does, with the shell's 130 (click's Abort made it exit 2)."""
     root, _ = _large_run(tmp_path)
     hold_read, hold_write = os.pipe()  # the line check waits on it for ever
     try:
@@ -698,8 +700,13 @@ def test_a_ctrl_c_while_grading_ahead_kills_the_children_without_waiting(
             raise KeyboardInterrupt
 
         monkeypatch.setattr(scorer.CaseGrader, "grade", interrupted)
-        with pytest.raises(KeyboardInterrupt):
-            _score(root)
+        if through == "library":
+            with pytest.raises(KeyboardInterrupt):
+                _score(root)
+        else:
+            done = run_cli("score", root / "run.jsonl", "--repo", root, "--split", "all")
+            assert (done.exit_code, done.stdout) == (130, "")
+            assert done.stderr.endswith("error: interrupted\n"), done.stderr
         assert len(forks.children) == 2  # the listing, then the line check
         for pid, (read_fd, _) in zip(forks.children, forks.pipes, strict=True):
             with pytest.raises(ChildProcessError):
