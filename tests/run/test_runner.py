@@ -536,6 +536,31 @@ def test_a_hostile_manifest_prints_no_control_character_nor_line(
     assert key != "golden_version" or "\\x1b]0;title\\x07\\n::stop-commands::" in shown[0].stderr
 
 
+@pytest.mark.parametrize("key", ["golden_version", "split"])
+def test_a_long_value_in_a_manifest_is_quoted_cut(repo: Path, tmp_path: Path, key: str) -> None:
+    """A stranger's manifest whose golden_version (quoted by score's warning and run's
+    refusal) or split (run's refusal) holds 5,000 characters: quoted whole, the message was
+    a 5,000-character line; now cut at 80 characters, as the manifest's version is."""
+    out = tmp_path / "run.jsonl"
+    env = script(tmp_path, {})
+    assert run_goldcase(repo, out, env).exit_code == 0
+    manifest = out.with_name("run.jsonl.run.json")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data[key] = "v" * 5_000
+    if key == "golden_version":  # quoted when the set differs
+        data["set_digest"] = "0" * 64
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    cut = "v" * 79 + "…"
+    refused = run_goldcase(repo, out, env)
+    assert refused.exit_code == 2
+    quoted = f"(version {cut} (000000000000); now " if key == "golden_version" else f"({cut}; now "
+    assert quoted in refused.stderr and "v" * 80 not in refused.stderr, refused.stderr
+    if key == "golden_version":
+        warned = run_cli("score", "--repo", repo, out).stderr
+        assert f"was made on golden version {cut} (set 000000000000); " in warned, warned
+        assert "v" * 80 not in warned
+
+
 def test_a_system_s_error_prints_no_terminal_escape(repo: Path, tmp_path: Path) -> None:
     """The run's summary names the commonest error reasons, the system's own text: an error
     holding an OSC sequence (a window title here; a forged link or a clipboard write in

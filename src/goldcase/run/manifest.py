@@ -219,16 +219,22 @@ def open_manifest(results: Path, shown: str, provenance: Provenance) -> Manifest
     return Manifest(path, provenance, earlier)
 
 
+def _quoted(value: Any) -> str:
+    """A value of the manifest (committed beside the results, so anyone's text) as a message
+    quotes it: through ``plain``, no line break nor terminal escape of its own, and cut at
+    80 characters (a version of 5,000 characters was printed whole)."""
+    return clip(plain(value))
+
+
 def _mismatch(shown: str, what: str, was: Any, now_: Any, earlier: dict[str, Any]) -> str:
-    """The refusal, quoting the manifest (committed beside the results, so anyone's text)
-    through ``plain``: no line break nor terminal escape of its own."""
+    """The refusal, quoting the manifest (``_quoted``)."""
     if what == "set":
-        was = f"version {plain(earlier.get('golden_version'))} ({plain(str(was)[:12])})"
+        was = f"version {_quoted(earlier.get('golden_version'))} ({plain(str(was)[:12])})"
         now_ = f"{str(now_)[:12]}"
     elif what == "corpus":
         was, now_ = plain(str(was)[:12]), str(now_)[:12]
     else:
-        was = plain(was)
+        was = _quoted(was)
     return (
         f"{shown} was begun on another {what} ({was}; now {now_}): its lines would mix two "
         "runs; give a new --out (or delete the file and its manifest to start again)"
@@ -249,7 +255,7 @@ def stale_warning(
     if made is None or made.get("set_digest") == set_digest:
         return None
     return (
-        f"{results} was made on golden version {plain(made.get('golden_version'))} (set "
+        f"{results} was made on golden version {_quoted(made.get('golden_version'))} (set "
         f"{plain(str(made.get('set_digest'))[:12])}); the set is now version {golden_version} "
         f"({set_digest[:12]}): cases added since are missing and changed cases are graded "
         "on their new expectations; run goldcase run again into a new file"
