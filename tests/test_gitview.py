@@ -81,6 +81,32 @@ def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
     assert gitview.text_at(root / "golden.lock", "HEAD", 3_000_000) == "x" * 3_000_000
 
 
+def test_a_blob_that_is_the_text_held_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``known``: when the committed file is the text the caller holds (git names a blob by
+    the hash of its bytes), that text is the answer and no ``cat-file`` runs; any other
+    text held, even one byte apart, has the blob read."""
+    root = repo_with_version(tmp_path / "r")
+    write(root, "golden.lock", '{"version": "7", "cases": {"é": 1}}\n')
+    commit(root, "a lock")
+    asked: list[tuple[str, ...]] = []
+    real = gitview._git
+
+    def recorded(path: Path, *args: str) -> bytes | None:
+        asked.append(args)
+        return real(path, *args)
+
+    monkeypatch.setattr(gitview, "_git", recorded)
+    held = '{"version": "7", "cases": {"é": 1}}\n'
+    assert gitview.text_at(root / "golden.lock", "HEAD", 1000, known=held) is held
+    assert not [args for args in asked if "cat-file" in args]
+    other = '{"version": "8", "cases": {"é": 1}}\n'
+    assert gitview.text_at(root / "golden.lock", "HEAD", 1000, known=other) == held
+    assert [args for args in asked if "cat-file" in args]
+    assert gitview.text_at(root / "golden.lock", "HEAD", 1000, known="\udce9") == held
+
+
 def test_a_folder_at_a_commit_is_no_text(tmp_path: Path) -> None:
     root = repo_with_version(tmp_path / "r")
     write(root, "sub/golden.version", "1\n")

@@ -18,6 +18,7 @@ detached HEAD, a shallow clone and paths with spaces; none raises for those stat
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import stat
@@ -617,11 +618,14 @@ def committed_text(path: Path, limit: int) -> str | None:
     return text_at(path, "HEAD", limit)
 
 
-def text_at(path: Path, commit: str, limit: int) -> str | None:
+def text_at(path: Path, commit: str, limit: int, known: str | None = None) -> str | None:
     """The text of file ``path`` at ``commit``; None when there is no such commit or file, or
     the file is not UTF-8. A file over ``limit`` bytes is ``TooLarge``, refused by the size
     its tree records before anything of it is read: git keeps 600 MB of one repeated byte in
-    a few kilobytes, which a reader of the whole blob would hold three times over."""
+    a few kilobytes, which a reader of the whole blob would hold three times over. ``known``:
+    a text the caller holds (the file in the work tree), returned without reading the blob
+    when the blob is that text (git's name for its bytes is the blob's): the size's git
+    process is then the only one, as when the blob was read without it."""
     path = Path(os.path.abspath(path))
     found = _blob_at(path, commit)
     if found is None:
@@ -629,6 +633,8 @@ def text_at(path: Path, commit: str, limit: int) -> str | None:
     blob, size = found
     if size > limit:
         raise TooLarge(size, limit, f"{path.name} at {commit}")
+    if known is not None and _is_blob(known, blob):
+        return known
     data = _git(path.parent, "cat-file", "blob", blob)
     if data is None:
         return None
@@ -657,6 +663,19 @@ def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
     if len(fields) != 4 or fields[1] != b"blob":
         return None
     return fields[2].decode(), int(fields[3])
+
+
+def _is_blob(text: str, blob: str) -> bool:
+    """Whether ``text`` in UTF-8 is the blob git names ``blob``: git's name for a blob is
+    the hash of its bytes, SHA-1, or SHA-256 in a repository of that object format."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 blob holds it
+        return False
+    digest = hashlib.sha1() if len(blob) == 40 else hashlib.sha256()
+    digest.update(b"blob %d\x00" % len(data))
+    digest.update(data)
+    return digest.hexdigest() == blob
 
 
 def init_repository(path: Path) -> None:

@@ -685,7 +685,7 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
             known = _lock_from(entry[1])
             if known is not None:
                 return known
-    text = gitview.text_at(path, sha, lockfile.MAX_LOCK_BYTES)
+    text = gitview.text_at(path, sha, lockfile.MAX_LOCK_BYTES, known=disk.lock_text)
     if text is not None and text == disk.lock_text:
         lock = disk.lock  # what parsing the same text gave (None: it does not parse)
     else:
