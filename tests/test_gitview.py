@@ -60,7 +60,7 @@ def test_committed_text_reads_head_not_the_work_tree(tmp_path: Path) -> None:
 def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The size comes from the tree: git keeps 600 MB of one byte in a few kilobytes, and
+    """The size comes from the tree: git keeps 600 MB of one byte in about 600 KB, and
     reading the blob whole would hold it three times over before any caller could refuse."""
     root = repo_with_version(tmp_path / "r")
     write(root, "golden.lock", "x" * 3_000_000)
@@ -112,6 +112,16 @@ def test_a_folder_at_a_commit_is_no_text(tmp_path: Path) -> None:
     write(root, "sub/golden.version", "1\n")
     commit(root, "a folder")
     assert gitview.text_at(root / "sub", "HEAD", MAX_VERSION_BYTES) is None
+
+
+def test_a_link_at_a_commit_is_no_text(tmp_path: Path) -> None:
+    """A link is committed as a blob holding the path it leads to: not the file's text."""
+    root = repo_with_version(tmp_path / "r")
+    write(root, "elsewhere.json", "{}\n")
+    (root / "golden.lock").symlink_to("elsewhere.json")
+    commit(root, "a linked lock")
+    assert gitview.text_at(root / "golden.lock", "HEAD", MAX_VERSION_BYTES) is None
+    assert gitview.text_at(root / "elsewhere.json", "HEAD", MAX_VERSION_BYTES) == "{}\n"
 
 
 def test_detached_head(tmp_path: Path) -> None:

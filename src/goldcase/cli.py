@@ -139,7 +139,7 @@ def _main(args: list[str]) -> int:
         if isinstance(exc.__context__, KeyboardInterrupt):
             click.echo("error: interrupted", err=True)
             return 130
-        click.echo("error: aborted", err=True)  # end of input at a prompt
+        click.echo("error: aborted", err=True)  # click's Abort for any other cause
         return 2
     except click.ClickException as exc:
         exc.show()

@@ -622,10 +622,11 @@ def text_at(path: Path, commit: str, limit: int, known: str | None = None) -> st
     """The text of file ``path`` at ``commit``; None when there is no such commit or file, or
     the file is not UTF-8. A file over ``limit`` bytes is ``TooLarge``, refused by the size
     its tree records before anything of it is read: git keeps 600 MB of one repeated byte in
-    a few kilobytes, which a reader of the whole blob would hold three times over. ``known``:
-    a text the caller holds (the file in the work tree), returned without reading the blob
-    when the blob is that text (git's name for its bytes is the blob's): the size's git
-    process is then the only one, as when the blob was read without it."""
+    about 600 KB (zlib at its best, a thousandth), which a reader of the whole blob would
+    hold three times over. ``known``: a text the caller holds (the file in the work tree),
+    returned without reading the blob when the blob is that text (git's name for its bytes
+    is the blob's): the size's git process is then the only one, as when the blob was read
+    without it."""
     path = Path(os.path.abspath(path))
     found = _blob_at(path, commit)
     if found is None:
@@ -646,8 +647,9 @@ def text_at(path: Path, commit: str, limit: int, known: str | None = None) -> st
 
 def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
     """(object name, size in bytes) of file ``path`` at ``commit``, as its tree lists it; None
-    when there is no such commit or file, or it is a folder or a submodule there. The blob is
-    then read by its object name: what was measured is what is read, wherever HEAD moves."""
+    when there is no such commit or file, or it is a folder, a submodule or a link there (a
+    link's blob is the path it leads to, not a file's text). The blob is then read by its
+    object name: what was measured is what is read, wherever HEAD moves."""
     out = _git(
         path.parent,
         "--literal-pathspecs",
@@ -660,7 +662,7 @@ def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
         path.name,
     )
     fields = (out or b"").split(b"\t", 1)[0].split()  # mode, type, object name, size
-    if len(fields) != 4 or fields[1] != b"blob":
+    if len(fields) != 4 or fields[1] != b"blob" or fields[0] == b"120000":
         return None
     return fields[2].decode(), int(fields[3])
 
@@ -1029,7 +1031,7 @@ def files_at(path: Path, ref: str, names: list[str], limit: int, shown: str) -> 
     """The files under each of ``names`` (folders or files, relative to ``path``) as they are
     at commit ``ref`` (``shown`` names it), keyed by their path relative to ``path``. A file
     over ``limit`` bytes is refused by its size before anything of it is read: git stores a
-    file of one repeated byte in a few kilobytes, whatever its size."""
+    file of one repeated byte in about a thousandth of its size."""
 
     out: dict[str, bytes] = {}
     with open_repo(path) as repo:

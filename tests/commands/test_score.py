@@ -389,6 +389,7 @@ def test_a_ctrl_c_ends_score_with_130_as_every_command(tmp_path: Path) -> None:
     answers = [{"id": case_id, "outcome": "answer", "answer": "30 days"} for case_id in ids]
     write_results(root / "run.jsonl", answers)
     read_fd, write_fd, held = _filled_pipe()
+    proc: subprocess.Popen[str] | None = None
     try:
         proc = subprocess.Popen(
             [str(GOLDCASE), "score", "run.jsonl", "--format", "json"],
@@ -412,5 +413,8 @@ def test_a_ctrl_c_ends_score_with_130_as_every_command(tmp_path: Path) -> None:
         os.close(read_fd)
         if write_fd >= 0:
             os.close(write_fd)
+        if proc is not None and proc.poll() is None:  # a failed assertion: no process left
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr
     assert stderr.endswith("error: interrupted\n"), stderr

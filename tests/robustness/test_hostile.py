@@ -504,7 +504,7 @@ def test_a_huge_integer_in_a_named_file_is_named(
 
 
 def test_a_golden_version_of_300_mb_is_refused_unread(scored_repo: Path) -> None:
-    """A version is one short line: a branch's 300 MB of NULs (a few kB in git) was read,
+    """A version is one short line: a branch's 300 MB of NULs (about 300 KB in git) was read,
     decoded and printed in the report (6.5 GB at the peak, 1.3 GB written)."""
     assert "(first lock)" in run_cli("lock", "--repo", scored_repo).stdout
     with (scored_repo / "golden.version").open("wb") as fh:

@@ -674,7 +674,7 @@ def test_a_base_lock_over_the_bytes_a_lock_may_take_is_refused_naming_the_commit
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
 ) -> None:
     """The base's golden.lock is measured by the size git records before it is read, as the
-    one on disk is (a sparse 600 MB lock is a few kilobytes in git, and was read whole as
+    one on disk is (a sparse 600 MB lock is about 600 KB in git, and was read whole as
     bytes, then as text). Over the bytes a lock may take (lowered here, so that 2 MB show
     it) the command stops, naming the commit, rather than take it for no lock at the base."""
     root = git_set(tmp_path / "set")
@@ -692,8 +692,9 @@ def test_a_base_lock_over_the_bytes_a_lock_may_take_is_refused_naming_the_commit
     assert done.stderr == (
         f"error: golden.lock at {base[:12]} (the merge base of HEAD and main) holds {size:,} "
         "bytes, more than the 1,000,000 a lock may take, so the version cannot follow it; "
-        "replace it where it was committed (git rm golden.lock, commit, then run goldcase "
-        "lock)\n"
+        "where it was committed, remove it (git rm golden.lock, then git commit --no-verify: "
+        "the hooks read it too), run goldcase lock and commit; a branch then merges or "
+        "rebases onto that commit\n"
     )
 
 

@@ -283,7 +283,7 @@ def test_the_driver_takes_its_operands_as_git_passes_them(
 def test_driver_reads_no_side_past_what_the_file_may_take(
     tmp_path: Path, name: str, size: int, limit: int
 ) -> None:
-    """Our side a sparse file (a few kB in git): a golden.version of 300 MB was read whole
+    """Our side a sparse file (about 300 KB in git): a golden.version of 300 MB was read whole
     and printed in the refusal (28 s, 4 GB, 1.26 GB written to standard error)."""
     write(tmp_path, "o", "")  # no common ancestor's file
     write(tmp_path, "b", "2\n" if name == "golden.version" else "{}\n")

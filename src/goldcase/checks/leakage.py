@@ -800,7 +800,7 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
     way round. One namespace a split, so that a commit of a golden case decodes the dev set's
     table only. The cases are kept in ``_PARTS`` parts by their path, each under the key of
     its own case files: a commit of a dev case after one of a golden case builds one part of
-    the golden facts again, not all (9,000 quotes took 0.1 s of that commit's 0.4 s)."""
+    the golden facts again, not all (9,000 quotes took about 0.1 s of that commit's 0.4 s)."""
     parts: list[list[Case]] = [[] for _ in range(_PARTS)]
     for case in cases:
         parts[zlib.crc32(case.path.encode()) % _PARTS].append(case)

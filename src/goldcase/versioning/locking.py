@@ -658,8 +658,10 @@ def find_base(ctx: Context, disk: OnDisk) -> Base:
         # Taken for no lock at the base, it would move the version by another rule, unseen.
         raise GoldcaseError(
             f"golden.lock at {sha[:12]} ({how}) holds {exc.size:,} bytes, more than the "
-            f"{exc.limit:,} a lock may take, so the version cannot follow it; replace it where "
-            "it was committed (git rm golden.lock, commit, then run goldcase lock)"
+            f"{exc.limit:,} a lock may take, so the version cannot follow it; where it was "
+            "committed, remove it (git rm golden.lock, then git commit --no-verify: the hooks "
+            "read it too), run goldcase lock and commit; a branch then merges or rebases onto "
+            "that commit"
         ) from None
     return Base(lock, how, in_git=True)
 

@@ -130,7 +130,7 @@ def run_driver(base: Path, ours: Path, theirs: Path, name: str) -> int:
 
 def _read(path: Path, limit: int) -> str:
     """A side's file as git hands it over, within ``limit`` bytes (a branch's golden.version
-    of 300 MB of NULs is a few kB in git)."""
+    of 300 MB of NULs is about 300 KB in git)."""
     try:
         return read_regular(path, limit).decode("utf-8")
     except TooLarge as exc:

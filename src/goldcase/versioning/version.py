@@ -8,7 +8,7 @@ from goldcase.config import Config
 from goldcase.errors import GoldcaseError
 from goldcase.safeio import TooLarge, read_inside
 
-# A version is one short line: a larger file (a branch's 300 MB of NULs, a few kB in git) is
+# A version is one short line: a larger file (a branch's 300 MB of NULs, about 300 KB in git) is
 # refused unread, not decoded, split and printed in every report.
 MAX_VERSION_BYTES = 64 * 1024
 
