@@ -57,14 +57,8 @@ def test_committed_text_reads_head_not_the_work_tree(tmp_path: Path) -> None:
     assert gitview.committed_text(root / "missing.txt", MAX_VERSION_BYTES) is None
 
 
-def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The size comes from the tree: git keeps 600 MB of one byte in about 600 KB, and
-    reading the blob whole would hold it three times over before any caller could refuse."""
-    root = repo_with_version(tmp_path / "r")
-    write(root, "golden.lock", "x" * 3_000_000)
-    commit(root, "a large file")
+def git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The arguments of every git command gitview runs from now on, each run as before."""
     asked: list[tuple[str, ...]] = []
     real = gitview._git
 
@@ -73,6 +67,18 @@ def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
         return real(path, *args)
 
     monkeypatch.setattr(gitview, "_git", recorded)
+    return asked
+
+
+def test_a_file_over_the_limit_at_a_commit_is_refused_by_its_size_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size comes from the tree: git keeps 600 MB of one byte in about 600 KB, and
+    reading the blob whole would hold it three times over before any caller could refuse."""
+    root = repo_with_version(tmp_path / "r")
+    write(root, "golden.lock", "x" * 3_000_000)
+    commit(root, "a large file")
+    asked = git_calls(monkeypatch)
     with pytest.raises(TooLarge) as refused:
         gitview.text_at(root / "golden.lock", "HEAD", 2_999_999)
     assert (refused.value.size, refused.value.limit) == (3_000_000, 2_999_999)
@@ -90,14 +96,7 @@ def test_a_blob_that_is_the_text_held_is_not_read_again(
     root = repo_with_version(tmp_path / "r")
     write(root, "golden.lock", '{"version": "7", "cases": {"é": 1}}\n')
     commit(root, "a lock")
-    asked: list[tuple[str, ...]] = []
-    real = gitview._git
-
-    def recorded(path: Path, *args: str) -> bytes | None:
-        asked.append(args)
-        return real(path, *args)
-
-    monkeypatch.setattr(gitview, "_git", recorded)
+    asked = git_calls(monkeypatch)
     held = '{"version": "7", "cases": {"é": 1}}\n'
     assert gitview.text_at(root / "golden.lock", "HEAD", 1000, known=held) is held
     assert not [args for args in asked if "cat-file" in args]
