@@ -231,10 +231,16 @@ def verdict(value: float, budget: str) -> bool | None:
     text = budget.strip()
     if text.startswith(("(", "reference")):
         return None
-    for symbol, compare in _COMPARISONS:
-        if text.startswith(symbol):
-            return bool(compare(value, float(text[len(symbol) :].split()[0])))
-    return value == float(text.split()[0])
+    try:
+        for symbol, compare in _COMPARISONS:
+            if text.startswith(symbol):
+                return bool(compare(value, float(text[len(symbol) :].split()[0])))
+        return value == float(text.split()[0])
+    except (ValueError, IndexError):
+        raise ValueError(
+            f"budget {budget!r}: write it as '< X', '<= X', '>= X', '> X', a number, or "
+            "'(reference)'"
+        ) from None
 
 
 def print_table(rows: list[Budget]) -> int:
@@ -292,7 +298,10 @@ def main() -> int:
     rows: list[Budget] = []
     for name in args.which or ["check", "help"]:
         print(f"== {name}")
-        rows.extend(BENCHES[name](args))
+        found = BENCHES[name](args)
+        for _, value, budget in found:  # a budget of no known form stops the run here
+            verdict(value, budget)
+        rows.extend(found)
     return print_table(rows)
 
 

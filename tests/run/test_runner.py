@@ -561,6 +561,22 @@ def test_a_long_value_in_a_manifest_is_quoted_cut(repo: Path, tmp_path: Path, ke
         assert "v" * 80 not in warned
 
 
+def test_the_set_s_own_long_version_is_quoted_cut(repo: Path, tmp_path: Path) -> None:
+    """score's warning quotes the set's golden.version too (a cloned set's, so anyone's
+    line, up to 64 KiB): escaped and cut at 80 characters, as the manifest's."""
+    out = tmp_path / "run.jsonl"
+    assert run_goldcase(repo, out, script(tmp_path, {})).exit_code == 0
+    manifest = out.with_name("run.jsonl.run.json")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["set_digest"] = "0" * 64
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    (repo / "golden.version").write_text("\x1b]0;t\x07" + "w" * 5_000 + "\n", encoding="utf-8")
+    warned = run_cli("score", "--repo", repo, out).stderr
+    cut = ("\\x1b]0;t\\x07" + "w" * 5_000)[:79] + "…"  # escaped first, then cut
+    assert f"the set is now version {cut} (" in warned, warned
+    assert "\x1b" not in warned and "w" * 68 not in warned
+
+
 def test_a_system_s_error_prints_no_terminal_escape(repo: Path, tmp_path: Path) -> None:
     """The run's summary names the commonest error reasons, the system's own text: an error
     holding an OSC sequence (a window title here; a forged link or a clipboard write in

@@ -37,6 +37,12 @@ def test_each_budget_form_is_judged(value: float, budget: str, met: bool | None)
     assert verdict(value, budget) is met
 
 
+@pytest.mark.parametrize("budget", ["≤ 1.2", "-", "", "<= fast"])
+def test_a_budget_of_no_known_form_is_an_error_naming_it(budget: str) -> None:
+    with pytest.raises(ValueError, match="write it as"):
+        verdict(1.0, budget)
+
+
 def test_the_table_fails_when_one_budget_is_over(capsys: pytest.CaptureFixture[str]) -> None:
     rows = [("warm (s)", 0.3, "< 0.5"), ("pair", 1.7, "(reference)"), ("ratio", 1.25, "<= 1.2")]
     assert print_table(rows) == 1

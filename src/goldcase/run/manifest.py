@@ -256,7 +256,8 @@ def stale_warning(
         return None
     return (
         f"{results} was made on golden version {_quoted(made.get('golden_version'))} (set "
-        f"{plain(str(made.get('set_digest'))[:12])}); the set is now version {golden_version} "
+        f"{plain(str(made.get('set_digest'))[:12])}); the set is now version "
+        f"{_quoted(golden_version)} "
         f"({set_digest[:12]}): cases added since are missing and changed cases are graded "
         "on their new expectations; run goldcase run again into a new file"
     )
