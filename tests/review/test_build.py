@@ -176,6 +176,16 @@ def test_text_review_says_the_same_in_lines(history: Path) -> None:
     )
 
 
+def test_text_review_escapes_the_versions_it_quotes(history: Path) -> None:
+    """golden.version is a line of the pull request's own: a terminal escape in it is shown
+    escaped, not sent to the terminal."""
+    write(history, {"golden.version": "\x1b]0;pwned\x072\n"})
+    result = run_cli("review", "--repo", history, "--base", "main", "--format", "text")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1] == "golden.version: 1 -> \\x1b]0;pwned\\x072"
+    assert "\x1b" not in result.stdout
+
+
 def test_json_review(history: Path) -> None:
     result = run_cli("review", "--repo", history, "--base", "main", "--format", "json")
     data = json.loads(result.stdout)

@@ -69,6 +69,18 @@ def test_first_lock_writes_version_1_and_the_lock(tmp_path: Path) -> None:
     }
 
 
+def test_the_version_lock_prints_is_escaped(tmp_path: Path) -> None:
+    """golden.version is the set's own line (a cloned set's, anyone's): a terminal escape in
+    it is shown escaped by lock, not sent to the terminal."""
+    root = golden_set(tmp_path / "set")
+    write(root, "golden.version", "\x1b]0;pwned\x07v1\n")
+    first = run_cli("lock", "--repo", root)
+    assert first.stdout.splitlines()[0] == "golden.version: \\x1b]0;pwned\\x07v1 (first lock)"
+    again = run_cli("lock", "--repo", root)
+    assert again.stdout == "golden.lock is up to date (version \\x1b]0;pwned\\x07v1)\n"
+    assert "\x1b" not in first.stdout + again.stdout
+
+
 def test_lock_text_has_sorted_keys_and_one_case_a_line(tmp_path: Path) -> None:
     root = golden_set(tmp_path / "set")
     run_cli("lock", "--repo", root)

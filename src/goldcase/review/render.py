@@ -201,10 +201,10 @@ def _html(text: str) -> str:
 
 def text_lines(review: Review) -> Iterator[str]:
     yield f"goldcase review: base {plain(review.base)}, head {plain(review.head)}"
-    version = (
-        f"{review.old_version} -> {review.new_version}"
+    version = (  # each the set's own line (anyone's, in a pull request): escaped
+        f"{plain(review.old_version)} -> {plain(review.new_version)}"
         if review.version_moved
-        else f"{review.new_version} (did not move)"
+        else f"{plain(review.new_version)} (did not move)"
     )
     yield f"golden.version: {version}"
     if not review.version_moved and review.golden_changed:

@@ -779,15 +779,17 @@ def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:
 
 
 def describe(outcome: Outcome) -> list[str]:
-    """What ``goldcase lock`` tells the user."""
+    """What ``goldcase lock`` tells the user. The version is the set's own line (a cloned
+    set's, so anyone's): shown with its control characters escaped."""
+    version = plain(outcome.version)
     if not outcome.wrote:
-        return [f"golden.lock is up to date (version {outcome.version})"]
+        return [f"golden.lock is up to date (version {version})"]
     lines = []
     if outcome.old_version != outcome.version:
-        before = outcome.old_version if outcome.old_version is not None else "(none)"
-        lines.append(f"golden.version: {before} -> {outcome.version} ({outcome.note})")
+        before = plain(outcome.old_version) if outcome.old_version is not None else "(none)"
+        lines.append(f"golden.version: {before} -> {version} ({outcome.note})")
     else:
-        lines.append(f"golden.version: {outcome.version} ({outcome.note})")
+        lines.append(f"golden.version: {version} ({outcome.note})")
     if outcome.cases:
         lines.append(f"golden cases: {outcome.cases.describe()}")
     if outcome.corpus:
