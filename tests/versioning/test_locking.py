@@ -81,6 +81,27 @@ def test_the_version_lock_prints_is_escaped(tmp_path: Path) -> None:
     assert "\x1b" not in first.stdout + again.stdout
 
 
+def test_the_base_lock_s_version_and_a_document_s_name_lock_prints_are_escaped(
+    tmp_path: Path,
+) -> None:
+    """The note quotes the version the base's lock records, and the corpus line names the
+    documents: a committed version and a document's name holding a terminal escape are shown
+    escaped, not sent to the terminal."""
+    root = golden_set(tmp_path / "set")
+    git(root, "init", "-q", "-b", "main")
+    write(root, "golden.version", "\x1b]0;pwned\x07v1\n")
+    run_cli("lock", "--repo", root)
+    commit(root, "a set whose version holds an escape")
+    write(root, "corpus/\x1b[2Jevil.md", "A document.\n")
+    done = run_cli("lock", "--repo", root)
+    assert done.stdout.splitlines()[:2] == [
+        "golden.version: \\x1b]0;pwned\\x07v1 -> \\x1b]0;pwned\\x07v2 (set or corpus changed "
+        "since HEAD, version \\x1b]0;pwned\\x07v1)",
+        "corpus documents: 1 added (corpus/\\x1b[2Jevil.md)",
+    ]
+    assert "\x1b" not in done.stdout
+
+
 def test_lock_text_has_sorted_keys_and_one_case_a_line(tmp_path: Path) -> None:
     root = golden_set(tmp_path / "set")
     run_cli("lock", "--repo", root)

@@ -779,17 +779,17 @@ def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:
 
 
 def describe(outcome: Outcome) -> list[str]:
-    """What ``goldcase lock`` tells the user. The version is the set's own line (a cloned
-    set's, so anyone's): shown with its control characters escaped."""
-    version = plain(outcome.version)
+    """What ``goldcase lock`` tells the user, each line through ``plain``: the versions (the
+    set's, the base lock's), the notes quoting them and the corpus documents' names are
+    anyone's text in a cloned set, shown with their control characters escaped."""
     if not outcome.wrote:
-        return [f"golden.lock is up to date (version {version})"]
+        return [plain(f"golden.lock is up to date (version {outcome.version})")]
     lines = []
     if outcome.old_version != outcome.version:
-        before = plain(outcome.old_version) if outcome.old_version is not None else "(none)"
-        lines.append(f"golden.version: {before} -> {version} ({outcome.note})")
+        before = outcome.old_version if outcome.old_version is not None else "(none)"
+        lines.append(f"golden.version: {before} -> {outcome.version} ({outcome.note})")
     else:
-        lines.append(f"golden.version: {version} ({outcome.note})")
+        lines.append(f"golden.version: {outcome.version} ({outcome.note})")
     if outcome.cases:
         lines.append(f"golden cases: {outcome.cases.describe()}")
     if outcome.corpus:
@@ -797,4 +797,4 @@ def describe(outcome: Outcome) -> list[str]:
     files = " ".join(outcome.wrote)
     them = "them" if len(outcome.wrote) > 1 else "it"
     lines.append(f"wrote {' and '.join(outcome.wrote)}; add {them} to the commit: git add {files}")
-    return lines
+    return [plain(line) for line in lines]
