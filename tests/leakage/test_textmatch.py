@@ -40,3 +40,12 @@ def test_a_phrase_with_a_word_outside_the_vocabulary_is_left_out() -> None:
     index = PhraseIndex(PHRASES, vocabulary={"have", "to", "return", "sale"})
     assert index.size == 2  # "have to return" and "sale"
     assert list(index.find("how long do i have to return it")) == [(14, 28, ("q3",))]
+
+
+@pytest.mark.parametrize("vocabulary", [None, {"sale", "a"}])
+def test_a_phrase_of_white_space_alone_is_left_out(vocabulary: set[str] | None) -> None:
+    """A phrase is words: one of none (a damaged cache's unit, say) matches nothing, is not
+    counted, and does not stop the others being found."""
+    index = PhraseIndex([(" ", "blank"), ("  \t ", "tabs"), ("sale", "q4")], vocabulary)
+    assert index.size == 1
+    assert list(index.find("a sale")) == [(2, 6, ("q4",))]

@@ -48,7 +48,7 @@ import hashlib
 import re
 import zlib
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -161,11 +161,12 @@ def _check(
     yield from _derived(case_set, places, mine)
     if focus is None:
         golden_facts = _facts_table(ctx, golden, "golden")
-        yield from _stated(golden_facts.units, prompts, places)
+        yield from _stated(golden_facts, prompts, places)
         yield from _shared(golden_facts, _facts_table(ctx, dev, "dev"), places)
     else:
-        yield from _stated(_facts_of(None, _split(mine, "golden")), prompts, places)
-        yield from _shared_focused(case_set, mine, ctx, places)
+        own = _few_facts(_split(mine, "golden"))
+        yield from _stated(own, prompts, places)
+        yield from _shared_focused(case_set, own, _few_facts(_split(mine, "dev")), ctx, places)
     yield from _drafts(case_set, ctx, places)
 
 
@@ -676,18 +677,17 @@ def _is_folded(value: Any) -> bool:
 
 
 def _stated(
-    facts: Mapping[str, list[Quoted]], prompts: list[ScannedPrompt], places: _Places
+    facts: list[_Facts], prompts: list[ScannedPrompt], places: _Places
 ) -> Iterator[Finding]:
     """GC307: a golden quote, or a sentence of it, inside a prompt file's text."""
     words = {word for prompt in prompts for word in prompt.text.text.split()}
-    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in facts), words)
+    index = _units_index(facts, words)
     for prompt in prompts:
         found: dict[tuple[str, int], tuple[Quoted, str, set[int]]] = {}
         for start, _end, units in index.find(prompt.text.text):
-            for unit in units:
-                for quoted in facts[unit]:
-                    entry = found.setdefault(quoted.key(), (quoted, unit, set()))
-                    entry[2].add(prompt.text.line_of(start))
+            for quoted, unit in _quotes_of(units):
+                entry = found.setdefault(quoted.key(), (quoted, unit, set()))
+                entry[2].add(prompt.text.line_of(start))
         for _, (quoted, unit, lines) in sorted(found.items()):
             yield from _stated_pair(places, quoted, prompt.path, sorted(lines), fingerprint(unit))
 
@@ -712,27 +712,25 @@ def _stated_pair(
         )
 
 
-def _shared(golden: _Facts, dev: _Facts, places: _Places) -> Iterator[Finding]:
+def _shared(golden: list[_Facts], dev: list[_Facts], places: _Places) -> Iterator[Finding]:
     """GC308: a dev quote that holds a golden quote's fact unit, or the other way round."""
     pairs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[Quoted, Quoted, str]] = {}
-    for mine, theirs, unit in _holding(golden.units, dev.quotes):
+    for mine, theirs, unit in _holding(golden, dev):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
-    for theirs, mine, unit in _holding(dev.units, golden.quotes):
+    for theirs, mine, unit in _holding(dev, golden):
         pairs.setdefault((mine.key(), theirs.key()), (mine, theirs, unit))
     for _, (mine, theirs, unit) in sorted(pairs.items()):
         yield from _shared_pair(places, mine, theirs, fingerprint(unit))
 
 
 def _shared_focused(
-    case_set: CaseSet, mine: list[Case], ctx: Context, places: _Places
+    case_set: CaseSet, golden: list[_Facts], dev: list[_Facts], ctx: Context, places: _Places
 ) -> Iterator[Finding]:
-    """GC308 for the focused cases: the other split's facts (from the cache while that split
-    is unchanged) against theirs."""
-    golden = _few_facts(_split(mine, "golden"))
-    dev = _few_facts(_split(mine, "dev"))
-    if golden.units:
+    """GC308 for the focused cases (``golden`` and ``dev``: their facts): the other split's
+    facts (from the cache while that split is unchanged) against theirs."""
+    if golden[0].units:
         yield from _shared(golden, _facts_table(ctx, case_set.dev, "dev"), places)
-    if dev.units:
+    if dev[0].units:
         yield from _shared(_facts_table(ctx, case_set.golden, "golden"), dev, places)
 
 
@@ -747,45 +745,74 @@ class _Joined(NamedTuple):
 
 
 class _Facts(NamedTuple):
-    units: dict[str, list[Quoted]]  # normalised fact unit -> the quotes it comes from
+    """Some quotes' facts: each normalised fact unit with the places, among ``quotes``, of
+    the quotes it comes from; a split's are a list of these (``_facts_table``'s parts)."""
+
+    units: dict[str, list[int]]
     quotes: _Joined  # those quotes (each once), to search for another split's units
 
 
-def _joined(owners: list[Quoted], folded: list[str]) -> _Joined:
-    starts, at = [], 0
+def _facts_from(units: Mapping[str, list[Quoted]], fold: Callable[[str], str]) -> _Facts:
+    """``_facts_of``'s units by their quotes' places, each quote once (in the order the
+    units name them), its text folded by ``fold``."""
+    place: dict[tuple[str, int], int] = {}
+    owners: list[Quoted] = []
+    table: dict[str, list[int]] = {}
+    for unit, quoted in units.items():
+        at = []
+        for one in quoted:
+            key = one.key()
+            if key not in place:
+                place[key] = len(owners)
+                owners.append(one)
+            at.append(place[key])
+        table[unit] = at
+    starts, offset = [], 0
+    folded = [fold(quoted.text) for quoted in owners]
     for text in folded:
-        starts.append(at)
-        at += len(text) + 3
-    return _Joined("".join([f" {text} \x00" for text in folded]), starts, owners)
+        starts.append(offset)
+        offset += len(text) + 3
+    return _Facts(table, _Joined("".join([f" {text} \x00" for text in folded]), starts, owners))
 
 
-def _quoting(units: Mapping[str, list[Quoted]]) -> list[Quoted]:
-    """Each quote some unit comes from, once, in the order the units name them."""
-    return list({quoted.key(): quoted for owners in units.values() for quoted in owners}.values())
-
-
-def _few_facts(cases: list[Case]) -> _Facts:
+def _few_facts(cases: list[Case]) -> list[_Facts]:
     """A focused run's own cases' facts, folded here: no cache of every quote decoded."""
-    units = _facts_of(None, cases)
-    owners = _quoting(units)
-    return _Facts(units, _joined(owners, [normalise_input(q.text) for q in owners]))
+    return [_facts_from(_facts_of(None, cases), normalise_input)]
 
 
-def _holding(
-    units: Mapping[str, list[Quoted]], quotes: _Joined
-) -> Iterator[tuple[Quoted, Quoted, str]]:
+def _units_index(
+    facts: list[_Facts], words: set[str] | None
+) -> PhraseIndex[tuple[str, list[Quoted], list[int]]]:
+    """Every unit of ``facts`` (with ``words``, those all of whose words it holds), standing
+    for (the unit, the quotes of its part, its places among them)."""
+    entries = ((unit, part.quotes.owners, at) for part in facts for unit, at in part.units.items())
+    return PhraseIndex(((entry[0], entry) for entry in entries), words)
+
+
+def _quotes_of(
+    found: tuple[tuple[str, list[Quoted], list[int]], ...],
+) -> Iterator[tuple[Quoted, str]]:
+    """(a quote, the unit) for every quote a match's units come from."""
+    for unit, owners, places in found:
+        for at in places:
+            yield owners[at], unit
+
+
+def _holding(units: list[_Facts], quotes: list[_Facts]) -> Iterator[tuple[Quoted, Quoted, str]]:
     """(a quote of ``quotes``, a quote of ``units``, the unit): every quote that holds a unit.
     A unit one of whose words no quote has cannot be in any: with many units (a split's),
     those are left out of the index, which costs a pass over every quote's words; a few (one
     changed case's) cost less to search for."""
-    words = set(quotes.text.split()) if len(units) > _FEW_UNITS else None
-    index: PhraseIndex[str] = PhraseIndex(((unit, unit) for unit in units), words)
+    many = sum(len(part.units) for part in units) > _FEW_UNITS
+    words = {word for part in quotes for word in part.quotes.text.split()} if many else None
+    index = _units_index(units, words)
     if not index.size:
         return
-    for start, _end, found in index.find(quotes.text, screen=False):
-        quoted = quotes.owners[bisect_right(quotes.starts, start) - 1]
-        for unit in found:
-            for other in units[unit]:
+    for part in quotes:
+        joined = part.quotes
+        for start, _end, found in index.find(joined.text, screen=False):
+            quoted = joined.owners[bisect_right(joined.starts, start) - 1]
+            for other, unit in _quotes_of(found):
                 yield quoted, other, unit
 
 
@@ -794,13 +821,14 @@ _FEW_UNITS = 64
 _PARTS = 16  # a split's facts are kept in this many parts, by the case file's path
 
 
-def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
+def _facts_table(ctx: Context, cases: list[Case], split: str) -> list[_Facts]:
     """``_facts_of(ctx, cases)`` (the cases of ``split``) and its quotes joined, kept in the
     cache: a commit that changes golden cases finds the dev set's facts there, and the other
     way round. One namespace a split, so that a commit of a golden case decodes the dev set's
     table only. The cases are kept in ``_PARTS`` parts by their path, each under the key of
     its own case files: a commit of a dev case after one of a golden case builds one part of
-    the golden facts again, not all (9,000 quotes took about 0.1 s of that commit's 0.4 s)."""
+    the golden facts again, not all (9,000 quotes took about 0.1 s of that commit's 0.4 s).
+    The parts are searched one by one, never merged: a unit's places are in its part."""
     parts: list[list[Case]] = [[] for _ in range(_PARTS)]
     for case in cases:
         parts[zlib.crc32(case.path.encode()) % _PARTS].append(case)
@@ -816,7 +844,7 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> _Facts:
             facts = _facts_built(ctx, part, split)
             ctx.cache.put(namespace, key, _facts_stored(facts))
         found.append(facts)
-    return _merged(found)
+    return found
 
 
 def _part_key(cases: list[Case]) -> str:
@@ -826,38 +854,14 @@ def _part_key(cases: list[Case]) -> str:
 
 
 def _facts_built(ctx: Context, cases: list[Case], split: str) -> _Facts:
-    units = _facts_of(ctx, cases)
-    owners = _quoting(units)
-    return _Facts(units, _joined(owners, [_folded(ctx, q.text, split)[0] for q in owners]))
+    return _facts_from(_facts_of(ctx, cases), lambda text: _folded(ctx, text, split)[0])
 
 
 def _facts_stored(facts: _Facts) -> _Stored:
     """The facts as kept: the joined text, its quotes, and each unit's quotes by their place
     among them."""
-    owners = facts.quotes.owners
-    place = {quoted.key(): at for at, quoted in enumerate(owners)}
-    table = {unit: [place[q.key()] for q in quoted] for unit, quoted in facts.units.items()}
-    return (facts.quotes.text, facts.quotes.starts, [q.key() for q in owners], table)
-
-
-def _merged(parts: list[_Facts]) -> _Facts:
-    """The parts' facts as one: their units' quotes together, their joined texts one after
-    the other (each piece still ends in its NUL), each start moved by the text before it."""
-    if len(parts) == 1:
-        return parts[0]
-    units: dict[str, list[Quoted]] = {}
-    texts: list[str] = []
-    starts: list[int] = []
-    owners: list[Quoted] = []
-    at = 0
-    for facts in parts:
-        for unit, quoted in facts.units.items():
-            units.setdefault(unit, []).extend(quoted)
-        starts.extend([start + at for start in facts.quotes.starts])
-        owners.extend(facts.quotes.owners)
-        texts.append(facts.quotes.text)
-        at += len(facts.quotes.text)
-    return _Facts(units, _Joined("".join(texts), starts, owners))
+    quotes = facts.quotes
+    return (quotes.text, quotes.starts, [q.key() for q in quotes.owners], facts.units)
 
 
 # The joined text, where each quote's piece starts, its quotes as (path, index), and each
@@ -878,17 +882,16 @@ def _facts_read(value: _Stored, by_path: Mapping[str, Case]) -> _Facts | None:
         owners.append(Quoted(path, at, case))
     if not _pieces_at(text, starts, len(owners)):
         return None
-    places = table.values()
-    if not all(places) or not all(unit.split() for unit in table):  # a unit is words
+    places = table.values()  # a unit of no word (white space) is never found (PhraseIndex)
+    if not all(places):
         return None
     if places and not 0 <= min(map(min, places)) <= max(map(max, places)) < len(owners):
         return None
-    units = {unit: [owners[i] for i in at] for unit, at in table.items()}
-    return _Facts(units, _Joined(text, starts, owners))
+    return _Facts(table, _Joined(text, starts, owners))
 
 
 def _pieces_at(text: str, starts: list[int], count: int) -> bool:
-    """Whether ``starts`` are where the ``count`` pieces of ``text`` begin (as ``_joined``
+    """Whether ``starts`` are where the ``count`` pieces of ``text`` begin (as ``_facts_from``
     makes them: each ends in a NUL, nothing after the last), so that every match maps back
     to the quote it is in."""
     if text.count("\x00") != count or len(starts) != count or (text and text[-1] != "\x00"):

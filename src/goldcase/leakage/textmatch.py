@@ -35,12 +35,15 @@ class PhraseIndex(Generic[V]):
                 grouped.setdefault(phrase, []).append(value)
         self._automaton = ahocorasick.Automaton()
         self._anchors: dict[str, set[str]] = {}
+        self.size = 0
         for phrase, values in grouped.items():
+            pair = anchors(phrase)
+            if pair is None:  # white space alone: no word to match, none to anchor by
+                continue
             self._automaton.add_word(f" {phrase} ", (len(phrase), tuple(values)))
-            first, second = anchors(phrase)
-            self._anchors.setdefault(first, set()).add(second)
+            self._anchors.setdefault(pair[0], set()).add(pair[1])
+            self.size += 1
         self._firsts = frozenset(self._anchors)  # a set: intersecting it walks the smaller side
-        self.size = len(grouped)
         if self.size:
             self._automaton.make_automaton()
 
@@ -65,11 +68,14 @@ class PhraseIndex(Generic[V]):
             yield end - length, end, values
 
 
-def anchors(phrase: str) -> tuple[str, str]:
+def anchors(phrase: str) -> tuple[str, str] | None:
     """The two words of ``phrase`` least likely to occur in ordinary text: the longest (long
-    words are rare ones), ties broken alphabetically; a one-word phrase is its own pair. A
-    text that lacks either cannot hold the phrase, which lets a scan skip most lines."""
+    words are rare ones), ties broken alphabetically; a one-word phrase is its own pair, and
+    one of no word (white space) has none. A text that lacks either cannot hold the phrase,
+    which lets a scan skip most lines."""
     words = sorted(set(phrase.split()), key=lambda w: (-len(w), w))
+    if not words:
+        return None
     return words[0], words[1] if len(words) > 1 else words[0]
 
 
