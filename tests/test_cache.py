@@ -103,6 +103,33 @@ def test_a_part_run_appends_its_changes_and_leaves_the_namespace_file(tmp_path: 
     assert again.get("ns", "k2") == "value 2" * 10
 
 
+@pytest.mark.parametrize("changed", [True, False])
+def test_a_part_run_taking_its_only_keys_drops_the_others(tmp_path: Path, changed: bool) -> None:
+    """``take(..., only=True)``: the keys taken are all the namespace keeps, even in a run
+    over part of the set (where the others are kept otherwise); the namespace is written
+    whole without the rest and its journal emptied, whether or not the run put anything."""
+    written = _whole(tmp_path, size=10)
+    _part_run(tmp_path, {"k1": "changed"})  # a journal to empty
+    cache = Cache(tmp_path)
+    cache.partial = True
+    assert cache.take("ns", ["k2", "k3", "gone"], dict[str, str], only=True) == {
+        "k2": "value 2" * 10,
+        "k3": "value 3" * 10,
+    }
+    if changed:
+        cache.put("ns", "k4", "rebuilt")
+    cache.save()
+    assert not written.with_name("ns.journal").exists()
+    kept = {"k2": "value 2" * 10, "k3": "value 3" * 10}
+    assert decode(written.read_bytes()) == (kept | {"k4": "rebuilt"} if changed else kept)
+    again = Cache(tmp_path)
+    again.partial = True
+    again.take("ns", ["k2", "k3", "k4"], dict[str, str], only=True)
+    before = written.stat().st_mtime_ns, written.stat().st_ino
+    again.save()  # nothing dropped, nothing put: nothing written
+    assert (written.stat().st_mtime_ns, written.stat().st_ino) == before
+
+
 def test_a_whole_run_writes_the_namespace_and_empties_the_journal(tmp_path: Path) -> None:
     written = _whole(tmp_path)
     _part_run(tmp_path, {"k1": "changed"})

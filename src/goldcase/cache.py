@@ -243,6 +243,7 @@ class Cache:
         self._changed: dict[str, set[str]] = {}  # namespace -> the keys put in this run
         self._written: dict[str, int] = {}  # namespace -> its file's mtime (ns) as read
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace -> (file, journal) bytes
+        self._pruned: set[str] = set()  # namespaces a run dropped entries of: written whole
         # A run that looks at part of the set (``check PATHS``) keeps the entries it did not
         # read, which the rest of the set still needs: only a whole run drops stale ones.
         self.partial = False
@@ -291,15 +292,23 @@ class Cache:
             self._sizes[namespace] = (len(raw), len(journal))
         return table
 
-    def take(self, namespace: str, keys: Iterable[str], shape: Any) -> dict[str, Any]:
+    def take(
+        self, namespace: str, keys: Iterable[str], shape: Any, *, only: bool = False
+    ) -> dict[str, Any]:
         """The entries stored under ``keys`` (those there are), read at once: what ``get``
         gives key by key, for a caller that wants the whole table. ``shape`` is the type
         (``dict[str, T]``) the namespace's file must decode to, checked by the decoder as it
-        reads: a file of any other shape reads as an empty namespace."""
+        reads: a file of any other shape reads as an empty namespace. ``only``: ``keys`` are
+        every entry the namespace is to keep, even in a run over part of the set; the others
+        are dropped, the namespace then written whole (a split's fact table in parts: each
+        commit of a changed case leaves a part of a quarter of a megabyte behind it)."""
         old = self._namespace(namespace, shape)
         used = self._used[namespace]
         found = {key: value for key in keys if (value := old.pop(key, None)) is not None}
         used.update(found)
+        if only and old:
+            old.clear()
+            self._pruned.add(namespace)
         return used
 
     def stored_bytes(self, namespace: str) -> int:
@@ -361,8 +370,8 @@ class Cache:
     def release(self, namespace: str) -> None:
         """Let go of a namespace's entries once they are saved (a command that took what it
         needed from them): a later ``get`` reads the file again. A namespace with unsaved
-        entries is kept."""
-        if namespace not in self._dirty:
+        entries (or dropped ones, ``take``'s ``only``) is kept."""
+        if namespace not in self._dirty and namespace not in self._pruned:
             self._old.pop(namespace, None)
             self._used.pop(namespace, None)
             self._written.pop(namespace, None)
@@ -373,7 +382,11 @@ class Cache:
         as it was: the next run is cold, nothing else."""
         if self._base is None:
             return
-        todo = [n for n in self._used if n in self._dirty or (self._old[n] and not self.partial)]
+        todo = [
+            n
+            for n in self._used
+            if n in self._dirty or n in self._pruned or (self._old[n] and not self.partial)
+        ]
         if not todo:
             return
         with (
@@ -384,6 +397,7 @@ class Cache:
                 if not self._appended(namespace, fd):
                     self._write_whole(namespace, fd)
                 self._dirty.discard(namespace)  # saved (or not data): not again
+                self._pruned.discard(namespace)
                 self._changed.pop(namespace, None)
 
     def _appended(self, namespace: str, fd: int) -> bool:
@@ -399,6 +413,8 @@ class Cache:
         the set shrank, and its file's time, older than the files it stands for, kept it
         untrusted for as many runs as the journal took to outgrow the file."""
         if namespace not in self._sizes or not self._sizes[namespace][0]:
+            return False
+        if namespace in self._pruned:  # entries dropped: written whole, without them
             return False
         if not self.partial and self._old[namespace]:  # stale entries: written whole, without
             return False

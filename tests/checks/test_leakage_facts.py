@@ -255,6 +255,9 @@ def test_after_a_golden_case_changes_a_commit_builds_its_part_of_the_facts_alone
     root = repo(make_repo, golden | dev)
     whole = [line for line in leakage(root)[1] if line.startswith("cases/dev/")]
     assert len(whole) == 1 and "GC308" in whole[0]
+    table = cache_folder(root) / "leakage-facts-golden.msgpack"
+    parts = decode(table.read_bytes())
+    assert len(parts) == 16
     changed = root / "cases" / "golden" / "g-007.yaml"
     changed.write_text(changed.read_text() + "notes: edited\n")
     built: list[list[str]] = []
@@ -268,6 +271,10 @@ def test_after_a_golden_case_changes_a_commit_builds_its_part_of_the_facts_alone
     assert _focused(root, "cases/dev/dev-001.yaml") == whole
     [part] = built
     assert "cases/golden/g-007.yaml" in part and 0 < len(part) < 49 // 4
+    # the part it replaced is gone from the cache: a commit leaves nothing of it behind
+    now = decode(table.read_bytes())
+    assert len(now) == 16 and len(set(now) - set(parts)) == 1
+    assert not table.with_suffix(".journal").exists()
 
 
 def test_no_gc308_for_quotes_of_different_sentences(make_repo: Repo) -> None:
