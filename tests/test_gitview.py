@@ -227,6 +227,59 @@ def test_the_base_is_found_through_origin_main_alone(tmp_path: Path) -> None:
     assert gitview.base_commit(clone) == (started, "merge base of HEAD and origin/main")
 
 
+def git_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The arguments of every git command gitview runs and waits for from now on."""
+    asked: list[tuple[str, ...]] = []
+    real = gitview._run
+
+    def recorded(path: Path, *args: str) -> tuple[int, bytes] | None:
+        asked.append(args)
+        return real(path, *args)
+
+    monkeypatch.setattr(gitview, "_run", recorded)
+    return asked
+
+
+@pytest.mark.parametrize("where", ["main", "a branch", "no commit", "no repository"])
+def test_the_base_asked_before_the_set_is_read_is_the_base_asked_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """``BaseAsked`` starts the work tree's question and the base branches' at once (a lock
+    asks them while the set is read): ``work_tree`` and ``base_of`` answer from them what
+    they answer asking git then, and on the main branch git is asked nothing more."""
+    root = tmp_path / "r"
+    if where == "no repository":
+        root.mkdir()
+    elif where == "no commit":
+        root.mkdir()
+        git(root, "init", "-q")
+    else:
+        repo_with_version(root)
+        git(root, "branch", "-q", "-M", "main")
+        write(root, "golden.version", "8\n")
+        commit(root, "main moves on")
+    if where == "a branch":
+        git(root, "checkout", "-q", "-b", "feature", "HEAD~1")
+        write(root, "notes.txt", "a commit of the branch\n")
+        commit(root, "branch work")
+    then = gitview.work_tree(root)
+    base_then = gitview.base_of(root, then[1]) if then is not None and then[1] else None
+    with gitview.BaseAsked(root) as asked:
+        runs = git_runs(monkeypatch)
+        found = gitview.work_tree(root, asked)
+        base = gitview.base_of(root, found[1], asked) if found is not None and found[1] else None
+    assert (found, base) == (then, base_then)
+    if where == "main":
+        assert base is not None and base[1] == "HEAD"
+        assert runs == []
+    if where == "a branch":
+        assert base is not None and base[1] == "merge base of HEAD and main"
+        assert [args[0] for args in runs] == ["merge-base"]  # the tips were asked before
+    if where in ("no commit", "no repository"):
+        assert base is None and runs == []
+        assert (found is None) == (where == "no repository")
+
+
 def test_origin_main_comes_before_a_stale_local_main(tmp_path: Path) -> None:
     source = repo_with_version(tmp_path / "source")
     git(source, "branch", "-q", "-M", "main")

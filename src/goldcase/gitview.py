@@ -597,11 +597,45 @@ def top_level(path: Path) -> Path | None:
     return Path(os.fsdecode(out.rstrip(b"\n"))).resolve()
 
 
-def work_tree(path: Path) -> tuple[Path, str | None] | None:
+BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
+BASE_REFS = tuple(
+    f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
+)
+_WORK_TREE = ("rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}")
+_BASE_TIPS = ("for-each-ref", "--format=%(refname) %(objectname)", *BASE_REFS)
+
+
+class BaseAsked:
+    """The two questions every lock asks git, started together when it is made (before the
+    set is read): where the work tree and HEAD are (:func:`work_tree`), and where the base
+    branches are (:func:`base_of`). A commit on the main branch then waits for no git but
+    the lock's listing; leaving the ``with`` block waits for both."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._where = started(path, *_WORK_TREE)
+        self._tips = started(path, *_BASE_TIPS)
+
+    def where(self) -> tuple[int, bytes] | None:
+        return self._where.result()
+
+    def tips(self) -> bytes | None:
+        return self._tips.output()
+
+    def __enter__(self) -> BaseAsked:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._where.result()
+        self._tips.result()
+
+
+def work_tree(path: Path, asked: BaseAsked | None = None) -> tuple[Path, str | None] | None:
     """(the root of the work tree holding ``path``, HEAD's sha or None before the first
     commit); None outside a repository or in a bare one. One git process answers both
-    :func:`top_level` and :func:`head_commit`: a hook asks each once a commit."""
-    done = _run(path, "rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}")
+    :func:`top_level` and :func:`head_commit`: a hook asks each once a commit. ``asked``:
+    that process started before, for ``path``."""
+    done = asked.where() if asked is not None else _run(path, *_WORK_TREE)
     if done is None or done[0] not in (0, 1):  # 1: the top printed, HEAD not a commit yet
         return None
     text = os.fsdecode(done[1]).removesuffix("\n")
@@ -758,12 +792,6 @@ def merge_base(path: Path, first: str, *others: str) -> str | None:
     return out.decode().split()[0] if out and out.strip() else None
 
 
-BASE_BRANCHES = ("origin/main", "main", "origin/master", "master")
-BASE_REFS = tuple(
-    f"refs/remotes/{b}" if b.startswith("origin/") else f"refs/heads/{b}" for b in BASE_BRANCHES
-)
-
-
 def default_base(path: Path) -> tuple[str, str]:
     """(sha, what it is): the nearest merge base of HEAD and ``origin/main``, ``main``,
     ``origin/master``, ``master`` (``base_of``); HEAD itself when there is none of them (the
@@ -783,13 +811,14 @@ def base_commit(path: Path) -> tuple[str, str] | None:
     return None if head is None else base_of(path, head)
 
 
-def base_of(path: Path, head: str) -> tuple[str, str] | None:
+def base_of(path: Path, head: str, asked: BaseAsked | None = None) -> tuple[str, str] | None:
     """``base_commit`` for a HEAD already known to be the commit ``head``: of the base
     branches that exist, the nearest merge base (the one the others lead to; a tie goes to
     the first in ``BASE_BRANCHES``). A local main ahead of a stale origin/main, or behind a
-    fetched one: the branch was cut from whichever it shares the later commit with."""
+    fetched one: the branch was cut from whichever it shares the later commit with.
+    ``asked``: the base branches' tips asked before, for ``path``."""
     refs = BASE_REFS
-    listed = _git(path, "for-each-ref", "--format=%(refname) %(objectname)", *refs)
+    listed = asked.tips() if asked is not None else _git(path, *_BASE_TIPS)
     present = dict(line.split(" ", 1) for line in listed.decode().splitlines()) if listed else {}
     # HEAD a base branch's tip (a commit on the main branch, ahead of origin/main or not; a
     # merge into it): the commit being made follows HEAD, with no need to ask git.

@@ -331,11 +331,11 @@ def lock_repository(
     then whether the commit holds them as they were read). ``refuse_skipped``: raise, writing
     nothing, when git skips a file the lock covers in the work tree (``--stage`` asks that
     question with its others, and refuses to stage instead)."""
-    with serialised(ctx.config):
+    with serialised(ctx.config), gitview.BaseAsked(ctx.root) as asked:
         case_set = load_case_set(ctx, imported=imported)
         ctx.corpus  # noqa: B018 (read now: what ``read`` is told has been read)
         read()
-        outcome = update(ctx, case_set, refuse_skipped=refuse_skipped)
+        outcome = update(ctx, case_set, refuse_skipped=refuse_skipped, asked=asked)
     ctx.cache.save()
     return outcome, case_set
 
@@ -580,11 +580,18 @@ def case_set_hashes(ctx: Context, case_set: CaseSet, cases: list[Case]) -> dict[
     return out
 
 
-def update(ctx: Context, case_set: CaseSet, *, refuse_skipped: bool = False) -> Outcome:
+def update(
+    ctx: Context,
+    case_set: CaseSet,
+    *,
+    refuse_skipped: bool = False,
+    asked: gitview.BaseAsked | None = None,
+) -> Outcome:
     """Bring golden.lock (and golden.version when the set or corpus changed) up to date.
     Writing nothing, refuse a lock that would drop a file git holds and the disk does not
     show (``refuse_unseen_files``; one git skips in the work tree: always with
-    ``refuse_skipped``, else ``--stage`` refuses to stage)."""
+    ``refuse_skipped``, else ``--stage`` refuses to stage). ``asked``: the base's questions,
+    asked of git while the set was read (``find_base``)."""
     config = ctx.config
     if ctx.corpus.unnamed:  # a document golden.lock could not pin by its name
         raise GoldcaseError(
@@ -597,7 +604,7 @@ def update(ctx: Context, case_set: CaseSet, *, refuse_skipped: bool = False) -> 
     hashes = golden_hashes(ctx, case_set)
     probe = lockfile.current_lock(disk.version or "1", case_set, ctx.corpus, hashes)
     old = disk.lock
-    base = find_base(ctx, disk) if disk.settled is None else Base(None, "", in_git=False)
+    base = find_base(ctx, disk, asked) if disk.settled is None else Base(None, "", in_git=False)
     missing = _drops(old, probe) or _drops(base.lock, probe)
     if missing or refuse_skipped:
         links = golden_links(case_set)
@@ -639,18 +646,19 @@ class Base(Struct, frozen=True):
     in_git: bool
 
 
-def find_base(ctx: Context, disk: OnDisk) -> Base:
+def find_base(ctx: Context, disk: OnDisk, asked: gitview.BaseAsked | None = None) -> Base:
     """The base of the branch being worked on (``gitview.default_base``: the merge base of
     HEAD and the main branch, HEAD when there is none) and the lock it committed. ``disk``
     is golden.lock as read from disk: most commits start from the lock their base holds,
-    and the same text need not be parsed (and its digests checked) twice."""
-    where = gitview.work_tree(ctx.root)
+    and the same text need not be parsed (and its digests checked) twice. ``asked``: git's
+    first two questions, started for ``ctx.root`` before the set was read."""
+    where = gitview.work_tree(ctx.root, asked)
     if where is None:
         return Base(None, "", in_git=False)
     top, head = where
     if head is None:
         return Base(None, "", in_git=True)  # no commits yet
-    sha, how = gitview.base_of(ctx.root, head) or (head, "HEAD")
+    sha, how = gitview.base_of(ctx.root, head, asked) or (head, "HEAD")
     how = how if how == "HEAD" else f"the {how}"
     try:
         lock = _lock_at(ctx, top, sha, disk)
