@@ -130,6 +130,27 @@ def test_a_part_run_taking_its_only_keys_drops_the_others(tmp_path: Path, change
     assert (written.stat().st_mtime_ns, written.stat().st_ino) == before
 
 
+def test_a_few_entries_left_by_only_keys_wait_for_a_quarter(tmp_path: Path) -> None:
+    """Fewer entries left than a quarter of the keys taken are not worth writing the
+    namespace whole for: the run appends, and they are dropped once a quarter is reached."""
+    written = _whole(tmp_path, size=12)
+    keys = [f"k{i}" for i in range(12)]
+    before = written.read_bytes()
+    for left in (1, 2):  # k11, then k10 too: under a quarter of the keys taken
+        cache = Cache(tmp_path)
+        cache.partial = True
+        cache.take("ns", keys[: 12 - left], dict[str, str], only=True)
+        cache.put("ns", "k0", f"changed {left}")
+        cache.save()
+        assert written.read_bytes() == before  # appended
+    cache = Cache(tmp_path)
+    cache.partial = True
+    cache.take("ns", keys[:8], dict[str, str], only=True)  # four left: a third of eight
+    cache.save()
+    assert sorted(decode(written.read_bytes())) == sorted(keys[:8])
+    assert decode(written.read_bytes())["k0"] == "changed 2"
+
+
 def test_a_whole_run_writes_the_namespace_and_empties_the_journal(tmp_path: Path) -> None:
     written = _whole(tmp_path)
     _part_run(tmp_path, {"k1": "changed"})

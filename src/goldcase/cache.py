@@ -299,14 +299,17 @@ class Cache:
         gives key by key, for a caller that wants the whole table. ``shape`` is the type
         (``dict[str, T]``) the namespace's file must decode to, checked by the decoder as it
         reads: a file of any other shape reads as an empty namespace. ``only``: ``keys`` are
-        every entry the namespace is to keep, even in a run over part of the set; the others
-        are dropped, the namespace then written whole (a split's fact table in parts: each
-        commit of a changed case leaves a part of a quarter of a megabyte behind it)."""
+        every entry the namespace is to keep, even in a run over part of the set (a split's
+        fact table in parts: each commit of a changed case leaves a part of a quarter of a
+        megabyte behind it). The others are dropped, and the namespace written whole, once
+        they number a quarter of ``keys``: writing 2 MB on every commit that leaves one
+        behind costs more than decoding the few left."""
         old = self._namespace(namespace, shape)
         used = self._used[namespace]
-        found = {key: value for key in keys if (value := old.pop(key, None)) is not None}
+        wanted = list(keys)
+        found = {key: value for key in wanted if (value := old.pop(key, None)) is not None}
         used.update(found)
-        if only and old:
+        if only and old and len(old) * 4 >= len(wanted):
             old.clear()
             self._pruned.add(namespace)
         return used

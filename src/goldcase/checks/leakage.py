@@ -828,8 +828,8 @@ def _facts_table(ctx: Context, cases: list[Case], split: str) -> list[_Facts]:
     table only. The cases are kept in ``_PARTS`` parts by their path, each under the key of
     its own case files: a commit of a dev case after one of a golden case builds one part of
     the golden facts again, not all (9,000 quotes took about 0.1 s of that commit's 0.4 s).
-    The parts are searched one by one, never merged: a unit's places are in its part. A part
-    no longer the set's is dropped from the cache as the table is read (``take``'s ``only``)."""
+    The parts are searched one by one, never merged: a unit's places are in its part. Parts
+    no longer the set's are dropped from the cache once there are four (``take``'s ``only``)."""
     parts: list[list[Case]] = [[] for _ in range(_PARTS)]
     for case in cases:
         parts[zlib.crc32(case.path.encode()) % _PARTS].append(case)
