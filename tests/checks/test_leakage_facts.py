@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from goldcase.cache import Cache, decode, journal_records
+from goldcase.cache import Cache, decode
 from goldcase.checks import leakage as leakage_check
 from goldcase.checks.leakage import fact_units
 from goldcase.model import Case
-from kit import cache_folder, run_cli
+from kit import cache_folder, cached_table, run_cli
 
 Repo = Callable[..., Path]
 QUOTE = (
@@ -238,15 +238,6 @@ def test_gc308_of_a_commit_is_found_from_the_other_splits_table_even_a_damaged_o
     assert _focused(root, "cases/dev/dev-001.yaml") == whole
 
 
-def _kept(table: Path) -> dict[str, object]:
-    """A namespace's entries as a run reads them: its file, then its journal's records."""
-    kept = decode(table.read_bytes())
-    journal = table.with_suffix(".journal")
-    for record in journal_records(journal.read_bytes() if journal.exists() else b""):
-        kept.update(decode(record))
-    return kept
-
-
 def test_after_a_golden_case_changes_a_commit_builds_its_part_of_the_facts_alone(
     make_repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -282,11 +273,11 @@ def test_after_a_golden_case_changes_a_commit_builds_its_part_of_the_facts_alone
     [part] = built
     assert "cases/golden/g-007.yaml" in part and 0 < len(part) < 49 // 4
     # the parts replaced do not pile up: once four (a quarter) are left they are dropped
-    assert len(_kept(table)) == 17
+    assert len(cached_table(root, "leakage-facts-golden")) == 17
     for edit in range(1, 4):
         changed.write_text(original + f"notes: edit {edit}\n")
         assert _focused(root, "cases/dev/dev-001.yaml") == whole
-        assert len(_kept(table)) == (17 + edit if edit < 3 else 16)
+        assert len(cached_table(root, "leakage-facts-golden")) == (17 + edit if edit < 3 else 16)
     assert not table.with_suffix(".journal").exists()
 
 

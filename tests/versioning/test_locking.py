@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from goldcase.versioning.version import next_version
 from kit import (
     DOCUMENT,
     GOLDCASE,
+    cache_folder,
     cached_table,
     case_data,
     case_text,
@@ -161,6 +164,50 @@ def test_reformatting_a_case_does_not_bump(tmp_path: Path) -> None:
     write(root, "cases/golden/ret-001.yaml", reordered)
     assert run_cli("lock", "--repo", root).exit_code == 0
     assert read_version(root) == "1"
+
+
+def test_a_lock_reformatted_by_hand_is_written_again_as_goldcase_writes_it(
+    tmp_path: Path,
+) -> None:
+    """The same lock in other JSON (indented by an editor) is rewritten, version unmoved,
+    though goldcase knew the file it wrote before as its own text."""
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    assert run_cli("lock", "--repo", root).exit_code == 0
+    written = (root / "golden.lock").read_text()
+    write(root, "golden.lock", json.dumps(json.loads(written), indent=4) + "\n")
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "golden.version: 1 (set and corpus unchanged)",
+        "wrote golden.lock; add it to the commit: git add golden.lock",
+    ]
+    assert (root / "golden.lock").read_text() == written
+
+
+def test_an_unchanged_lock_known_as_written_is_not_rendered_to_be_compared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every commit locks: a lock that is what goldcase wrote (the same stat signature,
+    older than the cache's record) and pins the same set is not rendered again."""
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    assert run_cli("lock", "--repo", root).exit_code == 0
+    later = time.time_ns() + 60 * 10**9  # the cache written after the lock (racy-clean)
+    os.utime(cache_folder(root) / "lock.msgpack", ns=(later, later))
+    rendered: list[str] = []
+    real = lockfile.render
+
+    def counted(lock: lockfile.Lock) -> str:
+        rendered.append(lock.version)
+        return real(lock)
+
+    monkeypatch.setattr(lockfile, "render", counted)
+    assert run_cli("lock", "--repo", root).exit_code == 0
+    assert rendered == []
+    write(root, "cases/golden/ret-001.yaml", case_text("ret-001") + "tags: [edited]\n")
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    assert rendered == ["2"]
 
 
 def test_dev_cases_are_not_locked(tmp_path: Path) -> None:

@@ -57,6 +57,7 @@ class OnDisk(Struct, frozen=True):
     lock_text: str | None  # None: no golden.lock
     lock_problem: LockError | None
     settled: tuple[str, str] | None = None  # a conflicted golden.version: (sides, resolution)
+    lock_signature: list[int] | None = None  # golden.lock's stat signature, taken before its bytes
 
 
 def read_on_disk(config: Config, cache: Cache | None = None) -> OnDisk:
@@ -72,18 +73,19 @@ def read_on_disk(config: Config, cache: Cache | None = None) -> OnDisk:
                 f"golden.version holds merge-conflict markers ({settled[0]}); "
                 f"run goldcase lock to settle it at {settled[1]}"
             )
-    text, lock, problem = read_lock(config, cache)
-    return OnDisk(version, version_problem, lock, text, problem, settled)
+    text, lock, problem, signature = read_lock(config, cache)
+    return OnDisk(version, version_problem, lock, text, problem, settled, signature)
 
 
 def read_lock(
     config: Config, cache: Cache | None = None
-) -> tuple[str | None, Lock | None, LockError | None]:
-    """golden.lock's text (None: no lock), the lock read from it, or why it cannot be. With
-    ``cache``, the lock a run parsed from this very file (``Cache.known``: the same stat
-    signature, older than the cache) is taken instead of parsing it again: parsing and
-    checking a lock of 10,000 cases is the larger part of reading it."""
-    text, lock, problem = None, None, None
+) -> tuple[str | None, Lock | None, LockError | None, list[int] | None]:
+    """golden.lock's text (None: no lock), the lock read from it, or why it cannot be, and
+    the file's stat signature taken before its bytes were read. With ``cache``, the lock a
+    run parsed from this very file (``Cache.known``: the same stat signature, older than the
+    cache) is taken instead of parsing it again: parsing and checking a lock of 10,000 cases
+    is the larger part of reading it."""
+    text, lock, problem, signature = None, None, None, None
     if config.lock_file.exists():
         try:
             signature = stat_signature(config.lock_file)  # before the bytes
@@ -102,7 +104,7 @@ def read_lock(
             problem = LockError(f"golden.lock cannot be read: {exc}")
         except LockError as exc:
             problem = exc
-    return text, lock, problem
+    return text, lock, problem, signature
 
 
 def _settle_conflict(config: Config) -> tuple[str, str] | None:
@@ -195,6 +197,7 @@ def _focused_findings(ctx: Context, case_set: CaseSet, focus: frozenset[str]) ->
 
 _LOCKS = "lock"
 _LOCK_KEY = "golden.lock"  # one lock a repository (the cache's folder is the repository's)
+_RENDERED = "golden.lock as rendered"  # True: the file at this signature is render's text
 
 
 def _known_lock(ctx: Context) -> Lock | None:
@@ -311,7 +314,7 @@ class Outcome(Struct, frozen=True):
 
     old_version: str | None
     version: str
-    cases: Changes
+    cases: Changes  # what changed in golden.lock, when anything was written (else none)
     corpus: Changes
     wrote: tuple[str, ...]  # the files rewritten, relative to the root
     note: str  # why, in a few words
@@ -622,8 +625,8 @@ def update(
     return Outcome(
         old_version=before,
         version=version,
-        cases=lockfile.compare(old.cases, new.cases) if old is not None else empty,
-        corpus=lockfile.compare(old.corpus, new.corpus) if old is not None else empty,
+        cases=lockfile.compare(old.cases, new.cases) if wrote and old is not None else empty,
+        corpus=lockfile.compare(old.corpus, new.corpus) if wrote and old is not None else empty,
         wrote=wrote,
         note=note,
     )
@@ -774,15 +777,22 @@ def _bumped(disk: OnDisk) -> tuple[str, str]:
 
 
 def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:
+    """Write golden.version and golden.lock where they differ from ``new``. A lock equal to
+    the one on disk, whose text is known (by its stat signature) to be what ``render``
+    writes, is not rendered again to be compared: 5 ms for 10,000 cases, on every commit."""
     config = ctx.config
     wrote: list[str] = []
     if disk.version != new.version:
         atomic_write_text(config.version_file, f"{new.version}\n")
         wrote.append(ctx.rel(config.version_file))
+    if disk.lock == new and ctx.cache.known(_LOCKS, _RENDERED, disk.lock_signature) is True:
+        return tuple(wrote)
     text = lockfile.render(new)
     if disk.lock_text != text:
         atomic_write_text(config.lock_file, text)
         wrote.append(ctx.rel(config.lock_file))
+    # rendered, or written as rendered: the next run need not render to compare
+    ctx.cache.record(_LOCKS, _RENDERED, stat_signature(config.lock_file), True)
     return tuple(wrote)
 
 
