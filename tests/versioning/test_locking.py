@@ -727,6 +727,34 @@ def test_stage_in_a_set_inside_a_larger_repository(tmp_path: Path) -> None:
 # --- the base's lock, read once a base ---
 
 
+def test_a_base_lock_that_does_not_parse_is_named_not_taken_for_none(tmp_path: Path) -> None:
+    """golden.lock committed at the base as something that is no lock (a merge committed
+    with its conflict markers, a stranger's pull request): the version cannot follow it.
+    ``lock`` says so beside what it does; before, it was taken for no lock at the base
+    without a word, and the version moved by another rule."""
+    root = git_set(tmp_path / "set")
+    write(root, "golden.lock", "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n")
+    commit(root, "a lock with conflict markers")
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "notes.txt", "a commit of the branch\n")
+    commit(root, "branch work")
+    write(root, "cases/golden/ret-003.yaml", case_text("ret-003"))
+    result = run_cli("lock", "--repo", root)
+    assert result.exit_code == 1
+    [note] = [line for line in result.stdout.splitlines() if line.startswith("note: ")]
+    assert note.startswith(
+        f"note: golden.lock at {base[:12]} (the merge base of HEAD and main) is not JSON: "
+    )
+    assert note.endswith(
+        ", so the version follows no base: a golden.lock that parses, committed there "
+        "(goldcase lock, then commit), mends it"
+    )
+    # the lock written is the repair: a check of it (CI on this branch) passes, as a check
+    # of the set's own lock that did not parse fails (GC404 on the disk's golden.lock)
+    assert run_cli("lock", "--check", "--repo", root).exit_code == 0
+
+
 def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set")
     base = git(root, "rev-parse", "HEAD").stdout.strip()

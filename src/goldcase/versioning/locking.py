@@ -34,6 +34,7 @@ from goldcase.safeio import (
     shown_path,
     stat_signature,
 )
+from goldcase.text import clip
 from goldcase.versioning import lockfile
 from goldcase.versioning.lockfile import Changes, Lock, LockError
 from goldcase.versioning.merge import merge_versions
@@ -318,6 +319,7 @@ class Outcome(Struct, frozen=True):
     corpus: Changes
     wrote: tuple[str, ...]  # the files rewritten, relative to the root
     note: str  # why, in a few words
+    base_problem: str | None = None  # the base's golden.lock does not parse (``Base.problem``)
 
 
 def lock_repository(
@@ -629,6 +631,7 @@ def update(
         corpus=lockfile.compare(old.corpus, new.corpus) if wrote and old is not None else empty,
         wrote=wrote,
         note=note,
+        base_problem=base.problem,
     )
 
 
@@ -647,6 +650,9 @@ class Base(Struct, frozen=True):
     lock: Lock | None  # None: nothing committed there yet (or no base at all)
     how: str  # "merge base of HEAD and main", "HEAD"
     in_git: bool
+    # a lock committed there that does not parse: why, in words ("golden.lock at 1a2b3c4d5e6f
+    # (HEAD) is not JSON: …"); the version then follows no base
+    problem: str | None = None
 
 
 def find_base(ctx: Context, disk: OnDisk, asked: gitview.BaseAsked | None = None) -> Base:
@@ -664,7 +670,7 @@ def find_base(ctx: Context, disk: OnDisk, asked: gitview.BaseAsked | None = None
     sha, how = gitview.base_of(ctx.root, head, asked) or (head, "HEAD")
     how = how if how == "HEAD" else f"the {how}"
     try:
-        lock = _lock_at(ctx, top, sha, disk)
+        lock, problem = _lock_at(ctx, top, sha, disk)
     except TooLarge as exc:
         # Taken for no lock at the base, it would move the version by another rule, unseen.
         raise GoldcaseError(
@@ -674,19 +680,23 @@ def find_base(ctx: Context, disk: OnDisk, asked: gitview.BaseAsked | None = None
             "read it too), run goldcase lock and commit; a branch then merges or rebases onto "
             "that commit"
         ) from None
+    if problem is not None:
+        why = clip(problem.removeprefix("golden.lock").lstrip(": "), 200)  # may quote a key
+        return Base(None, how, in_git=True, problem=f"golden.lock at {sha[:12]} ({how}) {why}")
     return Base(lock, how, in_git=True)
 
 
 _BASE_LOCKS = "base-lock"
 
 
-def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
-    """golden.lock as committed at ``sha`` (None: none there, or one that does not parse).
-    A commit's files never change, so the lock read at the base is kept in the cache with
-    the base's sha: every commit of a branch measures its set against the same base, read
-    and checked once. One entry a lock path in the work tree (the cache folder may be
-    shared), the last base's: a lock of 10,000 cases takes a megabyte. ``TooLarge`` for a
-    lock over the bytes one may take (``lockfile.MAX_LOCK_BYTES``), as on disk."""
+def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> tuple[Lock | None, str | None]:
+    """golden.lock as committed at ``sha`` (None: none there, or one that does not parse),
+    and why none parses there (None: it parses, or there is none). A commit's files never
+    change, so the lock read at the base is kept in the cache with the base's sha: every
+    commit of a branch measures its set against the same base, read and checked once. One
+    entry a lock path in the work tree (the cache folder may be shared), the last base's: a
+    lock of 10,000 cases takes a megabyte. ``TooLarge`` for a lock over the bytes one may
+    take (``lockfile.MAX_LOCK_BYTES``), as on disk."""
     path = ctx.config.lock_file
     try:
         inside = (path.parent.resolve() / path.name).relative_to(top).as_posix()
@@ -697,18 +707,19 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> Lock | None:
         if type(entry) is list and len(entry) == 2 and entry[0] == sha:
             known = _lock_from(entry[1])
             if known is not None:
-                return known
+                return known, None
     text = gitview.text_at(path, sha, lockfile.MAX_LOCK_BYTES, known=disk.lock_text)
+    problem: LockError | None = None
     if text is not None and text == disk.lock_text:
-        lock = disk.lock  # what parsing the same text gave (None: it does not parse)
+        lock, problem = disk.lock, disk.lock_problem  # what parsing the same text gave
     else:
         try:
             lock = lockfile.parse(text) if text is not None else None
-        except LockError:
-            lock = None
+        except LockError as exc:
+            lock, problem = None, exc
     if lock is not None and inside is not None:
         ctx.cache.put(_BASE_LOCKS, inside, [sha, _lock_value(lock)])
-    return lock
+    return lock, None if lock is not None or problem is None else str(problem)
 
 
 def _decide(disk: OnDisk, probe: Lock, base: Base) -> tuple[str, str]:
@@ -800,8 +811,10 @@ def describe(outcome: Outcome) -> list[str]:
     """What ``goldcase lock`` tells the user, each line through ``plain``: the versions (the
     set's, the base lock's), the notes quoting them and the corpus documents' names are
     anyone's text in a cloned set, shown with their control characters escaped."""
+    note = [] if outcome.base_problem is None else [_base_note(outcome.base_problem)]
     if not outcome.wrote:
-        return [plain(f"golden.lock is up to date (version {outcome.version})")]
+        lines = [f"golden.lock is up to date (version {outcome.version})", *note]
+        return [plain(line) for line in lines]
     lines = []
     if outcome.old_version != outcome.version:
         before = outcome.old_version if outcome.old_version is not None else "(none)"
@@ -815,4 +828,13 @@ def describe(outcome: Outcome) -> list[str]:
     files = " ".join(outcome.wrote)
     them = "them" if len(outcome.wrote) > 1 else "it"
     lines.append(f"wrote {' and '.join(outcome.wrote)}; add {them} to the commit: git add {files}")
-    return [plain(line) for line in lines]
+    return [plain(line) for line in [*lines, *note]]
+
+
+def _base_note(problem: str) -> str:
+    """The base's golden.lock does not parse: what the version follows instead, and the way
+    out (taken for no lock there, the version moved by another rule without a word)."""
+    return (
+        f"note: {problem}, so the version follows no base: a golden.lock that parses, "
+        "committed there (goldcase lock, then commit), mends it"
+    )
