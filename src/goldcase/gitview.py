@@ -614,7 +614,11 @@ class BaseAsked:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._where = started(path, *_WORK_TREE)
-        self._tips = started(path, *_BASE_TIPS)
+        try:
+            self._tips = started(path, *_BASE_TIPS)
+        except BaseException:  # the first is waited for: no git outlives the command
+            self._where.result()
+            raise
 
     def where(self) -> tuple[int, bytes] | None:
         return self._where.result()

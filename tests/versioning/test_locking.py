@@ -8,11 +8,12 @@ import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from goldcase.errors import GoldcaseError
-from goldcase.versioning import lockfile
+from goldcase.versioning import lockfile, locking
 from goldcase.versioning.version import next_version
 from kit import (
     DOCUMENT,
@@ -208,6 +209,31 @@ def test_an_unchanged_lock_known_as_written_is_not_rendered_to_be_compared(
     write(root, "cases/golden/ret-001.yaml", case_text("ret-001") + "tags: [edited]\n")
     assert run_cli("lock", "--repo", root).exit_code == 1
     assert rendered == ["2"]
+
+
+def test_a_lock_rewritten_while_lock_runs_is_not_taken_for_goldcase_s_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor reformats golden.lock after ``lock`` read it: what ``lock`` compared is the
+    text it read, so the file now on disk is not recorded as its rendering, and the next run
+    writes it back as goldcase writes it."""
+    root = golden_set(tmp_path / "set")
+    run_cli("lock", "--repo", root)
+    written = (root / "golden.lock").read_text()
+    os.utime(root / "golden.lock")  # no longer the file goldcase knows as its own
+    real = locking.find_base
+
+    def reformatted_meanwhile(*args: Any, **kwargs: Any) -> locking.Base:
+        write(root, "golden.lock", json.dumps(json.loads(written), indent=4) + "\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(locking, "find_base", reformatted_meanwhile)
+    assert run_cli("lock", "--repo", root).exit_code == 0  # compared what it read
+    monkeypatch.setattr(locking, "find_base", real)
+    later = time.time_ns() + 60 * 10**9  # the cache written after the edit (racy-clean)
+    os.utime(cache_folder(root) / "lock.msgpack", ns=(later, later))
+    assert run_cli("lock", "--repo", root).exit_code == 1
+    assert (root / "golden.lock").read_text() == written
 
 
 def test_dev_cases_are_not_locked(tmp_path: Path) -> None:

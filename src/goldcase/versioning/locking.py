@@ -802,8 +802,10 @@ def _write(ctx: Context, disk: OnDisk, new: Lock) -> tuple[str, ...]:
     if disk.lock_text != text:
         atomic_write_text(config.lock_file, text)
         wrote.append(ctx.rel(config.lock_file))
-    # rendered, or written as rendered: the next run need not render to compare
-    ctx.cache.record(_LOCKS, _RENDERED, stat_signature(config.lock_file), True)
+        signature = stat_signature(config.lock_file)  # the file just renamed into place
+    else:  # the text read is as rendered: vouched for by the stat taken before it was read,
+        signature = disk.lock_signature  # not by one now (the file may have changed since)
+    ctx.cache.record(_LOCKS, _RENDERED, signature, True)  # the next run need not render
     return tuple(wrote)
 
 
