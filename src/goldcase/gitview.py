@@ -688,6 +688,26 @@ def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
     when there is no such commit or file, or it is a folder, a submodule or a link there (a
     link's blob is the path it leads to, not a file's text). The blob is then read by its
     object name: what was measured is what is read, wherever HEAD moves."""
+    fields = _tree_entry(path, commit)
+    if len(fields) != 4 or fields[1] != b"blob" or fields[0] == b"120000":
+        return None
+    return fields[2].decode(), int(fields[3])
+
+
+def kind_at(path: Path, commit: str) -> str | None:
+    """What ``path`` is at ``commit`` when it is there but no file (``text_at`` gives None
+    for it as for nothing): ``a symbolic link``, ``a folder`` or ``a submodule``."""
+    fields = _tree_entry(Path(os.path.abspath(path)), commit)
+    if len(fields) != 4:
+        return None
+    if fields[0] == b"120000":
+        return "a symbolic link"
+    return {b"tree": "a folder", b"commit": "a submodule"}.get(fields[1])
+
+
+def _tree_entry(path: Path, commit: str) -> list[bytes]:
+    """Mode, type, object name and size of ``path`` at ``commit`` (``git ls-tree -l``); no
+    fields when there is no such commit or entry."""
     out = _git(
         path.parent,
         "--literal-pathspecs",
@@ -699,10 +719,7 @@ def _blob_at(path: Path, commit: str) -> tuple[str, int] | None:
         "--",
         path.name,
     )
-    fields = (out or b"").split(b"\t", 1)[0].split()  # mode, type, object name, size
-    if len(fields) != 4 or fields[1] != b"blob" or fields[0] == b"120000":
-        return None
-    return fields[2].decode(), int(fields[3])
+    return (out or b"").split(b"\t", 1)[0].split()
 
 
 def _is_blob(text: str, blob: str) -> bool:

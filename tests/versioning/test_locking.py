@@ -781,6 +781,25 @@ def test_a_base_lock_that_does_not_parse_is_named_not_taken_for_none(tmp_path: P
     assert run_cli("lock", "--check", "--repo", root).exit_code == 0
 
 
+def test_a_base_lock_committed_as_a_link_is_named_not_taken_for_none(tmp_path: Path) -> None:
+    """A link committed where golden.lock would be (to a lock elsewhere, or anywhere) is no
+    lock at the base either, and ``lock`` names it as it names one that does not parse."""
+    root = git_set(tmp_path / "set")
+    (root / "golden.lock").rename(root / "elsewhere.json")
+    (root / "golden.lock").symlink_to("elsewhere.json")
+    commit(root, "the lock as a link")
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "golden.lock").unlink()
+    commit(root, "no link on the branch")
+    result = run_cli("lock", "--repo", root)
+    [note] = [line for line in result.stdout.splitlines() if line.startswith("note: ")]
+    assert note.startswith(
+        f"note: golden.lock at {base[:12]} (the merge base of HEAD and main) is a symbolic "
+        "link, not a file, so the version follows no base"
+    )
+
+
 def test_the_base_lock_is_kept_under_its_commit(tmp_path: Path) -> None:
     root = git_set(tmp_path / "set")
     base = git(root, "rev-parse", "HEAD").stdout.strip()

@@ -719,6 +719,9 @@ def _lock_at(ctx: Context, top: Path, sha: str, disk: OnDisk) -> tuple[Lock | No
             lock, problem = None, exc
     if lock is not None and inside is not None:
         ctx.cache.put(_BASE_LOCKS, inside, [sha, _lock_value(lock)])
+    if text is None:  # none there, or no file: a link, a folder (one more git, rarely asked)
+        kind = gitview.kind_at(path, sha)
+        return None, None if kind is None else f"is {kind}, not a file"
     return lock, None if lock is not None or problem is None else str(problem)
 
 
